@@ -1,0 +1,64 @@
+// One build script, several entry points; any error exits non-zero.
+//   node esbuild.mjs               development build (source maps)
+//   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
+//   node esbuild.mjs --watch       rebuild on change
+// The harness server, CLI and debug adapter are built WITHOUT `vscode` as external: a stray
+// `import 'vscode'` outside src/extension fails this build (ARCHITECTURE.md §1).
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'] };
+
+/** @type {esbuild.BuildOptions[]} */
+export const builds = [
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...node, entryPoints: { harnessServer: 'src/harness/server/main.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { cli: 'src/harness/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: { debugAdapter: 'src/harness/replay/debugAdapterMain.ts' }, outdir: 'dist' },
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    entryPoints: { timeline: 'webview-ui/main.ts' },
+    outdir: 'dist/webview',
+    loader: { '.css': 'css' },
+  },
+];
+
+async function main() {
+  mkdirSync('dist', { recursive: true });
+  const present = builds.filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)));
+  if (watch) {
+    for (const b of present) {
+      const ctx = await esbuild.context({ ...b, logLevel: 'info' });
+      await ctx.watch();
+    }
+    console.log('[esbuild] watching…');
+    return;
+  }
+  const t0 = Date.now();
+  const results = await Promise.allSettled(present.map((b) => esbuild.build(b)));
+  const failed = results.filter((r) => r.status === 'rejected');
+  if (failed.length) {
+    for (const f of failed) console.error(String(f.reason?.message ?? f.reason));
+    process.exit(1);
+  }
+  console.log(`[esbuild] ${present.length} bundles${production ? ' (production)' : ''} in ${Date.now() - t0} ms`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+// The model seam. The loop only knows this interface; scripted, replayed and Anthropic models
+// implement it, and logging wraps it (ARCHITECTURE.md §2: wrappers, not edits).
+import type { Message, Reply } from '../protocol/content';
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>; // JSON Schema object derived from the tool's zod schema
+}
+
+export interface ModelRequest {
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  max_tokens: number;
+  signal?: AbortSignal;
+}
+
+/** Called for transport retries so the log can record them (never re-runs tools). */
+export interface ModelObserver {
+  onRetry?(info: { attempt: number; reason: string; wait_ms: number }): void;
+  onText?(delta: string): void; // streaming progress
+}
+
+export interface Model {
+  /** Identifies the model in the log, e.g. "anthropic:claude-sonnet-4-6" or "script:/abs/file.json". */
+  readonly id: string;
+  complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply>;
+}
+
+export type ModelErrorCode = 'script_exhausted' | 'script_invalid' | 'auth' | 'missing_key' | 'bad_request' | 'network' | 'overloaded' | 'cancelled' | 'unknown';
+
+export class ModelError extends Error {
+  constructor(
+    readonly code: ModelErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+export type { Reply, Message };

@@ -1,0 +1,62 @@
+// The one place that decides how the messages sent to the model are assembled. The loop builds
+// its conversation with it while running; the reducer rebuilds the same conversation from the log.
+// Keeping one implementation is what makes resume and replay exact.
+import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from './content';
+
+export class Conversation {
+  private readonly done: Message[] = [];
+  private pendingResults = new Map<string, ToolResultBlock>();
+  private pendingToolUses: ToolUseBlock[] = [];
+  private pendingTexts: string[] = [];
+
+  /** Text the harness says to the model (briefing, gate feedback, notices). */
+  addUserText(text: string): void {
+    this.pendingTexts.push(text);
+  }
+
+  addAssistant(content: AssistantBlock[]): void {
+    this.flushUser();
+    this.done.push({ role: 'assistant', content });
+    this.pendingToolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    this.pendingResults = new Map();
+  }
+
+  addToolResult(toolUseId: string, output: string, isError: boolean): void {
+    const block: ToolResultBlock = { type: 'tool_result', tool_use_id: toolUseId, content: output };
+    if (isError) block.is_error = true;
+    this.pendingResults.set(toolUseId, block);
+  }
+
+  /** tool_use ids of the last assistant message that have no result yet. */
+  unansweredToolUses(): ToolUseBlock[] {
+    return this.pendingToolUses.filter((u) => !this.pendingResults.has(u.id));
+  }
+
+  /** The messages to send now: finished ones plus the pending user message, if any. */
+  messages(): Message[] {
+    const pending = this.pendingUser();
+    return pending ? [...this.done, pending] : [...this.done];
+  }
+
+  get length(): number {
+    return this.done.length + (this.pendingUser() ? 1 : 0);
+  }
+
+  private pendingUser(): Message | null {
+    const blocks: UserBlock[] = [];
+    for (const use of this.pendingToolUses) {
+      const r = this.pendingResults.get(use.id);
+      if (r) blocks.push(r);
+    }
+    for (const text of this.pendingTexts) blocks.push({ type: 'text', text });
+    return blocks.length ? { role: 'user', content: blocks } : null;
+  }
+
+  private flushUser(): void {
+    const pending = this.pendingUser();
+    if (pending) this.done.push(pending);
+    this.pendingTexts = [];
+    this.pendingResults = new Map();
+    this.pendingToolUses = [];
+  }
+}

@@ -1,0 +1,321 @@
+// The event log schema: one JSON object per line in .kite/runs/<run>.jsonl. This file is THE
+// definition used by the harness, the extension, the webview and the debug adapter.
+//
+// Field names of the original (Python) Kite are kept so old tools still read our logs:
+//   t (seconds since start, 2 decimals), kind; session_start; model {turn, ms, stop, content,
+//   input_tokens, output_tokens}; tool {name, args, ms, is_error, output}; gate {passed, feedback};
+//   session_end {status, turns, tokens}.
+// Added: an envelope (v, seq, run) and the kinds a dependable harness needs.
+//
+// How the conversation is rebuilt from the log (see conversation.ts, shared by loop and reducer):
+//   - `user` events with reason 'briefing' open the conversation;
+//   - each `model` event is one assistant message (its `content`, exactly as received);
+//   - the next user message is: one tool_result per tool_use of that assistant message, in order,
+//     taken from the `tool` events (output + is_error exactly as the model saw them), followed by the
+//     text of any `user` events logged before the next `model` event (gate feedback, notices).
+import { z } from 'zod';
+import { AssistantBlockSchema, StopReasonSchema } from './content';
+
+export const LOG_VERSION = 1;
+
+export const OutcomeSchema = z.enum([
+  'done',
+  'gate_failed',
+  'budget_exceeded',
+  'stuck',
+  'error',
+  'refused', // the model declined (stop_reason refusal)
+  'context_exceeded', // stop_reason model_context_window_exceeded
+  'cancelled', // a person stopped the run
+]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export const ModeSchema = z.enum(['attended', 'unattended']);
+export type Mode = z.infer<typeof ModeSchema>;
+
+export const LimitsSchema = z.object({
+  turns: z.number().int().positive().nullable(),
+  tokens: z.number().int().positive().nullable(),
+  usd: z.number().positive().nullable(),
+  wall_s: z.number().positive().nullable(),
+});
+export type Limits = z.infer<typeof LimitsSchema>;
+
+export const EffectSchema = z.enum(['none', 'write', 'exec']);
+export type Effect = z.infer<typeof EffectSchema>;
+
+export const DecisionSchema = z.enum(['allow', 'ask', 'deny']);
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const FeatureStatusSchema = z.enum([
+  'todo',
+  'in_progress',
+  'done',
+  'gate_failed',
+  'budget_exceeded',
+  'stuck',
+  'error',
+  'proposed',
+]);
+export type FeatureStatus = z.infer<typeof FeatureStatusSchema>;
+
+export const FeatureSnapshotSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: FeatureStatusSchema,
+});
+
+export const CheckResultSchema = z.object({
+  command: z.string(),
+  exit_code: z.number().int().nullable(), // null when killed (timeout)
+  ms: z.number().nonnegative(),
+  timed_out: z.boolean(),
+  output_tail: z.string(), // the clipped tail shown to the model
+  source: z.enum(['check', 'verify']),
+});
+export type CheckResult = z.infer<typeof CheckResultSchema>;
+
+/** Present on every event written by this Kite. Absent on logs of the original Python Kite. */
+const envelope = {
+  v: z.literal(LOG_VERSION),
+  seq: z.number().int().nonnegative(), // 0-based, strictly increasing within a log file
+  run: z.string(), // run id = log file name without .jsonl
+  t: z.number().nonnegative(), // seconds since the run started, 2 decimals
+};
+
+export const SessionStartSchema = z.object({
+  ...envelope,
+  kind: z.literal('session_start'),
+  feature: z.string(),
+  title: z.string(),
+  model: z.string(), // "anthropic:<id>" | "script:<abs path>" | "replay:<log>"
+  mode: ModeSchema,
+  limits: LimitsSchema,
+  max_gate_failures: z.number().int().positive(),
+  max_tokens: z.number().int().positive(), // per reply
+  checks: z.array(z.string()),
+  verify: z.string().nullable(),
+  command_timeout_s: z.number().positive(),
+  git_head: z.string().nullable(),
+  root: z.string(), // absolute workspace root
+  branch: z.string().nullable(),
+  replay_of: z.string().nullable(), // the recorded log when this run is a replay
+  started_at: z.string(), // ISO wall-clock time
+  system: z.string(), // system prompt exactly as sent
+  tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
+  features: z.array(FeatureSnapshotSchema), // the progress file's features at the start
+});
+
+export const UserEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('user'),
+  reason: z.enum(['briefing', 'gate_feedback', 'notice']),
+  text: z.string(),
+});
+
+export const ModelEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('model'),
+  turn: z.number().int().positive(),
+  ms: z.number().nonnegative(),
+  stop: StopReasonSchema,
+  content: z.array(AssistantBlockSchema),
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative(),
+  cache_read_input_tokens: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative(),
+  model: z.string(), // model id that answered
+  retries: z.number().int().nonnegative(), // transport retries before this reply
+});
+
+/** A transport-level retry of a model call (429/5xx/timeout/cut stream). Never re-runs tools. */
+export const ModelRetrySchema = z.object({
+  ...envelope,
+  kind: z.literal('model_retry'),
+  turn: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  reason: z.string(),
+  wait_ms: z.number().nonnegative(),
+});
+
+/** A tool call exactly as the model proposed it (before validation). */
+export const ProposedSchema = z.object({
+  ...envelope,
+  kind: z.literal('proposed'),
+  turn: z.number().int().positive(),
+  id: z.string(), // tool_use id
+  name: z.string(),
+  args: z.unknown(),
+});
+
+export const PolicyEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('policy'),
+  id: z.string(),
+  name: z.string(),
+  decision: DecisionSchema,
+  rule: z.string(), // id of the rule that matched, e.g. "deny:git-push", "confine:outside-workspace"
+  reason: z.string(),
+});
+
+export const ApprovalRequestSchema = z.object({
+  ...envelope,
+  kind: z.literal('approval_request'),
+  id: z.string(),
+  name: z.string(),
+  args: z.unknown(),
+  effect: EffectSchema,
+  path: z.string().nullable(), // workspace-relative path for writes
+  command: z.string().nullable(), // for exec
+  cwd: z.string().nullable(),
+});
+
+export const ApprovalSchema = z.object({
+  ...envelope,
+  kind: z.literal('approval'),
+  id: z.string(),
+  decision: z.enum(['approve', 'deny', 'edit']),
+  reason: z.string().nullable(), // the user's reason on deny
+  edited_args: z.unknown().optional(), // the final args on edit
+  diff: z.string().nullable(), // unified diff of the user's edit against the proposal
+  always: z.boolean(), // "always allow" wrote a policy rule
+});
+
+/** Written BEFORE a tool with an effect runs, so a crash leaves evidence of what was attempted. */
+export const IntentSchema = z.object({
+  ...envelope,
+  kind: z.literal('intent'),
+  id: z.string(),
+  name: z.string(),
+  args: z.unknown(), // final args (after any edit by the user)
+  effect: EffectSchema,
+  path: z.string().nullable(),
+  pre_hash: z.string().nullable(), // sha256 of the file before (null: absent)
+  post_hash: z.string().nullable(), // sha256 the file will have after the write
+});
+
+export const ToolEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('tool'),
+  id: z.string(),
+  name: z.string(),
+  args: z.unknown(),
+  ms: z.number().nonnegative(),
+  is_error: z.boolean(),
+  output: z.string(), // exactly what the model saw (already reduced/clipped)
+  error_code: z.string().nullable(), // typed error code when is_error
+  exit_code: z.number().int().nullable().optional(), // for run
+  path: z.string().nullable().optional(), // for file tools
+  post_hash: z.string().nullable().optional(), // file hash after a write
+  recovered: z.boolean().optional(), // result reconstructed on resume, the tool did not run again
+});
+
+export const GateEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('gate'),
+  attempt: z.number().int().positive(),
+  passed: z.boolean(),
+  feedback: z.string(), // what the model is told ('' when passed)
+  checks: z.array(CheckResultSchema),
+});
+
+export const BudgetStopSchema = z.object({
+  ...envelope,
+  kind: z.literal('budget_stop'),
+  limit: z.enum(['turns', 'tokens', 'usd', 'wall_s']),
+  used: z.number(),
+  max: z.number(),
+});
+
+export const WarningSchema = z.object({
+  ...envelope,
+  kind: z.literal('warning'),
+  code: z.string(), // e.g. "repetition", "prefix_changed", "max_tokens"
+  message: z.string(),
+});
+
+export const PausedSchema = z.object({
+  ...envelope,
+  kind: z.literal('paused'),
+  reason: z.string(),
+  pending: z.array(z.string()), // tool_use ids waiting for approval
+});
+
+export const ResumedSchema = z.object({
+  ...envelope,
+  kind: z.literal('resumed'),
+  after_seq: z.number().int(),
+  pid: z.number().int(),
+  mode: ModeSchema,
+  limits: LimitsSchema,
+  note: z.string(),
+});
+
+export const DivergenceSchema = z.object({
+  ...envelope,
+  kind: z.literal('divergence'),
+  at_seq: z.number().int(), // seq of the recorded event that diverged
+  id: z.string().nullable(),
+  what: z.string(),
+  recorded: z.unknown(),
+  live: z.unknown(),
+});
+
+export const ProgressEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('progress'),
+  features: z.array(FeatureSnapshotSchema),
+  proposals: z.array(z.string()),
+});
+
+export const SessionEndSchema = z.object({
+  ...envelope,
+  kind: z.literal('session_end'),
+  status: OutcomeSchema,
+  turns: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative(),
+  commit: z.string().nullable(),
+  summary: z.string(), // the agent's closing words, or why it stopped
+  error: z.string().nullable(),
+});
+
+export const EventSchema = z.discriminatedUnion('kind', [
+  SessionStartSchema,
+  UserEventSchema,
+  ModelEventSchema,
+  ModelRetrySchema,
+  ProposedSchema,
+  PolicyEventSchema,
+  ApprovalRequestSchema,
+  ApprovalSchema,
+  IntentSchema,
+  ToolEventSchema,
+  GateEventSchema,
+  BudgetStopSchema,
+  WarningSchema,
+  PausedSchema,
+  ResumedSchema,
+  DivergenceSchema,
+  ProgressEventSchema,
+  SessionEndSchema,
+]);
+
+export type KiteEvent = z.infer<typeof EventSchema>;
+export type EventKind = KiteEvent['kind'];
+export type EventOf<K extends EventKind> = Extract<KiteEvent, { kind: K }>;
+export type SessionStart = EventOf<'session_start'>;
+export type ModelEvent = EventOf<'model'>;
+export type ToolEvent = EventOf<'tool'>;
+export type GateEvent = EventOf<'gate'>;
+export type SessionEnd = EventOf<'session_end'>;
+
+/** An event before the envelope is stamped by the writer. */
+export type EventBody = KiteEvent extends infer E ? (E extends KiteEvent ? Omit<E, 'v' | 'seq' | 'run' | 't'> : never) : never;
+
+export const EVENT_KINDS: readonly EventKind[] = EventSchema.options.map((o) => o.shape.kind.value);
+
+export function assertNever(x: never, what = 'value'): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(x)}`);
+}
