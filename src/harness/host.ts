@@ -1,0 +1,33 @@
+// What the loop needs from whoever hosts it (CLI on a TTY, the VS Code extension over JSON-RPC,
+// tests). Approvals are asked here; the host answers. The loop never imports a UI.
+import type { KiteEvent } from './protocol/events';
+
+export interface WriteApprovalRequest {
+  kind: 'write';
+  id: string; // tool_use id
+  tool: 'write_file' | 'edit_file';
+  path: string; // workspace-relative
+  before: string | null; // current content (null: file does not exist)
+  proposed: string; // full proposed content
+}
+
+export interface CommandApprovalRequest {
+  kind: 'command';
+  id: string;
+  command: string;
+  cwd: string; // absolute
+}
+
+export type ApprovalRequest = WriteApprovalRequest | CommandApprovalRequest;
+
+export type ApprovalAnswer =
+  | { decision: 'approve'; always?: boolean } // always: add an allow rule to the workspace policy
+  | { decision: 'deny'; reason: string }
+  | { decision: 'edit'; content: string }; // writes only: the final content the person kept
+
+export interface Host {
+  /** Resolve with the person's answer. Rejecting or never resolving is allowed: the run pauses. */
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Every event, after it is on disk. */
+  onEvent?(event: KiteEvent): void;
+}

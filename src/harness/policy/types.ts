@@ -1,0 +1,23 @@
+// Contract of the policy: ordered rules decide allow / ask / deny and name the rule that matched.
+import type { Decision, Effect, Mode } from '../protocol/events';
+
+export interface PolicyCall {
+  name: string;
+  args: unknown; // validated
+  effect: Effect;
+  path: string | null; // workspace-relative target for file tools
+  command: string | null; // for `run`
+}
+
+export interface PolicyVerdict {
+  decision: Decision;
+  rule: string; // e.g. "allow:reads", "ask:writes", "deny:git-push", "allow:checks", "unattended:refuse"
+  reason: string; // said to the model when denied
+}
+
+export interface PolicyContext {
+  mode: Mode;
+  checks: string[]; // configured gate checks (always allowed)
+  verify: string | null; // the feature's verify command (always allowed)
+  featureTools: string[] | null; // a feature may restrict its tools
+}

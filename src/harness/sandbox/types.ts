@@ -1,0 +1,21 @@
+// Contract of the one process runner every command goes through (tool `run` and the gate).
+export interface RunRequest {
+  command: string; // a shell command line (run with /bin/sh -c)
+  cwd: string; // absolute; must be inside the workspace
+  timeout_s: number; // kills the whole process group when exceeded
+  output_cap?: number; // bytes kept per stream (head + tail), default set by the runner
+  signal?: AbortSignal; // cancellation kills the process group too
+}
+
+export interface RunResult {
+  exit_code: number | null; // null when killed
+  stdout: string; // already capped, with a marker saying how much was cut
+  stderr: string;
+  timed_out: boolean;
+  cancelled: boolean;
+  ms: number;
+}
+
+export interface ProcessRunner {
+  run(request: RunRequest): Promise<RunResult>;
+}
