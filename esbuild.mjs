@@ -9,6 +9,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// --outdir=DIR builds into DIR instead of dist/ (the integration runner builds a private copy so
+// parallel runs never read a half-written dist/).
+const outRoot = (process.argv.find((a) => a.startsWith('--outdir=')) ?? '--outdir=dist').slice('--outdir='.length);
 
 const common = {
   bundle: true,
@@ -38,8 +41,10 @@ export const builds = [
 ];
 
 async function main() {
-  mkdirSync('dist', { recursive: true });
-  const present = builds.filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)));
+  mkdirSync(outRoot, { recursive: true });
+  const present = builds
+    .filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)))
+    .map((b) => ({ ...b, outdir: b.outdir.replace(/^dist/, outRoot) }));
   if (watch) {
     for (const b of present) {
       const ctx = await esbuild.context({ ...b, logLevel: 'info' });
