@@ -1,0 +1,53 @@
+// Binds a RunManager to a JSON-RPC connection (vscode-languageserver). Every incoming payload is
+// parsed with the shared zod schemas in protocol/rpc.ts; a bad one is answered with InvalidParams.
+import { ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
+import type { z } from 'zod';
+import {
+  AnswerApprovalParamsSchema,
+  ResumeRunParamsSchema,
+  Rpc,
+  StartRunParamsSchema,
+  StopRunParamsSchema,
+  type ServerLog,
+} from '../protocol/rpc';
+import { RunManager, type Notifier, type RunStarters } from './runManager';
+
+function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
+  const r = schema.safeParse(params);
+  if (r.success) return r.data;
+  const where = r.error.issues.map((i) => `${i.path.join('.') || '(params)'}: ${i.message}`).join('; ');
+  throw new ResponseError(ErrorCodes.InvalidParams, `${method}: ${where}`);
+}
+
+export function bindConnection(connection: Connection, starters: RunStarters): RunManager {
+  const notify: Notifier = {
+    event: (n) => void connection.sendNotification(Rpc.event, n),
+    approvalRequested: (n) => void connection.sendNotification(Rpc.approvalRequested, n),
+    approvalWithdrawn: (n) => void connection.sendNotification(Rpc.approvalWithdrawn, n),
+    runEnded: (n) => void connection.sendNotification(Rpc.runEnded, n),
+    log: (l: ServerLog) => void connection.sendNotification(Rpc.serverLog, l),
+  };
+  const manager = new RunManager(starters, notify);
+
+  connection.onRequest(Rpc.startRun, (params: unknown) => {
+    const p = parse(StartRunParamsSchema, params, Rpc.startRun);
+    notify.log({ level: 'info', message: `startRun ${p.featureId ?? '(current feature)'} in ${p.root} with ${p.model} (${p.mode})` });
+    return { token: manager.start(p) };
+  });
+  connection.onRequest(Rpc.resumeRun, (params: unknown) => {
+    const p = parse(ResumeRunParamsSchema, params, Rpc.resumeRun);
+    notify.log({ level: 'info', message: `resumeRun ${p.log}` });
+    return { token: manager.resume(p) };
+  });
+  connection.onRequest(Rpc.stopRun, (params: unknown) => {
+    const p = parse(StopRunParamsSchema, params, Rpc.stopRun);
+    return { stopped: manager.stop(p.token) };
+  });
+  connection.onRequest(Rpc.answerApproval, (params: unknown) => {
+    const p = parse(AnswerApprovalParamsSchema, params, Rpc.answerApproval);
+    return { accepted: manager.answer(p.token, p.id, p.answer) };
+  });
+  connection.onRequest(Rpc.listRuns, () => ({ runs: manager.list() }));
+  connection.onShutdown(() => manager.stopAll());
+  return manager;
+}

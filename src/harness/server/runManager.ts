@@ -1,0 +1,213 @@
+// The harness server's state: the runs it is driving and the approvals they wait for. Transport-free
+// (main.ts binds it to JSON-RPC), so unit tests drive it with fake runners and a recording notifier.
+import { dirname, join, resolve } from 'node:path';
+import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
+import type { KiteEvent, Limits, Mode } from '../protocol/events';
+import type {
+  ApprovalRequested,
+  ApprovalWithdrawn,
+  EventNotification,
+  ResumeRunParams,
+  RunEnded,
+  RunErrorCode,
+  RunSummaryWire,
+  ServerLog,
+  StartRunParams,
+  WireApprovalAnswer,
+  WireApprovalRequest,
+} from '../protocol/rpc';
+
+/** What the server needs from runFeature's options (a structural subset of RunOptions). */
+export interface StartOptions {
+  root: string;
+  featureId?: string;
+  mode: Mode;
+  model: string;
+  limits?: Partial<Limits>;
+  allowDirty?: boolean;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+export interface ResumeOptions {
+  log: string;
+  mode?: Mode;
+  limits?: Partial<Limits>;
+  signal?: AbortSignal;
+}
+
+export interface RunStarters {
+  runFeature(opts: StartOptions, host: Host): Promise<RunSummaryWire>;
+  resumeRun(opts: ResumeOptions, host: Host): Promise<RunSummaryWire>;
+}
+
+export interface Notifier {
+  event(n: EventNotification): void;
+  approvalRequested(n: ApprovalRequested): void;
+  approvalWithdrawn(n: ApprovalWithdrawn): void;
+  runEnded(n: RunEnded): void;
+  log(l: ServerLog): void;
+}
+
+interface Pending {
+  request: ApprovalRequest;
+  resolve(answer: ApprovalAnswer): void;
+  reject(err: Error): void;
+}
+
+interface ActiveRun {
+  token: string;
+  root: string | null;
+  log: string | null;
+  feature: string | null;
+  controller: AbortController;
+  pending: Map<string, Pending>;
+}
+
+/** A thrown error that carries a wire code; anything else maps to 'failed'. */
+function errorCodeOf(err: unknown): RunErrorCode {
+  const code = (err as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'no_feature':
+    case 'dirty_tree':
+    case 'missing_key':
+    case 'not_found':
+      return code;
+    default:
+      return 'failed';
+  }
+}
+
+// Compile-time guard: the wire shapes must stay assignable to the Host contract in host.ts.
+const _reqCheck: (r: WireApprovalRequest) => ApprovalRequest = (r) => r;
+const _ansCheck: (a: WireApprovalAnswer) => ApprovalAnswer = (a) => a;
+void _reqCheck;
+void _ansCheck;
+
+export class RunManager {
+  private readonly runs = new Map<string, ActiveRun>();
+  private counter = 0;
+
+  constructor(
+    private readonly starters: RunStarters,
+    private readonly notify: Notifier,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  start(params: StartRunParams): string {
+    const run = this.newRun(params.root, params.featureId ?? null);
+    const env = this.envWithSecrets(params.secrets);
+    const opts: StartOptions = {
+      root: params.root,
+      featureId: params.featureId,
+      mode: params.mode,
+      model: params.model,
+      limits: params.limits,
+      allowDirty: params.allowDirty,
+      signal: run.controller.signal,
+      env,
+    };
+    this.drive(run, () => this.starters.runFeature(opts, this.hostFor(run)));
+    return run.token;
+  }
+
+  resume(params: ResumeRunParams): string {
+    // Logs live in <root>/.kite/runs/, so the root of a resumed run is two folders up.
+    const run = this.newRun(resolve(dirname(params.log), '..', '..'), null);
+    run.log = params.log;
+    // resumeRun takes no env: the model adapter reads the key from this process's environment.
+    if (params.secrets?.anthropicApiKey) this.env.ANTHROPIC_API_KEY = params.secrets.anthropicApiKey;
+    const opts: ResumeOptions = { log: params.log, mode: params.mode, limits: params.limits, signal: run.controller.signal };
+    this.drive(run, () => this.starters.resumeRun(opts, this.hostFor(run)));
+    return run.token;
+  }
+
+  stop(token: string): boolean {
+    const run = this.runs.get(token);
+    if (!run) return false;
+    run.controller.abort();
+    return true;
+  }
+
+  answer(token: string, id: string, answer: WireApprovalAnswer): boolean {
+    const pending = this.runs.get(token)?.pending.get(id);
+    if (!pending) return false;
+    this.runs.get(token)?.pending.delete(id);
+    pending.resolve(answer);
+    return true;
+  }
+
+  list(): { token: string; log: string | null; feature: string | null }[] {
+    return [...this.runs.values()].map((r) => ({ token: r.token, log: r.log, feature: r.feature }));
+  }
+
+  /** Abort every run (server shutdown). */
+  stopAll(): void {
+    for (const run of this.runs.values()) run.controller.abort();
+  }
+
+  private newRun(root: string | null, feature: string | null): ActiveRun {
+    const token = `r${++this.counter}-${Date.now().toString(36)}`;
+    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map() };
+    this.runs.set(token, run);
+    return run;
+  }
+
+  private envWithSecrets(secrets: StartRunParams['secrets']): NodeJS.ProcessEnv {
+    const env = { ...this.env };
+    if (secrets?.anthropicApiKey) env.ANTHROPIC_API_KEY = secrets.anthropicApiKey;
+    return env;
+  }
+
+  private drive(run: ActiveRun, go: () => Promise<RunSummaryWire>): void {
+    // Deferred a tick so the startRun response (the token) reaches the client before any event.
+    setImmediate(() => {
+      go().then(
+        (summary) => this.finish(run, { token: run.token, log: summary.logPath, summary, error: null }),
+        (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err);
+          this.notify.log({ level: 'error', message: `run ${run.token} failed: ${message}` });
+          this.finish(run, { token: run.token, log: run.log, summary: null, error: { code: errorCodeOf(err), message } });
+        },
+      );
+    });
+  }
+
+  private finish(run: ActiveRun, ended: RunEnded): void {
+    for (const [id, p] of run.pending) {
+      p.reject(new Error('run ended'));
+      this.notify.approvalWithdrawn({ token: run.token, id });
+    }
+    run.pending.clear();
+    this.runs.delete(run.token);
+    this.notify.runEnded(ended);
+  }
+
+  private hostFor(run: ActiveRun): Host {
+    return {
+      approve: (request: ApprovalRequest, signal: AbortSignal) =>
+        new Promise<ApprovalAnswer>((resolve, reject) => {
+          if (signal.aborted) return reject(new Error('cancelled'));
+          run.pending.set(request.id, { request, resolve, reject });
+          signal.addEventListener(
+            'abort',
+            () => {
+              if (!run.pending.delete(request.id)) return;
+              this.notify.approvalWithdrawn({ token: run.token, id: request.id });
+              reject(new Error('cancelled'));
+            },
+            { once: true },
+          );
+          this.notify.approvalRequested({ token: run.token, log: run.log, root: run.root ?? '', request });
+        }),
+      onEvent: (event: KiteEvent) => {
+        if (event.kind === 'session_start') {
+          run.root = event.root;
+          run.feature = event.feature;
+          run.log ??= join(event.root, '.kite', 'runs', `${event.run}.jsonl`);
+        }
+        if (run.log === null && run.root) run.log = join(run.root, '.kite', 'runs', `${event.run}.jsonl`);
+        this.notify.event({ token: run.token, log: run.log ?? '', event });
+      },
+    };
+  }
+}
