@@ -4,6 +4,7 @@
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
+// Matched as whole module names (a regex), so a relative './events' is not mistaken for node's 'events'.
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'net', 'http', 'stream', 'readline', 'util', 'events'];
 
 export default tseslint.config(
@@ -43,7 +44,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: "No 'vscode' here (ARCHITECTURE.md §1)." }], patterns: [{ group: nodeBuiltins, message: 'protocol/ and webview-ui are browser-safe: no node builtins.' }] },
+        { paths: [{ name: 'vscode', message: "No 'vscode' here (ARCHITECTURE.md §1)." }], patterns: [{ regex: `^(${nodeBuiltins.join('|').replace('node:*', 'node:.*')})(/.*)?$`, message: 'protocol/ and webview-ui are browser-safe: no node builtins.' }] },
       ],
     },
   },

@@ -1,0 +1,120 @@
+// The one log reader (CLI, extension host, debug adapter). Streams the file in fixed-size chunks
+// and splits lines on bytes, so memory stays bounded by the longest line, never the file size.
+// Each line is validated (protocol/parse.ts); problems are collected with their line numbers:
+// a torn last line (killed writer) and malformed middle lines are reported and skipped, the
+// events after them kept. A line from a newer Kite stops reading with a typed error.
+import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { KiteEvent } from '../protocol/events';
+import { LogLineParser, type LogFormat, type LogProblem } from '../protocol/parse';
+
+export type { LogProblem, LogFormat };
+
+export type LogReadErrorCode = 'not_found' | 'unsupported_version' | 'not_a_log';
+
+export class LogReadError extends Error {
+  constructor(
+    readonly code: LogReadErrorCode,
+    message: string,
+    readonly path: string,
+    readonly line: number | null = null,
+    readonly version: number | null = null,
+  ) {
+    super(message);
+    this.name = 'LogReadError';
+  }
+}
+
+export interface StreamResult {
+  problems: LogProblem[];
+  format: LogFormat;
+  count: number;
+  /** true when the file ended without a newline on a line that did not parse (killed writer). */
+  torn: boolean;
+}
+
+const CHUNK = 1 << 20;
+const NL = 0x0a;
+
+/** Run id of a log path: the file name without .jsonl. */
+export function runIdOf(path: string): string {
+  return basename(path).replace(/\.jsonl$/, '');
+}
+
+export async function streamLog(path: string, onEvent: (e: KiteEvent, line: number) => void): Promise<StreamResult> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new LogReadError('not_found', `no such log: ${path}`, path);
+    if (code === 'EISDIR') throw new LogReadError('not_a_log', `${path} is a directory, not a log file`, path);
+    throw e;
+  }
+  const parser = new LogLineParser(runIdOf(path));
+  const problems: LogProblem[] = [];
+  let format: LogFormat | null = null;
+  let count = 0;
+  let lineNo = 0;
+  let completeLines = 0;
+  let torn = false;
+  const handle = (text: string, terminated: boolean): void => {
+    lineNo++;
+    if (text.trim() === '') return;
+    if (terminated) completeLines++;
+    const r = parser.parse(text, lineNo);
+    if (r.ok) {
+      format ??= r.format;
+      count++;
+      onEvent(r.event, lineNo);
+      return;
+    }
+    if (r.unsupportedVersion !== undefined) {
+      throw new LogReadError('unsupported_version', `${path}: ${r.problem.message}`, path, lineNo, r.unsupportedVersion);
+    }
+    if (!terminated) {
+      torn = true;
+      problems.push({ line: lineNo, message: `line ${lineNo}: torn last line, the writer stopped mid-event (${Buffer.byteLength(text)} bytes ignored)` });
+    } else problems.push(r.problem);
+  };
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let partial: Buffer[] = []; // pieces of a line longer than what is left of a chunk
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      let start = 0;
+      for (;;) {
+        const nl = buf.indexOf(NL, start);
+        if (nl === -1 || nl >= bytesRead) break;
+        if (partial.length) {
+          partial.push(buf.subarray(start, nl));
+          handle(Buffer.concat(partial).toString('utf8'), true);
+          partial = [];
+        } else handle(buf.toString('utf8', start, nl), true);
+        start = nl + 1;
+      }
+      if (start < bytesRead) partial.push(Buffer.from(buf.subarray(start, bytesRead))); // copy: buf is reused
+    }
+    if (partial.length) handle(Buffer.concat(partial).toString('utf8'), false);
+  } finally {
+    await fh.close();
+  }
+  if (count === 0 && completeLines > 0 && problems.length > 0) {
+    throw new LogReadError('not_a_log', `${path} is not a Kite log: ${problems[0].message}`, path, problems[0].line);
+  }
+  return { problems, format: format ?? 'kite', count, torn };
+}
+
+export interface ReadResult {
+  events: KiteEvent[];
+  problems: LogProblem[];
+  format: LogFormat;
+  torn: boolean;
+}
+
+export async function readLog(path: string): Promise<ReadResult> {
+  const events: KiteEvent[] = [];
+  const r = await streamLog(path, (e) => events.push(e));
+  return { events, problems: r.problems, format: r.format, torn: r.torn };
+}
