@@ -20,6 +20,8 @@ export interface ModelRequest {
 export interface ModelObserver {
   onRetry?(info: { attempt: number; reason: string; wait_ms: number }): void;
   onText?(delta: string): void; // streaming progress
+  /** Non-fatal problems worth a `warning` event, e.g. code 'prefix_changed' (the prompt cache is rebuilt). */
+  onWarning?(info: { code: string; message: string }): void;
 }
 
 export interface Model {
