@@ -1,0 +1,124 @@
+// Ordered rules decide allow / ask / deny for every validated tool call; the first match wins and
+// every verdict names its rule. Order (see ARCHITECTURE.md §2):
+//   1. feature:tools        a feature that restricts its tools denies the others
+//   2. policy.rules         explicit rules from .kite/config.json, in order ("Always allow" lands here)
+//   3. reads                allow (ask for files that usually hold secrets: .env, keys)
+//   4. commands             deny list → configured checks / verify (exact) → policy.allow → ask
+//   5. writes               ask
+// Unattended: writes inside the workspace are allowed; anything else that would ask is refused
+// with rule "unattended:refuse" and a reason the model is told.
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { matchGlob } from '../tools/glob';
+import type { DenyEntry, PolicyConfig, PolicyRule } from './config';
+import { DEFAULT_DENY, type DenyRule } from './defaults';
+import type { PolicyCall, PolicyContext, PolicyVerdict } from './types';
+
+export type { PolicyRule } from './config';
+
+/** Files that usually hold secrets: reading them needs a person (refused unattended). */
+export const SECRET_FILE_GLOBS = ['.env', '.env.*', '*.pem', '*.key', '*.p12', '*.pfx', 'id_rsa*', 'id_ed25519*', 'id_ecdsa*', '.npmrc', '.netrc', '.pypirc', 'credentials.json'];
+const NOT_SECRET = ['.env.example', '.env.sample', '.env.template', '*.pub'];
+
+function normPath(p: string | null): string | null {
+  if (p === null) return null;
+  const n = path.posix.normalize(p.replace(/\\/g, '/'));
+  return n === '.' ? '' : n.replace(/^\.\//, '');
+}
+
+function toDenyRule(e: DenyEntry, i: number): DenyRule {
+  if (typeof e === 'string') return { id: `deny:config:${i}`, re: new RegExp(e), reason: `The command matches the policy's deny pattern /${e}/.` };
+  return { id: e.id, re: new RegExp(e.pattern), reason: e.reason ?? `The command matches the policy's deny pattern /${e.pattern}/.` };
+}
+
+const wholeMatch = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
+
+export class Policy {
+  private readonly deny: DenyRule[];
+  private readonly allow: { id: string; re: RegExp }[];
+  private readonly rules: { id: string; rule: PolicyRule; re: RegExp | null }[];
+
+  constructor(config: PolicyConfig) {
+    const off = new Set(config.disable);
+    this.deny = [...DEFAULT_DENY.filter((r) => !off.has(r.id)), ...config.deny.map(toDenyRule)];
+    this.allow = config.allow.map((p, i) => ({ id: `allow:config:${i}`, re: wholeMatch(p) }));
+    this.rules = config.rules.map((rule, i) => ({ id: rule.id ?? `rule:${i}`, rule, re: rule.command_pattern ? wholeMatch(rule.command_pattern) : null }));
+  }
+
+  decide(call: PolicyCall, ctx: PolicyContext): PolicyVerdict {
+    const v = this.attended(call, ctx);
+    if (ctx.mode === 'attended' || v.decision !== 'ask') return v;
+    if (v.rule === 'ask:writes') return { decision: 'allow', rule: 'unattended:writes', reason: 'Unattended run: writes inside the workspace are allowed.' };
+    return { decision: 'deny', rule: 'unattended:refuse', reason: this.unattendedReason(call, ctx, v) };
+  }
+
+  /** The verdict with a person available to ask. */
+  private attended(call: PolicyCall, ctx: PolicyContext): PolicyVerdict {
+    if (ctx.featureTools !== null && !ctx.featureTools.includes(call.name)) {
+      const allowed = ctx.featureTools.length ? ctx.featureTools.join(', ') : 'none';
+      return { decision: 'deny', rule: 'feature:tools', reason: `The current feature restricts the tools it may use to: ${allowed}. ${call.name} was not run.` };
+    }
+    const p = normPath(call.path);
+    const cmd = call.command?.trim() ?? null;
+    for (const r of this.rules) {
+      if (this.ruleMatches(r.rule, r.re, call.name, p, cmd)) {
+        const reason = r.rule.reason ?? (r.rule.decision === 'deny' ? `Refused by the workspace policy rule "${r.id}".` : `Policy rule "${r.id}".`);
+        return { decision: r.rule.decision, rule: r.id, reason };
+      }
+    }
+    switch (call.effect) {
+      case 'none':
+        if (p !== null && isSecretFile(p)) return { decision: 'ask', rule: 'ask:secret-file', reason: `"${p}" usually holds secrets, so reading it needs a person's approval.` };
+        return { decision: 'allow', rule: 'allow:reads', reason: 'Reading is allowed.' };
+      case 'write':
+        return { decision: 'ask', rule: 'ask:writes', reason: 'Writes are shown to a person for approval.' };
+      case 'exec':
+        return this.command(cmd ?? '', ctx);
+    }
+  }
+
+  private command(cmd: string, ctx: PolicyContext): PolicyVerdict {
+    for (const d of this.deny) if (d.re.test(cmd)) return { decision: 'deny', rule: d.id, reason: `${d.reason} The command was not run.` };
+    if (ctx.checks.some((c) => c.trim() === cmd)) return { decision: 'allow', rule: 'allow:checks', reason: 'A configured check.' };
+    if (ctx.verify !== null && ctx.verify.trim() === cmd) return { decision: 'allow', rule: 'allow:verify', reason: "The feature's verify command." };
+    for (const a of this.allow) if (a.re.test(cmd)) return { decision: 'allow', rule: a.id, reason: 'Allowed by the policy.' };
+    return { decision: 'ask', rule: 'ask:commands', reason: 'Commands are shown to a person for approval.' };
+  }
+
+  private ruleMatches(rule: PolicyRule, re: RegExp | null, name: string, p: string | null, cmd: string | null): boolean {
+    if (rule.tool !== undefined && !(Array.isArray(rule.tool) ? rule.tool : [rule.tool]).includes(name)) return false;
+    if (rule.command !== undefined && (cmd === null || rule.command.trim() !== cmd)) return false;
+    if (re !== null && (cmd === null || !re.test(cmd))) return false;
+    if (rule.path !== undefined && (p === null || !matchGlob(rule.path, p))) return false;
+    return true;
+  }
+
+  private unattendedReason(call: PolicyCall, ctx: PolicyContext, v: PolicyVerdict): string {
+    const base = 'This run is unattended, so nobody can approve this call; it was not run.';
+    if (call.effect === 'exec') {
+      const ok = [...ctx.checks, ...(ctx.verify ? [ctx.verify] : [])].map((c) => `"${c}"`);
+      const list = ok.length ? ` Commands that do run unattended: ${ok.join(', ')}${this.allow.length ? ', and those the policy allows' : ''}.` : '';
+      return `${base} Only the configured checks, the feature's verify command and commands allowed by the policy run unattended.${list} Use read_file, list_files and search to inspect files instead.`;
+    }
+    return `${base} (${v.reason})`;
+  }
+}
+
+export function isSecretFile(p: string): boolean {
+  if (NOT_SECRET.some((g) => matchGlob(g, p))) return false;
+  return SECRET_FILE_GLOBS.some((g) => matchGlob(g, p));
+}
+
+/** The rule "Always allow" appends to policy.rules for a command: an exact match. */
+export function allowRuleForCommand(command: string): PolicyRule {
+  const cmd = command.trim();
+  const id = `allow:always:${createHash('sha256').update(cmd).digest('hex').slice(0, 8)}`;
+  return { id, decision: 'allow', tool: 'run', command: cmd };
+}
+
+/** The rule "Always allow" appends for writes to one file (exact workspace-relative path). */
+export function allowRuleForPath(tool: string, relPath: string): PolicyRule {
+  const p = normPath(relPath) ?? relPath;
+  const id = `allow:always:${createHash('sha256').update(`${tool}\0${p}`).digest('hex').slice(0, 8)}`;
+  return { id, decision: 'allow', tool, path: p.replace(/[*?[{}]/g, '[$&]') };
+}

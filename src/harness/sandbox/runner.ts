@@ -1,0 +1,108 @@
+// The one process runner: every command (tool `run` and the gate's checks) goes through here.
+// /bin/sh -c in its own process group, scrubbed environment, no stdin, a timeout that kills the
+// whole group (SIGTERM, then SIGKILL), cancellation by AbortSignal, a per-stream output cap.
+// It never throws for a failing command: failures are in the result.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { CappedCapture } from './capture';
+import { scrubEnv } from './scrubEnv';
+import type { ProcessRunner, RunRequest, RunResult } from './types';
+
+export { scrubEnv } from './scrubEnv';
+
+export const DEFAULT_OUTPUT_CAP = 256 * 1024;
+
+export interface RunnerOptions {
+  extraSecretNames?: string[];
+  outputCap?: number; // bytes kept per stream
+  env?: NodeJS.ProcessEnv; // base environment before scrubbing (default: process.env)
+  killGraceMs?: number; // between SIGTERM and SIGKILL (default 2000)
+}
+
+/** Settings that keep tools from waiting for a person who is not there. */
+const NON_INTERACTIVE: NodeJS.ProcessEnv = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', KITE_AGENT: '1' };
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* group already gone */
+  }
+}
+
+export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
+  const cap = opts.outputCap ?? DEFAULT_OUTPUT_CAP;
+  const grace = opts.killGraceMs ?? 2000;
+  return {
+    run(req: RunRequest): Promise<RunResult> {
+      const started = Date.now();
+      const env = { ...scrubEnv(opts.env ?? process.env, opts.extraSecretNames), ...NON_INTERACTIVE };
+      const out = new CappedCapture(req.output_cap ?? cap);
+      const err = new CappedCapture(req.output_cap ?? cap);
+      return new Promise<RunResult>((resolve) => {
+        if (!fs.existsSync(req.cwd)) {
+          resolve({ exit_code: null, stdout: '', stderr: `kite: the working directory ${req.cwd} does not exist; the command did not run.`, timed_out: false, cancelled: false, ms: 0 });
+          return;
+        }
+        if (req.signal?.aborted) {
+          resolve({ exit_code: null, stdout: '', stderr: 'kite: cancelled before the command started; it did not run.', timed_out: false, cancelled: true, ms: 0 });
+          return;
+        }
+        const child = spawn('/bin/sh', ['-c', req.command], { cwd: req.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        let timedOut = false;
+        let cancelled = false;
+        let exitCode: number | null = null;
+        let settled = false;
+        let killTimer: NodeJS.Timeout | undefined;
+        let drainTimer: NodeJS.Timeout | undefined;
+
+        const terminate = (): void => {
+          if (child.pid === undefined) return;
+          killGroup(child.pid, 'SIGTERM');
+          killTimer ??= setTimeout(() => child.pid !== undefined && killGroup(child.pid, 'SIGKILL'), grace);
+        };
+        const timer = setTimeout(() => {
+          timedOut = true;
+          terminate();
+        }, req.timeout_s * 1000);
+        const onAbort = (): void => {
+          cancelled = true;
+          terminate();
+        };
+        req.signal?.addEventListener('abort', onAbort, { once: true });
+
+        const finish = (): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          clearTimeout(drainTimer);
+          req.signal?.removeEventListener('abort', onAbort);
+          // Leftover background processes die with the command; the group must not outlive it.
+          if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+          clearTimeout(killTimer);
+          child.stdout.destroy();
+          child.stderr.destroy();
+          resolve({ exit_code: timedOut || cancelled ? null : exitCode, stdout: out.text(), stderr: err.text(), timed_out: timedOut, cancelled, ms: Date.now() - started });
+        };
+
+        child.stdout.on('data', (c: Buffer) => out.push(c));
+        child.stderr.on('data', (c: Buffer) => err.push(c));
+        child.on('error', (e) => {
+          err.push(Buffer.from(`kite: could not start the command: ${e.message}\n`));
+          finish();
+        });
+        child.on('exit', (code, signal) => {
+          exitCode = code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : null);
+          // A background child may still hold the pipes open: give them a moment, then stop waiting.
+          drainTimer = setTimeout(finish, 200);
+        });
+        child.on('close', finish);
+      });
+    },
+  };
+}
+
+function signalNumber(sig: NodeJS.Signals): number | null {
+  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 };
+  return table[sig] ?? null;
+}
