@@ -38,6 +38,16 @@ export class Conversation {
     return pending ? [...this.done, pending] : [...this.done];
   }
 
+  /** An independent copy (snapshots of the reducer's state). Blocks are shared: they are never mutated. */
+  clone(): Conversation {
+    const c = new Conversation();
+    for (const m of this.done) c.done.push(m); // no spread: a long run has tens of thousands
+    c.pendingResults = new Map(this.pendingResults);
+    c.pendingToolUses = [...this.pendingToolUses];
+    c.pendingTexts = [...this.pendingTexts];
+    return c;
+  }
+
   get length(): number {
     return this.done.length + (this.pendingUser() ? 1 : 0);
   }

@@ -1,0 +1,379 @@
+// Run state as a fold over the event log: one pure reducer used by resume, replay, the timeline
+// and the debugger. Deterministic, no I/O, browser-safe. applyEvent mutates and returns the same
+// object (O(1) amortized per event); take snapshots with cloneRunState.
+import type { StopReason, ToolUseBlock } from './content';
+import { Conversation } from './conversation';
+import {
+  assertNever,
+  type CheckResult,
+  type Decision,
+  type Effect,
+  type EventOf,
+  type FeatureStatus,
+  type KiteEvent,
+  type Limits,
+  type Mode,
+  type Outcome,
+} from './events';
+
+/** Where an unfinished call stopped: after its proposal, its policy verdict, waiting for the
+ * person, approved, or with its intent on disk (the tool may have run). */
+export type CallStage = 'proposed' | 'policy' | 'approval' | 'approved' | 'intent' | 'done';
+
+export interface CallState {
+  id: string;
+  name: string;
+  turn: number;
+  stage: CallStage;
+  proposedSeq: number | null;
+  /** Proposed arguments; released (undefined) once the call is done, the log keeps them. */
+  args: unknown;
+  decision: Decision | null;
+  rule: string | null;
+  approval: 'approve' | 'deny' | 'edit' | null;
+  /** Arguments after the person's edit, while the call is unfinished. */
+  editedArgs?: unknown;
+  intent: EventOf<'intent'> | null; // kept while unfinished (resume needs pre/post hashes)
+  effect: Effect | null;
+  path: string | null;
+  isError: boolean | null;
+  errorCode: string | null;
+  exitCode: number | null;
+  resultSeq: number | null;
+  recovered: boolean;
+}
+
+export interface TokenTotals {
+  input: number;
+  output: number;
+  cache_write: number;
+  cache_read: number;
+  total: number;
+}
+
+export interface RunMeta {
+  run: string;
+  feature: string;
+  title: string;
+  model: string;
+  mode: Mode; // as recorded at start; RunState.mode is the current one (after resumes)
+  limits: Limits;
+  git_head: string | null;
+  root: string;
+  branch: string | null;
+  replay_of: string | null;
+  started_at: string;
+  max_gate_failures: number;
+  max_tokens: number;
+  checks: string[];
+  verify: string | null;
+  command_timeout_s: number;
+}
+
+export interface GateRecord {
+  seq: number;
+  attempt: number;
+  passed: boolean;
+  feedback: string;
+  checks: CheckResult[];
+}
+
+/** What the run does next: ask the model, finish its tool calls, run the gate (the model said
+ * done), write its outcome (gate passed, attempts used up, budget stopped), or nothing (ended). */
+export type Phase = 'not_started' | 'awaiting_model' | 'tools' | 'awaiting_gate' | 'finishing' | 'ended';
+
+export interface RunState {
+  meta: RunMeta | null;
+  start: EventOf<'session_start'> | null;
+  mode: Mode | null;
+  limits: Limits | null;
+  conversation: Conversation | null; // null when folded with { conversation: false }
+  phase: Phase;
+  events: number;
+  lastSeq: number;
+  lastT: number;
+  turns: number;
+  modelCalls: number; // model events: a scripted model continues at this reply index
+  lastStop: StopReason | null;
+  lastText: string; // text of the latest assistant reply that had text
+  tokens: TokenTotals;
+  cost_usd: number;
+  retries: number;
+  calls: Record<string, CallState>;
+  /** Unfinished calls (proposed, no tool result yet), in proposal order: id -> stage. */
+  pending: Record<string, CallStage>;
+  pendingApprovals: Record<string, EventOf<'approval_request'>>;
+  gates: GateRecord[];
+  gateFailures: number;
+  /** A failed gate whose feedback `user` event is not in the log yet. */
+  feedbackOwed: string | null;
+  files: Record<string, { post_hash: string | null; seq: number }>;
+  warnings: { seq: number; code: string; message: string }[];
+  budgetStop: { seq: number; limit: EventOf<'budget_stop'>['limit']; used: number; max: number } | null;
+  divergences: EventOf<'divergence'>[];
+  paused: { seq: number; reason: string; pending: string[] } | null;
+  resumed: number;
+  features: { id: string; title: string; status: FeatureStatus }[];
+  proposals: string[];
+  outcome: { seq: number; status: Outcome; commit: string | null; summary: string; error: string | null; turns: number; tokens: number; cost_usd: number } | null;
+}
+
+export function initialRunState(opts: { conversation?: boolean } = {}): RunState {
+  return {
+    meta: null,
+    start: null,
+    mode: null,
+    limits: null,
+    conversation: opts.conversation === false ? null : new Conversation(),
+    phase: 'not_started',
+    events: 0,
+    lastSeq: -1,
+    lastT: 0,
+    turns: 0,
+    modelCalls: 0,
+    lastStop: null,
+    lastText: '',
+    tokens: { input: 0, output: 0, cache_write: 0, cache_read: 0, total: 0 },
+    cost_usd: 0,
+    retries: 0,
+    calls: {},
+    pending: {},
+    pendingApprovals: {},
+    gates: [],
+    gateFailures: 0,
+    feedbackOwed: null,
+    files: {},
+    warnings: [],
+    budgetStop: null,
+    divergences: [],
+    paused: null,
+    resumed: 0,
+    features: [],
+    proposals: [],
+    outcome: null,
+  };
+}
+
+function newCall(id: string, name: string, turn: number, args: unknown, seq: number | null): CallState {
+  return { id, name, turn, stage: 'proposed', proposedSeq: seq, args, decision: null, rule: null, approval: null, intent: null, effect: null, path: null, isError: null, errorCode: null, exitCode: null, resultSeq: null, recovered: false };
+}
+
+/** The call for an id, created when the log has no `proposed` for it (Python-Kite logs). */
+function callFor(s: RunState, id: string, name: string, args: unknown): CallState {
+  return (s.calls[id] ??= newCall(id, name, s.turns, args, null));
+}
+
+function setStage(s: RunState, c: CallState, stage: CallStage): void {
+  c.stage = stage;
+  if (stage === 'done') delete s.pending[c.id];
+  else s.pending[c.id] = stage;
+}
+
+export function applyEvent(s: RunState, e: KiteEvent): RunState {
+  s.events++;
+  s.lastSeq = e.seq;
+  s.lastT = e.t;
+  switch (e.kind) {
+    case 'session_start':
+      s.start = e;
+      s.meta = {
+        run: e.run,
+        feature: e.feature,
+        title: e.title,
+        model: e.model,
+        mode: e.mode,
+        limits: e.limits,
+        git_head: e.git_head,
+        root: e.root,
+        branch: e.branch,
+        replay_of: e.replay_of,
+        started_at: e.started_at,
+        max_gate_failures: e.max_gate_failures,
+        max_tokens: e.max_tokens,
+        checks: e.checks,
+        verify: e.verify,
+        command_timeout_s: e.command_timeout_s,
+      };
+      s.mode = e.mode;
+      s.limits = e.limits;
+      if (e.features.length) s.features = e.features;
+      s.phase = 'awaiting_model';
+      break;
+    case 'user':
+      s.conversation?.addUserText(e.text);
+      if (e.reason === 'gate_feedback') s.feedbackOwed = null;
+      break;
+    case 'model': {
+      s.turns = Math.max(s.turns, e.turn);
+      s.modelCalls++;
+      s.lastStop = e.stop;
+      s.tokens.input += e.input_tokens;
+      s.tokens.output += e.output_tokens;
+      s.tokens.cache_write += e.cache_creation_input_tokens;
+      s.tokens.cache_read += e.cache_read_input_tokens;
+      s.tokens.total += e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
+      s.cost_usd += e.cost_usd;
+      s.conversation?.addAssistant(e.content);
+      let text = '';
+      let uses = false;
+      for (const b of e.content) {
+        if (b.type === 'text') text += (text ? '\n' : '') + b.text;
+        else if (b.type === 'tool_use') uses = true;
+      }
+      if (text.trim()) s.lastText = text.trim();
+      s.phase = uses ? 'tools' : e.stop === 'end_turn' || e.stop === 'stop_sequence' || e.stop === 'tool_use' ? 'awaiting_gate' : 'awaiting_model';
+      break;
+    }
+    case 'model_retry':
+      s.retries++;
+      break;
+    case 'proposed': {
+      const c = newCall(e.id, e.name, e.turn, e.args, e.seq);
+      s.calls[e.id] = c;
+      setStage(s, c, 'proposed');
+      break;
+    }
+    case 'policy': {
+      const c = callFor(s, e.id, e.name, undefined);
+      c.decision = e.decision;
+      c.rule = e.rule;
+      setStage(s, c, 'policy');
+      break;
+    }
+    case 'approval_request': {
+      const c = callFor(s, e.id, e.name, e.args);
+      c.effect = e.effect;
+      c.path = e.path;
+      s.pendingApprovals[e.id] = e;
+      setStage(s, c, 'approval');
+      break;
+    }
+    case 'approval': {
+      const c = s.calls[e.id];
+      delete s.pendingApprovals[e.id];
+      if (!c) break;
+      c.approval = e.decision;
+      if (e.decision === 'edit') c.editedArgs = e.edited_args;
+      setStage(s, c, 'approved');
+      break;
+    }
+    case 'intent': {
+      const c = callFor(s, e.id, e.name, e.args);
+      c.intent = e;
+      c.effect = e.effect;
+      c.path = e.path;
+      setStage(s, c, 'intent');
+      break;
+    }
+    case 'tool': {
+      const c = callFor(s, e.id, e.name, e.args);
+      const wrote = !e.is_error && (c.effect === 'write' || (e.post_hash !== undefined && e.post_hash !== null));
+      const path = e.path ?? c.path;
+      if (wrote && path) s.files[path] = { post_hash: e.post_hash ?? c.intent?.post_hash ?? null, seq: e.seq };
+      c.isError = e.is_error;
+      c.errorCode = e.error_code;
+      c.exitCode = e.exit_code ?? null;
+      c.path = path ?? null;
+      c.resultSeq = e.seq;
+      c.recovered = e.recovered === true;
+      c.args = undefined;
+      c.editedArgs = undefined;
+      c.intent = null;
+      delete s.pendingApprovals[e.id];
+      setStage(s, c, 'done');
+      const conv = s.conversation;
+      if (conv) {
+        conv.addToolResult(e.id, e.output, e.is_error);
+        if (conv.unansweredToolUses().length === 0 && s.phase === 'tools') s.phase = 'awaiting_model';
+      } else if (Object.keys(s.pending).length === 0 && s.phase === 'tools') s.phase = 'awaiting_model';
+      break;
+    }
+    case 'gate':
+      s.gates.push({ seq: e.seq, attempt: e.attempt, passed: e.passed, feedback: e.feedback, checks: e.checks });
+      if (!e.passed) s.gateFailures++;
+      if (e.passed || (s.meta !== null && s.gateFailures >= s.meta.max_gate_failures)) s.phase = 'finishing';
+      else {
+        s.phase = 'awaiting_model';
+        s.feedbackOwed = e.feedback;
+      }
+      break;
+    case 'budget_stop':
+      s.budgetStop = { seq: e.seq, limit: e.limit, used: e.used, max: e.max };
+      s.phase = 'finishing';
+      break;
+    case 'warning':
+      s.warnings.push({ seq: e.seq, code: e.code, message: e.message });
+      break;
+    case 'paused':
+      s.paused = { seq: e.seq, reason: e.reason, pending: e.pending };
+      break;
+    case 'resumed':
+      s.resumed++;
+      s.paused = null;
+      s.mode = e.mode;
+      s.limits = e.limits;
+      break;
+    case 'divergence':
+      s.divergences.push(e);
+      break;
+    case 'progress':
+      s.features = e.features;
+      s.proposals = e.proposals;
+      break;
+    case 'session_end':
+      s.outcome = { seq: e.seq, status: e.status, commit: e.commit, summary: e.summary, error: e.error, turns: e.turns, tokens: e.tokens, cost_usd: e.cost_usd };
+      s.phase = 'ended';
+      break;
+    default:
+      return assertNever(e, 'event kind');
+  }
+  return s;
+}
+
+export function foldEvents(events: Iterable<KiteEvent>, opts?: { conversation?: boolean }): RunState {
+  const s = initialRunState(opts);
+  for (const e of events) applyEvent(s, e);
+  return s;
+}
+
+/** A deep, independent copy for snapshots. Event objects are shared: nothing mutates them. */
+export function cloneRunState(s: RunState): RunState {
+  const calls: Record<string, CallState> = {};
+  for (const id in s.calls) calls[id] = { ...s.calls[id] };
+  return {
+    ...s,
+    limits: s.limits ? { ...s.limits } : null,
+    conversation: s.conversation ? s.conversation.clone() : null,
+    tokens: { ...s.tokens },
+    calls,
+    pending: { ...s.pending },
+    pendingApprovals: { ...s.pendingApprovals },
+    gates: [...s.gates],
+    files: cloneRecord(s.files),
+    warnings: [...s.warnings],
+    budgetStop: s.budgetStop ? { ...s.budgetStop } : null,
+    divergences: [...s.divergences],
+    paused: s.paused ? { ...s.paused } : null,
+    features: s.features.map((f) => ({ ...f })),
+    proposals: [...s.proposals],
+    outcome: s.outcome ? { ...s.outcome } : null,
+  };
+}
+
+function cloneRecord<T extends object>(r: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k in r) out[k] = { ...r[k] };
+  return out;
+}
+
+/** Unfinished calls in tool_use order, including tool_uses the log has no `proposed` for yet
+ * (the process died between the model reply and the proposal record). */
+export function unfinishedCalls(s: RunState): { use: ToolUseBlock; call: CallState | null }[] {
+  if (!s.conversation) return Object.keys(s.pending).map((id) => ({ use: { type: 'tool_use', id, name: s.calls[id].name, input: s.calls[id].args }, call: s.calls[id] }));
+  return s.conversation.unansweredToolUses().map((use) => ({ use, call: s.calls[use.id] ?? null }));
+}
+
+/** Counted, typed view of why a run has not ended (for resume and UIs). */
+export function isFinished(s: RunState): boolean {
+  return s.outcome !== null;
+}
