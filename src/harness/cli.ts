@@ -1,3 +1,12 @@
-// The `kite` command line. (Filled in by the harness-core work.)
-console.error('kite: not built yet');
-process.exit(2);
+// The `kite` command line (dist/cli.js). Subcommands live in ONE table, cli/commands.ts.
+import { cliMain } from './cli/main';
+
+cliMain(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`kite: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,13 @@
+// THE table of `kite` subcommands. Other slices add their command with one line here
+// (resume, timeline, cost, diagnose, export, server, debug-adapter).
+import { initCommand } from './initCommand';
+import { runCommand } from './runCommand';
+
+export interface Command {
+  name: string;
+  summary: string; // one line for `kite --help`
+  /** argv after the command name. Resolves to the process exit code (0 ok, 1 failed run, 2 usage/config). */
+  run(argv: string[]): Promise<number>;
+}
+
+export const COMMANDS: Command[] = [runCommand, initCommand];

@@ -1,0 +1,88 @@
+// `kite init [DIR]` — a starter kite-progress.json and .kite/config.json. Never overwrites.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CONFIG_FILE, parseConfig } from '../config/config';
+import { DEFAULT_MODEL } from '../model/pricing';
+import { PROGRESS_FILE, parseProgress } from '../progress/progressFile';
+import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
+import type { Command } from './commands';
+import { describeError, stdio, type Out } from './output';
+
+const FLAGS: FlagSpec[] = [{ name: 'goal', type: 'string', value: 'TEXT', help: 'the project goal written into the progress file' }];
+export const INIT_USAGE = `usage: kite init [DIR] [--goal TEXT]\n\nWrites a starter ${PROGRESS_FILE} and ${CONFIG_FILE} in DIR (default: the current folder). Existing files are left unchanged.\n\n${formatFlags(FLAGS)}`;
+
+/** Checks guessed from the project: `npm test` when package.json has a real test script. */
+export function guessChecks(root: string): string[] {
+  const pkg = join(root, 'package.json');
+  if (existsSync(pkg)) {
+    try {
+      const scripts = (JSON.parse(readFileSync(pkg, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+      if (scripts.test && !/no test specified/.test(scripts.test)) return ['npm test'];
+    } catch {
+      return [];
+    }
+  }
+  if (existsSync(join(root, 'Cargo.toml'))) return ['cargo test'];
+  if (existsSync(join(root, 'go.mod'))) return ['go test ./...'];
+  if (existsSync(join(root, 'pyproject.toml')) || existsSync(join(root, 'pytest.ini'))) return ['python -m pytest -q'];
+  return [];
+}
+
+export async function initMain(argv: string[], out: Out = stdio): Promise<number> {
+  try {
+    const args = parseArgs(argv, FLAGS, 1);
+    if (args.help) {
+      out.out(INIT_USAGE);
+      return 0;
+    }
+    const root = resolve(args.positionals[0] ?? '.');
+    if (!existsSync(root)) throw new UsageError(`${root}: no such directory`);
+    const progressPath = join(root, PROGRESS_FILE);
+    const configPath = join(root, CONFIG_FILE);
+    const checks = guessChecks(root);
+    const goal = typeof args.flags.goal === 'string' ? args.flags.goal : 'Describe what this project is for and what the agent should keep in mind.';
+    const progress = {
+      goal,
+      log: [],
+      features: [{ id: 'F1', title: 'Describe the first feature here', status: 'todo', verify: '', notes: '' }],
+    };
+    const config = {
+      model: `anthropic:${DEFAULT_MODEL}`,
+      max_tokens: 8192,
+      checks,
+      command_timeout: 120,
+      budget: { turns: 50, tokens: 2000000, usd: 5, wall_s: 1800 },
+      max_gate_failures: 3,
+    };
+    const wrote: string[] = [];
+    for (const [path, data, check] of [
+      [progressPath, progress, parseProgress],
+      [configPath, config, parseConfig],
+    ] as const) {
+      if (existsSync(path)) {
+        out.out(`kept ${path} (already exists)`);
+        continue;
+      }
+      const text = JSON.stringify(data, null, 2) + '\n';
+      check(text, path); // what we write must be what we accept
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+      wrote.push(path);
+      out.out(`wrote ${path}`);
+    }
+    if (wrote.length) {
+      out.out(`\nNext: edit the goal and features in ${PROGRESS_FILE} (give each a "verify" command), check "checks" in ${CONFIG_FILE}, commit, then run \`kite run\`.`);
+    }
+    return 0;
+  } catch (e) {
+    out.err(`kite: ${describeError(e)}`);
+    if (e instanceof UsageError) out.err(INIT_USAGE);
+    return 2;
+  }
+}
+
+export const initCommand: Command = {
+  name: 'init',
+  summary: 'write a starter kite-progress.json and .kite/config.json',
+  run: (argv) => initMain(argv),
+};

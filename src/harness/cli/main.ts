@@ -1,0 +1,36 @@
+// Dispatch `kite <command> …` through the command table; usage errors exit 2.
+import { COMMANDS } from './commands';
+import { stdio, type Out } from './output';
+
+declare const KITE_VERSION: string | undefined;
+
+export function usage(): string {
+  const w = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'usage: kite <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(w)}${c.summary}`),
+    '',
+    'Run `kite <command> --help` for the options of a command.',
+  ].join('\n');
+}
+
+export async function cliMain(argv: string[], out: Out = stdio): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    (name === undefined ? out.err : out.out)(usage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    out.out(typeof KITE_VERSION === 'string' ? KITE_VERSION : '0.1.0');
+    return 0;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    out.err(`kite: unknown command "${name}"`);
+    out.err(usage());
+    return 2;
+  }
+  return cmd.run(rest);
+}

@@ -1,0 +1,33 @@
+// Where the CLI writes (injectable so tests can capture it) and how errors become one line.
+import { ConfigError } from '../config/config';
+import { ModelSpecError } from '../model/index';
+import { ModelError } from '../model/model';
+import { GitError } from '../progress/git';
+import { ProgressError } from '../progress/progressFile';
+import { RunError } from '../run';
+import { UsageError } from './args';
+
+export interface Out {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const stdio: Out = {
+  out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
+  err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+};
+
+/** Errors that mean "the request or the project setup is wrong" (exit 2), with their one line. */
+export function usageProblem(e: unknown): string | null {
+  if (e instanceof UsageError || e instanceof ConfigError || e instanceof ProgressError || e instanceof RunError || e instanceof ModelSpecError || e instanceof GitError) {
+    return e.message;
+  }
+  if (e instanceof ModelError && (e.code === 'script_invalid' || e.code === 'missing_key' || e.code === 'auth')) return e.message;
+  return null;
+}
+
+/** One line for any error; the stack only with KITE_DEBUG=1. */
+export function describeError(e: unknown): string {
+  if (process.env.KITE_DEBUG && e instanceof Error && e.stack) return e.stack;
+  return e instanceof Error ? e.message : String(e);
+}

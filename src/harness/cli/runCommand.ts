@@ -1,0 +1,137 @@
+// `kite run [DIR] …` — work on the current feature (or --feature ID, or --all of them), print the
+// timeline and a summary line. Exit 0 only when the run ends done.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { formatSummary, formatTimeline } from '../events/timeline';
+import type { Host } from '../host';
+import { EventSchema, type KiteEvent, type Limits, type Mode } from '../protocol/events';
+import { ProgressError } from '../progress/progressFile';
+import { runFeature, type RunOptions, type RunSummary } from '../run';
+import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
+import type { Command } from './commands';
+import { describeError, stdio, usageProblem, type Out } from './output';
+import { TtyHost } from './ttyHost';
+import { UnattendedHost } from './unattendedHost';
+
+export const RUN_FLAGS: FlagSpec[] = [
+  { name: 'feature', type: 'string', value: 'ID', help: 'work on this feature (default: the first in_progress, else the first todo)' },
+  { name: 'unattended', type: 'bool', help: 'nobody approves: writes in the workspace allowed, only checks/verify/allow-listed commands run' },
+  { name: 'model', type: 'string', value: 'SPEC', help: 'anthropic:<id> or script:<file.json> (default: config "model", else the default Claude model)' },
+  { name: 'max-turns', type: 'int', value: 'N', help: 'stop after N model turns' },
+  { name: 'max-tokens', type: 'int', value: 'N', help: 'stop after N tokens (input + output + cache reads/writes)' },
+  { name: 'max-usd', type: 'number', value: 'X', help: 'stop after X dollars' },
+  { name: 'allow-dirty', type: 'bool', help: 'start even if the work tree has uncommitted changes' },
+  { name: 'worktree', type: 'bool', help: 'work in a new git worktree on branch kite/<feature id>' },
+  { name: 'all', type: 'bool', help: 'keep going feature by feature until none is left or one does not end done' },
+];
+
+export const RUN_USAGE = `usage: kite run [DIR] [options]\n\nRuns the agent on one feature of the project in DIR (default: the current folder).\n\n${formatFlags(RUN_FLAGS)}`;
+
+export interface RunCommandDeps {
+  out?: Out;
+  isTty?: boolean;
+  host?: Host;
+  /** Test seam: runFeature options merged in (runner, clock, …). */
+  extra?: Partial<RunOptions>;
+}
+
+export function readEvents(path: string): KiteEvent[] {
+  const events: KiteEvent[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = EventSchema.safeParse(JSON.parse(line));
+      if (r.success) events.push(r.data);
+    } catch {
+      // a torn line is reported by `kite timeline`; the summary does not need it
+    }
+  }
+  return events;
+}
+
+export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
+  const out = deps.out ?? stdio;
+  let host: Host | null = null;
+  try {
+    const args = parseArgs(argv, RUN_FLAGS, 1);
+    if (args.help) {
+      out.out(RUN_USAGE);
+      return 0;
+    }
+    const f = args.flags;
+    if (f.all && f.feature) throw new UsageError('--all and --feature cannot be combined');
+    const isTty = deps.isTty ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    const mode: Mode = f.unattended || !isTty ? 'unattended' : 'attended';
+    const limits: Partial<Limits> = {};
+    if (typeof f['max-turns'] === 'number') limits.turns = f['max-turns'];
+    if (typeof f['max-tokens'] === 'number') limits.tokens = f['max-tokens'];
+    if (typeof f['max-usd'] === 'number') limits.usd = f['max-usd'];
+    const tty = mode === 'attended' && !deps.host ? new TtyHost() : null;
+    host = deps.host ?? tty ?? new UnattendedHost();
+
+    const controller = new AbortController();
+    const onSigint = () => {
+      out.err('kite: stopping (Ctrl-C again to force)…');
+      controller.abort();
+      process.off('SIGINT', onSigint);
+    };
+    process.on('SIGINT', onSigint);
+    try {
+      const base: RunOptions = {
+        root: resolve(args.positionals[0] ?? '.'),
+        featureId: typeof f.feature === 'string' ? f.feature : undefined,
+        mode,
+        model: typeof f.model === 'string' ? f.model : '',
+        limits,
+        allowDirty: f['allow-dirty'] === true,
+        worktree: f.worktree === true,
+        signal: controller.signal,
+        ...deps.extra,
+      };
+      if (!f.all) return report(await runFeature(base, host), out);
+      let ran = 0;
+      for (;;) {
+        let s: RunSummary;
+        try {
+          s = await runFeature(base, host);
+        } catch (e) {
+          if (ran > 0 && e instanceof ProgressError && e.code === 'no_feature') {
+            out.out(`kite: all done — ${ran} feature(s) finished, none left.`);
+            return 0;
+          }
+          throw e;
+        }
+        ran++;
+        const code = report(s, out);
+        if (code !== 0) return code;
+        if (controller.signal.aborted) return 1;
+        // the next feature's run starts from the commit this one made; only Kite's own
+        // progress file is modified, which the dirty check tolerates.
+      }
+    } finally {
+      process.off('SIGINT', onSigint);
+      tty?.close();
+    }
+  } catch (e) {
+    const problem = usageProblem(e);
+    if (problem !== null) {
+      out.err(`kite: ${problem}`);
+      if (e instanceof UsageError) out.err(RUN_USAGE);
+      return 2;
+    }
+    out.err(`kite: ${describeError(e)}`);
+    return 1;
+  }
+}
+
+function report(s: RunSummary, out: Out): number {
+  out.out(formatTimeline(readEvents(s.logPath)));
+  out.out(formatSummary(s));
+  return s.outcome === 'done' ? 0 : 1;
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run the agent on the current feature (or --feature ID, or --all)',
+  run: (argv) => runMain(argv),
+};

@@ -1,0 +1,95 @@
+// The host of an attended CLI run on a terminal: shows the diff of a write or the command and its
+// folder, then asks. Answers: approve, always (commands), deny with a reason, edit in $EDITOR.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline/promises';
+import { createTwoFilesPatch } from 'diff';
+import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
+import type { KiteEvent } from '../protocol/events';
+import { formatTimeline } from '../events/timeline';
+
+const color = (code: number) => (s: string) => (process.stderr.isTTY ? `\x1b[${code}m${s}\x1b[0m` : s);
+const red = color(31);
+const green = color(32);
+const cyan = color(36);
+const bold = color(1);
+
+export function colorDiff(patch: string): string {
+  return patch
+    .split('\n')
+    .map((l) => (l.startsWith('+') && !l.startsWith('+++') ? green(l) : l.startsWith('-') && !l.startsWith('---') ? red(l) : l.startsWith('@@') ? cyan(l) : l))
+    .join('\n');
+}
+
+export class TtyHost implements Host {
+  private rl: Interface | null = null;
+
+  constructor(
+    private readonly input: NodeJS.ReadableStream = process.stdin,
+    private readonly output: NodeJS.WritableStream = process.stderr,
+  ) {}
+
+  private say(text: string): void {
+    this.output.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  private readline(): Interface {
+    this.rl ??= createInterface({ input: this.input, output: this.output, terminal: true });
+    return this.rl;
+  }
+
+  onEvent(e: KiteEvent): void {
+    // Live progress: the same rows the final timeline shows.
+    const row = formatTimeline([e]);
+    if (row) this.say(row);
+  }
+
+  async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (req.kind === 'write') {
+      const patch = createTwoFilesPatch(`a/${req.path}`, `b/${req.path}`, req.before ?? '', req.proposed, req.before === null ? '(new file)' : '', '');
+      this.say(`\n${bold(`The agent wants to ${req.before === null ? 'create' : 'change'} ${req.path}:`)}\n${colorDiff(patch)}`);
+    } else {
+      this.say(`\n${bold('The agent wants to run:')}\n  $ ${req.command}\n  in ${req.cwd}`);
+    }
+    const choices = req.kind === 'write' ? '[a]pprove, [d]eny, [e]dit' : '[a]pprove, [A]lways allow, [d]eny';
+    for (;;) {
+      const answer = (await this.readline().question(`${choices}? `, { signal })).trim();
+      if (answer === 'a' || answer === 'y' || answer === 'yes') return { decision: 'approve' };
+      if (answer === 'A' && req.kind === 'command') return { decision: 'approve', always: true };
+      if (answer === 'd' || answer === 'n' || answer === 'no') {
+        const reason = (await this.readline().question('Reason (the agent is told): ', { signal })).trim();
+        return { decision: 'deny', reason: reason || 'the person declined' };
+      }
+      if (answer === 'e' && req.kind === 'write') {
+        const edited = this.editInEditor(req.path, req.proposed);
+        if (edited !== null) return edited === req.proposed ? { decision: 'approve' } : { decision: 'edit', content: edited };
+        this.say('No editor could be started (set $EDITOR).');
+        continue;
+      }
+      this.say(`Please answer one of: ${choices}.`);
+    }
+  }
+
+  private editInEditor(path: string, content: string): string | null {
+    const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
+    const dir = mkdtempSync(join(tmpdir(), 'kite-edit-'));
+    const file = join(dir, basename(path));
+    try {
+      writeFileSync(file, content);
+      this.rl?.pause();
+      const r = spawnSync(editor, [file], { stdio: 'inherit', shell: true });
+      this.rl?.resume();
+      if (r.status !== 0) return null;
+      return readFileSync(file, 'utf8');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  close(): void {
+    this.rl?.close();
+    this.rl = null;
+  }
+}

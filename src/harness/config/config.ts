@@ -1,0 +1,115 @@
+// .kite/config.json — every key optional; defaults applied here so the rest of the harness reads
+// one fully-populated KiteConfig. A bad file is a ConfigError naming the file and the JSON path.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { PriceTableSchema } from '../model/pricing';
+import { PolicyConfigSchema } from '../policy/config';
+import { formatIssues } from './formatIssues';
+
+export const CONFIG_FILE = join('.kite', 'config.json');
+
+export const BudgetConfigSchema = z.strictObject({
+  turns: z.number().int().positive().optional(),
+  tokens: z.number().int().positive().optional(),
+  usd: z.number().positive().optional(),
+  wall_s: z.number().positive().optional(),
+});
+
+export const KiteConfigFileSchema = z.strictObject({
+  $schema: z.string().optional(), // editors may add it; ignored
+  model: z.string().min(1).optional(), // "anthropic:<id>" | "script:<file>" | bare model id
+  max_tokens: z.number().int().positive().optional(),
+  checks: z.array(z.string().min(1)).optional(),
+  command_timeout: z.number().positive().optional(),
+  log_dir: z.string().min(1).optional(),
+  budget: BudgetConfigSchema.optional(),
+  max_gate_failures: z.number().int().positive().optional(),
+  policy: PolicyConfigSchema.optional(),
+  prices: PriceTableSchema.optional(),
+});
+export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
+
+export const DEFAULTS = {
+  max_tokens: 8192,
+  command_timeout: 120,
+  log_dir: join('.kite', 'runs'),
+  budget: { turns: 50, tokens: 2_000_000, usd: 5, wall_s: 1800 },
+  max_gate_failures: 3,
+} as const;
+
+export const KiteConfigSchema = z.object({
+  model: z.string().nullable(),
+  max_tokens: z.number().int().positive(),
+  checks: z.array(z.string()),
+  command_timeout: z.number().positive(),
+  log_dir: z.string(),
+  budget: z.object({
+    turns: z.number().int().positive().nullable(),
+    tokens: z.number().int().positive().nullable(),
+    usd: z.number().positive().nullable(),
+    wall_s: z.number().positive().nullable(),
+  }),
+  max_gate_failures: z.number().int().positive(),
+  policy: PolicyConfigSchema.optional(),
+  prices: PriceTableSchema,
+});
+export type KiteConfig = z.infer<typeof KiteConfigSchema>;
+
+export type ConfigErrorCode = 'invalid_json' | 'invalid_config' | 'unreadable';
+
+export class ConfigError extends Error {
+  constructor(
+    readonly code: ConfigErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parse config text (exported for tests and for `kite init` to check what it writes). */
+export function parseConfig(text: string, file = CONFIG_FILE): KiteConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError('invalid_json', `${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = KiteConfigFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error));
+  return withDefaults(parsed.data);
+}
+
+export function withDefaults(c: KiteConfigFile): KiteConfig {
+  const b = c.budget ?? {};
+  return {
+    model: c.model ?? null,
+    max_tokens: c.max_tokens ?? DEFAULTS.max_tokens,
+    checks: c.checks ?? [],
+    command_timeout: c.command_timeout ?? DEFAULTS.command_timeout,
+    log_dir: c.log_dir ?? DEFAULTS.log_dir,
+    budget: {
+      turns: b.turns ?? DEFAULTS.budget.turns,
+      tokens: b.tokens ?? DEFAULTS.budget.tokens,
+      usd: b.usd ?? DEFAULTS.budget.usd,
+      wall_s: b.wall_s ?? DEFAULTS.budget.wall_s,
+    },
+    max_gate_failures: c.max_gate_failures ?? DEFAULTS.max_gate_failures,
+    policy: c.policy,
+    prices: c.prices ?? {},
+  };
+}
+
+/** Load `<root>/.kite/config.json`; a missing file means all defaults. */
+export function loadConfig(root: string): KiteConfig {
+  const file = join(root, CONFIG_FILE);
+  if (!existsSync(file)) return withDefaults({});
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError('unreadable', `${file}: cannot read (${(e as Error).message})`);
+  }
+  return parseConfig(text, file);
+}

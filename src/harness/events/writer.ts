@@ -1,0 +1,113 @@
+// The event log writer: one JSON line per event, appended with ONE appendFileSync, so a killed
+// process leaves every finished event on disk. Stamps the envelope (v, seq, run, t) and redacts
+// secrets before the line is written. The log folder gets a `.gitignore` of `*`.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { LOG_VERSION, type EventBody, type KiteEvent } from '../protocol/events';
+import { Redactor } from './redact';
+
+/** Milliseconds on a monotonic clock (injected for tests). */
+export type Clock = () => number;
+export const monotonicClock: Clock = () => performance.now();
+
+export type EventListener = (event: KiteEvent) => void;
+
+export class EventWriter {
+  private seq: number;
+  private readonly listeners: EventListener[] = [];
+
+  private constructor(
+    readonly path: string,
+    readonly runId: string,
+    private readonly clock: Clock,
+    private readonly startMs: number,
+    firstSeq: number,
+    private readonly redactor: Redactor,
+  ) {
+    this.seq = firstSeq;
+  }
+
+  /** A new log `<logDir>/<runId>.jsonl`. */
+  static create(logDir: string, runId: string, clock: Clock = monotonicClock, redactor = new Redactor()): EventWriter {
+    ensureLogDir(logDir);
+    const path = join(logDir, `${runId}.jsonl`);
+    if (existsSync(path)) throw new Error(`log ${path} already exists; a run never writes into another run's log`);
+    return new EventWriter(path, runId, clock, clock(), 0, redactor);
+  }
+
+  /** Continue an existing log: seq and t go on from its last complete event (used by resume). */
+  static reopen(path: string, clock: Clock = monotonicClock, redactor = new Redactor()): EventWriter {
+    const text = readFileSync(path, 'utf8');
+    const last = lastCompleteEvent(text);
+    // A torn last line would glue onto our first line: start on a fresh one.
+    if (text.length && !text.endsWith('\n')) appendFileSync(path, '\n');
+    const seq = typeof last?.seq === 'number' ? last.seq + 1 : 0;
+    const t = typeof last?.t === 'number' ? last.t : 0;
+    const run = typeof last?.run === 'string' ? last.run : basename(path).replace(/\.jsonl$/, '');
+    ensureLogDir(dirname(path));
+    return new EventWriter(path, run, clock, clock() - t * 1000, seq, redactor);
+  }
+
+  /** Seconds since the run started (2 decimals), as in the original Kite. */
+  now(): number {
+    return Math.round(Math.max(0, this.clock() - this.startMs) / 10) / 100;
+  }
+
+  get nextSeq(): number {
+    return this.seq;
+  }
+
+  append(body: EventBody): KiteEvent {
+    const event = { v: LOG_VERSION, seq: this.seq, run: this.runId, t: this.now(), ...body } as KiteEvent;
+    const raw = JSON.stringify(event);
+    const line = this.redactor.redact(raw);
+    appendFileSync(this.path, line + '\n');
+    this.seq++;
+    // Listeners see what is on disk: the redacted event when something was redacted.
+    const written = line === raw ? event : (JSON.parse(line) as KiteEvent);
+    for (const l of this.listeners) l(written);
+    return written;
+  }
+
+  /** Called with every event after it is on disk. Returns an unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+}
+
+function lastCompleteEvent(text: string): { seq?: unknown; t?: unknown; run?: unknown } | null {
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i].trim()) continue;
+    try {
+      return JSON.parse(lines[i]) as { seq?: unknown; t?: unknown; run?: unknown };
+    } catch {
+      // a torn last line: keep looking upward for the last complete event
+    }
+  }
+  return null;
+}
+
+function ensureLogDir(logDir: string): void {
+  mkdirSync(logDir, { recursive: true });
+  const ignore = join(logDir, '.gitignore');
+  if (!existsSync(ignore)) writeFileSync(ignore, '*\n');
+}
+
+/** A run id whose log does not exist yet in logDir (adds -2, -3, … on a clash within one second). */
+export function uniqueRunId(logDir: string, base: string): string {
+  let id = base;
+  for (let n = 2; existsSync(join(logDir, `${id}.jsonl`)); n++) id = `${base}-${n}`;
+  return id;
+}
+
+/** `<YYYYMMDD-HHMMSS>-<feature>` in UTC, the log file name without .jsonl. */
+export function runIdFor(featureId: string, date = new Date(), suffix = ''): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}-${p(date.getUTCHours())}${p(date.getUTCMinutes())}${p(date.getUTCSeconds())}`;
+  return `${stamp}-${featureId.replace(/[^\w.-]/g, '_')}${suffix}`;
+}

@@ -1,0 +1,98 @@
+// The verification gate: when the model claims done, run the configured checks plus the
+// feature's verify command. All must exit 0. On failure the model is told which command failed,
+// its exit code and the clipped tail of its output — specific feedback, not "try again".
+import type { CheckResult } from '../protocol/events';
+import type { ProcessRunner } from '../sandbox/types';
+
+export const DEFAULT_TAIL_CHARS = 2_000;
+
+export interface GateVerdict {
+  passed: boolean;
+  feedback: string; // what the model is told ('' when passed)
+  checks: CheckResult[];
+}
+
+export interface GateCheckOptions {
+  attempt: number; // 1-based
+  maxAttempts: number;
+  signal?: AbortSignal;
+}
+
+/** What the loop needs from a gate (the logged wrapper has the same shape). */
+export interface GateLike {
+  check(opts: GateCheckOptions): Promise<GateVerdict>;
+}
+
+export interface GateOptions {
+  root: string;
+  checks: string[];
+  verify: string | null;
+  timeoutS: number;
+  runner: ProcessRunner;
+  tailChars?: number;
+}
+
+export class Gate implements GateLike {
+  constructor(private readonly opts: GateOptions) {}
+
+  /** The commands in the order they run. */
+  get commands(): { command: string; source: CheckResult['source'] }[] {
+    const list: { command: string; source: CheckResult['source'] }[] = this.opts.checks.map((command) => ({ command, source: 'check' }));
+    if (this.opts.verify) list.push({ command: this.opts.verify, source: 'verify' });
+    return list;
+  }
+
+  async check(opts: GateCheckOptions): Promise<GateVerdict> {
+    const results: CheckResult[] = [];
+    // Every command runs (not stop-at-first) so the model sees all that is wrong at once.
+    for (const { command, source } of this.commands) {
+      if (opts.signal?.aborted) break;
+      const r = await this.opts.runner.run({ command, cwd: this.opts.root, timeout_s: this.opts.timeoutS, signal: opts.signal });
+      results.push({
+        command,
+        source,
+        exit_code: r.exit_code,
+        ms: Math.round(r.ms),
+        timed_out: r.timed_out,
+        output_tail: tail(joinOutput(r.stdout, r.stderr), this.opts.tailChars ?? DEFAULT_TAIL_CHARS),
+      });
+    }
+    const passed = results.length === this.commands.length && results.every((c) => c.exit_code === 0 && !c.timed_out);
+    return { passed, feedback: passed ? '' : gateFeedback(results, opts, this.opts.timeoutS), checks: results };
+  }
+}
+
+function joinOutput(stdout: string, stderr: string): string {
+  const a = stdout.trimEnd();
+  const b = stderr.trimEnd();
+  return a && b ? `${a}\n${b}` : a || b;
+}
+
+/** The last `max` characters, starting at a line boundary, with a marker saying what was cut. */
+export function tail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.length - max;
+  const nl = text.indexOf('\n', cut);
+  if (nl !== -1 && nl - cut < 200) cut = nl + 1;
+  return `[… ${cut} earlier characters cut …]\n${text.slice(cut)}`;
+}
+
+export function gateFeedback(results: CheckResult[], opts: GateCheckOptions, timeoutS: number): string {
+  const failed = results.filter((c) => c.exit_code !== 0 || c.timed_out);
+  const passed = results.filter((c) => !failed.includes(c));
+  const lines: string[] = [];
+  lines.push(`Kite ran the gate (attempt ${opts.attempt} of ${opts.maxAttempts}) and it did NOT pass, so the feature is not done and nothing was committed.`);
+  for (const c of failed) {
+    const what = c.timed_out ? `timed out after ${timeoutS} s and was killed` : c.exit_code === null ? 'was killed before it finished' : `exited with code ${c.exit_code}`;
+    const label = c.source === 'verify' ? "the feature's verify command" : 'a project check';
+    lines.push(`\nFAILED: \`${c.command}\` (${label}) ${what}.`);
+    lines.push(c.output_tail ? `End of its output:\n\`\`\`\n${c.output_tail}\n\`\`\`` : 'It printed nothing.');
+  }
+  if (passed.length) lines.push(`\nPassed: ${passed.map((c) => `\`${c.command}\``).join(', ')}.`);
+  const left = opts.maxAttempts - opts.attempt;
+  lines.push(
+    `\nFix the cause, run the failing command yourself with the run tool to confirm it passes, then reply without a tool call to claim done again. ` +
+      (left === 1 ? 'One more failed gate ends this session as gate_failed.' : `${left} more failed gates end this session as gate_failed.`),
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,207 @@
+// One tool call, from proposal to result, in the order the log convention fixes:
+//   proposed → (invalid: tool is_error) | policy → [deny: tool is_error 'denied']
+//   | [ask: approval_request → approval] → intent (write/exec, BEFORE running) → tool.
+// Returns exactly what the model will see. Never throws for tool problems; only for cancellation.
+import { createTwoFilesPatch } from 'diff';
+import type { EventSink } from '../events/sink';
+import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
+import type { PolicyContext, PolicyVerdict, PolicyCall } from '../policy/types';
+import type { ToolUseBlock } from '../protocol/content';
+import { assertNever, type Effect } from '../protocol/events';
+import { sha256 } from '../tools/hash';
+import { describeCall } from '../tools/index';
+import { resolveInWorkspace } from '../tools/paths';
+import { commitWrite, isOutcome, previewWrite } from '../tools/preview';
+import type { ToolContext, ToolOutcome, Toolbox } from '../tools/types';
+import { countRepeat, repetitionKey, repetitionWarning, STUCK_AT, WARN_AT } from './repetition';
+
+export interface PolicyLike {
+  decide(call: PolicyCall, ctx: PolicyContext): PolicyVerdict;
+}
+
+export interface ToolCallDeps {
+  toolbox: Toolbox;
+  policy: PolicyLike;
+  policyContext: PolicyContext;
+  host: Host;
+  log: EventSink;
+  toolContext: ToolContext; // root, logDir, runner, timeout
+  now: () => number; // ms, monotonic
+}
+
+export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
+
+export class CancelledError extends Error {
+  readonly code = 'cancelled';
+  constructor() {
+    super('the run was cancelled');
+  }
+}
+
+function notDone(effect: Effect, path: string | null): string {
+  switch (effect) {
+    case 'write':
+      return path ? `The file ${path} was not modified.` : 'No file was modified.';
+    case 'exec':
+      return 'The command did not run.';
+    case 'none':
+      return 'The tool did not run.';
+    default:
+      return assertNever(effect, 'effect');
+  }
+}
+
+export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Map<string, number>, deps: ToolCallDeps, signal: AbortSignal): Promise<ToolCallResult> {
+  const { log } = deps;
+  const { id, name, input } = use;
+  log.append({ kind: 'proposed', turn, id, name, args: input });
+
+  const count = countRepeat(repeats, repetitionKey(name, input));
+  if (count >= STUCK_AT) {
+    const message = `the same call (${name} with identical arguments) was proposed ${count} times`;
+    log.append({ kind: 'warning', code: 'repetition', message: `${message}; stopping the run as stuck` });
+    return { kind: 'stuck', message };
+  }
+  let warning = '';
+  if (count >= WARN_AT) {
+    warning = repetitionWarning(name, count);
+    log.append({ kind: 'warning', code: 'repetition', message: `${name} called ${count} times with identical arguments` });
+  }
+
+  const finish = (o: ToolOutcome, ms: number, args: unknown, toolName = name, extra = ''): ToolCallResult => {
+    const output = o.output + extra + warning;
+    log.append({
+      kind: 'tool',
+      id,
+      name: toolName,
+      args,
+      ms: Math.round(ms),
+      is_error: o.is_error,
+      output,
+      error_code: o.is_error ? (o.error_code ?? 'failed') : null,
+      exit_code: o.exit_code,
+      path: o.path,
+      post_hash: o.post_hash,
+    });
+    return { kind: 'result', output, is_error: o.is_error };
+  };
+  const refuse = (code: ToolOutcome['error_code'], output: string): ToolCallResult => finish({ output, is_error: true, error_code: code }, 0, input);
+
+  const v = deps.toolbox.validate(name, input);
+  if (!v.ok) return finish(v.outcome, 0, input);
+  const { tool, args } = v;
+
+  // Confinement first: a path outside the workspace is refused whatever the policy says.
+  const { path: rawPath, command } = describeCall(name, args);
+  let rel: string | null = null;
+  if (rawPath !== null) {
+    const r = resolveInWorkspace(deps.toolContext.root, deps.toolContext.logDir, rawPath, { forWrite: tool.effect === 'write' });
+    if (!r.ok) {
+      log.append({ kind: 'policy', id, name, decision: 'deny', rule: r.rule, reason: r.message });
+      return refuse(r.code, `Refused (${r.rule}): ${r.message}. ${notDone(tool.effect, null)}`);
+    }
+    rel = r.rel;
+  }
+
+  const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command }, deps.policyContext);
+  log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
+  if (verdict.decision === 'deny') return refuse('denied', `Denied by policy (rule ${verdict.rule}): ${verdict.reason}. ${notDone(tool.effect, rel)}`);
+
+  // What a write will do: needed for the approval diff and the intent hashes.
+  let before: string | null = null;
+  let proposed: string | null = null;
+  if (tool.effect === 'write') {
+    const p = previewWrite(deps.toolContext, name, args);
+    if (isOutcome(p)) return finish(p, 0, input);
+    rel = p.path;
+    before = p.before;
+    proposed = p.proposed;
+  }
+
+  let runArgs: unknown = args;
+  let editedContent: string | null = null;
+  let editNote = '';
+  if (verdict.decision === 'ask') {
+    const request: ApprovalRequest =
+      tool.effect === 'write' && rel && proposed !== null
+        ? { kind: 'write', id, tool: name === 'edit_file' ? 'edit_file' : 'write_file', path: rel, before, proposed }
+        : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root };
+    log.append({
+      kind: 'approval_request',
+      id,
+      name,
+      args,
+      effect: tool.effect,
+      path: rel,
+      command,
+      cwd: request.kind === 'command' ? request.cwd : null,
+    });
+    let answer: ApprovalAnswer;
+    try {
+      answer = await awaitApproval(deps.host, request, signal);
+    } catch (e) {
+      if (e instanceof CancelledError) throw e;
+      log.append({ kind: 'paused', reason: `approval not answered: ${(e as Error).message}`, pending: [id] });
+      return { kind: 'paused', message: `waiting for approval of ${name} (${id})` };
+    }
+    switch (answer.decision) {
+      case 'approve':
+        log.append({ kind: 'approval', id, decision: 'approve', reason: null, diff: null, always: answer.always ?? false });
+        break;
+      case 'deny':
+        log.append({ kind: 'approval', id, decision: 'deny', reason: answer.reason, diff: null, always: false });
+        return refuse('denied', `The person denied this call${answer.reason ? `: "${answer.reason}"` : ''}. ${notDone(tool.effect, rel)}`);
+      case 'edit': {
+        if (tool.effect !== 'write' || !rel || proposed === null) {
+          log.append({ kind: 'approval', id, decision: 'deny', reason: 'an edit answer is only possible for file writes', diff: null, always: false });
+          return refuse('denied', `The approval answer was invalid for this call. ${notDone(tool.effect, rel)}`);
+        }
+        const diff = createTwoFilesPatch(`a/${rel}`, `b/${rel}`, proposed, answer.content, 'your proposal', 'kept by the person');
+        runArgs = { path: rel, content: answer.content };
+        editedContent = answer.content;
+        proposed = answer.content;
+        editNote =
+          `\n\nThe person edited your proposal before approving it. ${rel} now holds THEIR version; build on it. ` +
+          `Their changes against your proposal (unified diff):\n${diff}`;
+        log.append({ kind: 'approval', id, decision: 'edit', reason: null, edited_args: runArgs, diff, always: false });
+        break;
+      }
+    }
+  }
+
+  if (tool.effect !== 'none') {
+    log.append({
+      kind: 'intent',
+      id,
+      name,
+      args: runArgs,
+      effect: tool.effect,
+      path: rel,
+      pre_hash: before === null ? null : sha256(before),
+      post_hash: proposed === null ? null : sha256(proposed),
+    });
+  }
+  const began = deps.now();
+  // An edited write stores exactly the person's content (same write path as the tools use).
+  const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal });
+  if (outcome.path === undefined && rel) outcome.path = rel;
+  return finish(outcome, deps.now() - began, runArgs, name, editNote);
+}
+
+function awaitApproval(host: Host, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+  if (signal.aborted) return Promise.reject(new CancelledError());
+  return new Promise<ApprovalAnswer>((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    host.approve(request, signal).then(
+      (a) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(a);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

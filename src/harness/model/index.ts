@@ -1,0 +1,80 @@
+// Builds a Model from a spec string: "script:<file>" | "anthropic:<id>" | "replay:<log>" | "<id>".
+// The Anthropic adapter (model/anthropic.ts) is loaded lazily so the CLI works without it and a
+// scripted run never touches the SDK.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ModelError, type Model } from './model';
+import { DEFAULT_MODEL } from './pricing';
+import { ScriptedModel } from './scripted';
+
+export interface CreateModelOptions {
+  cwd?: string; // relative script paths resolve here
+  apiKey?: string;
+  baseURL?: string;
+  /** Builds the replay model for "replay:<log>" (owned by the log slice; injected to avoid a cycle). */
+  replay?: (log: string) => Model;
+}
+
+export type ModelSpecErrorCode = 'bad_spec' | 'adapter_missing';
+
+export class ModelSpecError extends Error {
+  constructor(
+    readonly code: ModelSpecErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelSpecError';
+  }
+}
+
+export function defaultModelSpec(configModel: string | null | undefined): string {
+  return configModel ? normalizeSpec(configModel) : `anthropic:${DEFAULT_MODEL}`;
+}
+
+/** A bare model id means Anthropic. */
+export function normalizeSpec(spec: string): string {
+  return /^(script|anthropic|replay):/.test(spec) ? spec : `anthropic:${spec}`;
+}
+
+interface AnthropicCtor {
+  new (opts: { model: string; apiKey?: string; baseURL?: string }): Model;
+}
+
+export function createModel(spec: string, opts: CreateModelOptions = {}): Model {
+  const s = normalizeSpec(spec);
+  const colon = s.indexOf(':');
+  const scheme = s.slice(0, colon);
+  const rest = s.slice(colon + 1);
+  if (!rest) throw new ModelSpecError('bad_spec', `model "${spec}": nothing after "${scheme}:"`);
+  switch (scheme) {
+    case 'script': {
+      const file = opts.cwd ? join(opts.cwd, rest) : rest;
+      const path = existsSync(rest) ? rest : file;
+      return ScriptedModel.fromFile(path);
+    }
+    case 'replay': {
+      if (!opts.replay) throw new ModelSpecError('adapter_missing', 'replay models are not available in this build');
+      return opts.replay(rest);
+    }
+    case 'anthropic': {
+      const Ctor = loadAnthropic();
+      const apiKey = opts.apiKey ?? process.env.ANTHROPIC_API_KEY;
+      if (!apiKey) throw new ModelError('missing_key', 'no API key: set ANTHROPIC_API_KEY (or use --model script:<file> for a scripted run)');
+      return new Ctor({ model: rest, apiKey, baseURL: opts.baseURL ?? process.env.ANTHROPIC_BASE_URL });
+    }
+    default:
+      throw new ModelSpecError('bad_spec', `model "${spec}": expected anthropic:<id>, script:<file> or replay:<log>`);
+  }
+}
+
+function loadAnthropic(): AnthropicCtor {
+  try {
+    // Lazy on purpose (see header). The adapter is owned by another slice.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require('./anthropic') as { AnthropicModel?: AnthropicCtor };
+    if (mod.AnthropicModel) return mod.AnthropicModel;
+  } catch {
+    // fall through to the clear error below
+  }
+  throw new ModelSpecError('adapter_missing', 'anthropic adapter not available in this build (use --model script:<file>)');
+}

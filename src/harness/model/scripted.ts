@@ -1,0 +1,80 @@
+// A model that answers from a script: a JSON array of Messages API response objects
+// ({content, stop_reason, usage}; other fields ignored), so a recorded real response drops in
+// unchanged. Running out of replies is a ModelError('script_exhausted'), never a hang.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ReplySchema, type AssistantBlock, type Reply, type StopReason, type Usage } from '../protocol/content';
+import { ModelError, type Model, type ModelRequest } from './model';
+import { formatIssues } from '../config/formatIssues';
+
+const ScriptSchema = z.union([z.array(ReplySchema), z.looseObject({ replies: z.array(ReplySchema) }).transform((o) => o.replies)]);
+
+export const DEFAULT_USAGE: Usage = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+
+export class ScriptedModel implements Model {
+  private next = 0;
+  /** Requests as received (tests inspect what the model was sent). */
+  readonly requests: ModelRequest[] = [];
+
+  constructor(
+    private readonly replies: readonly Reply[],
+    readonly id = 'script:inline',
+  ) {}
+
+  static fromFile(path: string): ScriptedModel {
+    const abs = resolve(path);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(abs, 'utf8'));
+    } catch (e) {
+      throw new ModelError('script_invalid', `${abs}: cannot read the script (${(e as Error).message})`);
+    }
+    const parsed = ScriptSchema.safeParse(raw);
+    if (!parsed.success) throw new ModelError('script_invalid', formatIssues(abs, parsed.error));
+    return new ScriptedModel(parsed.data, `script:${abs}`);
+  }
+
+  /** Continue at reply n (0-based): a resumed run skips the replies already in its log. */
+  startAt(n: number): this {
+    this.next = n;
+    return this;
+  }
+
+  get position(): number {
+    return this.next;
+  }
+
+  get remaining(): number {
+    return this.replies.length - this.next;
+  }
+
+  complete(request: ModelRequest): Promise<Reply> {
+    this.requests.push(request);
+    if (request.signal?.aborted) return Promise.reject(new ModelError('cancelled', 'the run was cancelled'));
+    const reply = this.replies[this.next];
+    if (!reply) {
+      return Promise.reject(
+        new ModelError('script_exhausted', `the script ran out of replies after ${this.replies.length} (${this.id}); the run needed another model turn`),
+      );
+    }
+    this.next++;
+    // A copy, so the loop can never mutate the script.
+    return Promise.resolve(structuredClone(reply));
+  }
+}
+
+/** One reply from blocks and a stop reason. */
+export function reply(content: AssistantBlock[], stop_reason: StopReason, usage: Usage = DEFAULT_USAGE): Reply {
+  return { content, stop_reason, usage: { ...usage } };
+}
+
+/** A final text reply (end_turn): the model claims it is done. */
+export function say(text: string, usage?: Usage): Reply {
+  return reply([{ type: 'text', text }], 'end_turn', usage);
+}
+
+/** A reply asking for one tool call. */
+export function use(name: string, id: string, args: Record<string, unknown>, usage?: Usage): Reply {
+  return reply([{ type: 'tool_use', id, name, input: args }], 'tool_use', usage);
+}

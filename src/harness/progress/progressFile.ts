@@ -1,0 +1,102 @@
+// kite-progress.json — the format of the original Kite: {goal, log: [], features: [{id, title,
+// status, verify, notes}]}. Unknown keys are kept (loose objects) so a hand-edited file loses
+// nothing when Kite rewrites it. Writes are atomic (temp file + rename).
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+import { FeatureStatusSchema, OutcomeSchema } from '../protocol/events';
+import { formatIssues } from '../config/formatIssues';
+
+export const PROGRESS_FILE = 'kite-progress.json';
+
+export const FeatureSchema = z.looseObject({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  status: FeatureStatusSchema,
+  verify: z.string().nullable().optional(), // shell command the gate runs for this feature
+  notes: z.string().optional(), // closing summaries of earlier sessions
+  tools: z.array(z.string()).optional(), // restricts the tools this feature may use
+});
+export type Feature = z.infer<typeof FeatureSchema>;
+
+export const LogEntrySchema = z.looseObject({
+  date: z.string(),
+  feature: z.string(),
+  outcome: z.union([OutcomeSchema, z.string()]),
+  turns: z.number().optional(),
+  tokens: z.number().optional(),
+  cost: z.number().optional(),
+  commit: z.string().nullable().optional(),
+});
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+export const ProgressFileSchema = z
+  .looseObject({
+    goal: z.string(),
+    log: z.array(LogEntrySchema).default([]),
+    features: z.array(FeatureSchema),
+  })
+  .superRefine((p, ctx) => {
+    const seen = new Set<string>();
+    p.features.forEach((f, i) => {
+      if (seen.has(f.id)) ctx.addIssue({ code: 'custom', path: ['features', i, 'id'], message: `duplicate feature id "${f.id}"` });
+      seen.add(f.id);
+    });
+  });
+export type ProgressFile = z.infer<typeof ProgressFileSchema>;
+
+export type ProgressErrorCode = 'not_found' | 'invalid_json' | 'invalid_progress' | 'no_feature' | 'unknown_feature';
+
+export class ProgressError extends Error {
+  constructor(
+    readonly code: ProgressErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProgressError';
+  }
+}
+
+export function parseProgress(text: string, file = PROGRESS_FILE): ProgressFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ProgressError('invalid_json', `${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = ProgressFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ProgressError('invalid_progress', formatIssues(file, parsed.error));
+  return parsed.data;
+}
+
+export function loadProgress(path: string): ProgressFile {
+  if (!existsSync(path)) throw new ProgressError('not_found', `${path}: no progress file (run \`kite init\` to create one)`);
+  return parseProgress(readFileSync(path, 'utf8'), path);
+}
+
+/** Atomic: a crash leaves either the old or the new file, never half of one. */
+export function saveProgress(path: string, data: ProgressFile): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n');
+  renameSync(tmp, path);
+}
+
+/** --feature ID, else the first in_progress, else the first todo. */
+export function currentFeature(data: ProgressFile, id?: string): Feature {
+  if (id !== undefined) {
+    const f = data.features.find((x) => x.id === id);
+    if (!f) throw new ProgressError('unknown_feature', `no feature "${id}" in the progress file (features: ${data.features.map((x) => x.id).join(', ') || 'none'})`);
+    return f;
+  }
+  const f = data.features.find((x) => x.status === 'in_progress') ?? data.features.find((x) => x.status === 'todo');
+  if (!f) throw new ProgressError('no_feature', 'no feature left to work on (none is todo or in_progress)');
+  return f;
+}
+
+/** A fresh id not used by any feature: Q1, Q2, … (proposals), or the given prefix. */
+export function nextFeatureId(data: ProgressFile, prefix = 'Q'): string {
+  const used = new Set(data.features.map((f) => f.id));
+  let n = 1;
+  while (used.has(`${prefix}${n}`)) n++;
+  return `${prefix}${n}`;
+}
