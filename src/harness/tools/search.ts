@@ -76,10 +76,10 @@ export const searchTool = defineTool({
       if (any) filesWithHits++;
     }
     const notes: string[] = [];
-    if (total > hits.length) notes.push(`[… ${total - hits.length} more matches not shown (${total} in ${filesWithHits} files). Narrow the pattern, path or glob.]`);
+    if (total > hits.length) notes.push(`[… ${total - hits.length} more matches not shown (${total} in ${filesWithHits} file${filesWithHits === 1 ? '' : 's'}). Narrow the pattern, path or glob.]`);
     if (skipped > 0) notes.push(`[${skipped} files over 2 MB were not searched]`);
     if (w.truncated) notes.push(`[stopped after visiting ${SEARCH_LIMITS.maxVisited} entries; results are incomplete]`);
-    if (total === 0) return ok([`No matches for /${args.pattern}/ in ${files} files.`, ...notes].join('\n'), { path: r.rel });
+    if (total === 0) return ok([`No matches for /${args.pattern}/ in ${files} file${files === 1 ? '' : 's'}.`, ...notes].join('\n'), { path: r.rel });
     return ok([...hits, ...notes].join('\n'), { path: r.rel });
   },
 });
