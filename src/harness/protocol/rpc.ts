@@ -11,6 +11,7 @@ export const Rpc = {
   stopRun: 'kite/stopRun',
   answerApproval: 'kite/answerApproval',
   listRuns: 'kite/listRuns',
+  serverInfo: 'kite/serverInfo',
   /** notifications (server → extension) */
   event: 'kite/event',
   approvalRequested: 'kite/approvalRequested',
@@ -84,6 +85,9 @@ export const AnswerApprovalResultSchema = z.object({ accepted: z.boolean() }); /
 
 export const RunInfoSchema = z.object({ token: RunTokenSchema, log: z.string().nullable(), feature: z.string().nullable() });
 export const ListRunsResultSchema = z.object({ runs: z.array(RunInfoSchema) });
+
+export const ServerInfoSchema = z.object({ pid: z.number().int(), node: z.string() });
+export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 
 export const EventNotificationSchema = z.object({
   token: RunTokenSchema,

@@ -48,6 +48,8 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
     return { accepted: manager.answer(p.token, p.id, p.answer) };
   });
   connection.onRequest(Rpc.listRuns, () => ({ runs: manager.list() }));
+  connection.onRequest(Rpc.serverInfo, () => ({ pid: process.pid, node: process.version }));
+  connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'kite-harness' } }));
   connection.onShutdown(() => manager.stopAll());
   return manager;
 }

@@ -1,0 +1,199 @@
+// Starting, stopping and resuming agent runs from the palette and the Kite views.
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { HarnessClient } from './harnessClient';
+import type { RunTracker } from './runTracker';
+import type { ApiKeyStore } from './secrets';
+import { readConfigView, readKiteSettings } from './settings/readSettings';
+import { effectiveRunSettings, needsApiKey } from './settings/runSettings';
+import type { FeatureNode, FeaturesTree } from './views/featuresTree';
+import type { RunNode, RunsTree } from './views/runsTree';
+
+export function workspaceRoot(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+/** Accepts a feature id, a Features-view node, or nothing. */
+type FeatureArg = string | FeatureNode | undefined;
+/** Accepts a log path, a Runs-view node, a Uri, or nothing. */
+type RunArg = string | RunNode | vscode.Uri | undefined;
+
+function logPathOf(arg: RunArg): string | undefined {
+  if (!arg) return undefined;
+  if (typeof arg === 'string') return arg;
+  if (arg instanceof vscode.Uri) return arg.fsPath;
+  return arg.path;
+}
+
+export class AgentCommands {
+  constructor(
+    private readonly client: HarnessClient,
+    private readonly tracker: RunTracker,
+    private readonly keys: ApiKeyStore,
+    private readonly features: FeaturesTree,
+    private readonly runs: RunsTree,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** Starts a run; resolves with the run token, or undefined when it did not start (reason shown). */
+  async start(arg?: FeatureArg): Promise<string | undefined> {
+    const featureId = typeof arg === 'string' ? arg : arg?.kind === 'feature' ? arg.feature.id : undefined;
+    const root = await this.checkedRoot();
+    if (!root) return undefined;
+    if (!existsSync(join(root, 'kite-progress.json'))) {
+      const pick = await vscode.window.showWarningMessage('Kite: this workspace has no kite-progress.json, so there is no feature to work on.', 'Initialize Kite');
+      if (pick) await vscode.commands.executeCommand('kite.init');
+      return undefined;
+    }
+    if (this.tracker.all().length > 0) {
+      void vscode.window.showWarningMessage(`Kite: ${this.tracker.all()[0]!.feature} is still running. Stop it first (Kite: Stop Agent).`);
+      return undefined;
+    }
+    const eff = effectiveRunSettings(readKiteSettings(), await readConfigView(root), root);
+    const key = await this.keyFor(eff.model);
+    if (key === null) return undefined;
+    this.log.info(`starting ${featureId ?? 'the current feature'} with ${eff.model} (model from ${eff.modelSource}; limits ${JSON.stringify(eff.limits)})`);
+    try {
+      const token = await this.client.startRun({
+        root,
+        featureId,
+        mode: 'attended',
+        model: eff.model,
+        limits: eff.limits,
+        allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
+        secrets: key ? { anthropicApiKey: key } : undefined,
+      });
+      this.tracker.track(token, featureId ?? 'current feature');
+      this.features.refresh();
+      return token;
+    } catch (err) {
+      this.fail('start the agent', err);
+      return undefined;
+    }
+  }
+
+  async startPick(): Promise<string | undefined> {
+    const features = await this.features.features();
+    if (features.length === 0) return this.start();
+    const pick = await vscode.window.showQuickPick(
+      features.map((f) => ({ label: `${f.id}  ${f.title}`, description: f.status === 'proposed' ? 'proposal' : f.status, id: f.id })),
+      { title: 'Kite: start the agent on…', placeHolder: 'Pick a feature', matchOnDescription: true },
+    );
+    return pick ? this.start(pick.id) : undefined;
+  }
+
+  async stop(): Promise<boolean> {
+    const active = this.tracker.all();
+    if (active.length === 0) {
+      void vscode.window.showInformationMessage('Kite: no agent is running.');
+      return false;
+    }
+    const run =
+      active.length === 1
+        ? active[0]
+        : (await vscode.window.showQuickPick(active.map((r) => ({ label: r.feature, description: `turn ${r.turn}`, run: r })), { title: 'Stop which run?' }))?.run;
+    if (!run) return false;
+    this.log.info(`stopping ${run.feature}`);
+    return this.client.stopRun(run.token);
+  }
+
+  /** Resumes an interrupted run from its log (the Runs view, the palette, or after a crash). */
+  async resume(arg?: RunArg): Promise<string | undefined> {
+    let logPath = logPathOf(arg);
+    if (!logPath) {
+      const open = (await this.runs.list()).filter((n) => n.summary.outcome === 'open' && !n.running);
+      if (open.length === 0) {
+        void vscode.window.showInformationMessage('Kite: no interrupted run to resume.');
+        return undefined;
+      }
+      const pick = await vscode.window.showQuickPick(
+        open.map((n) => ({ label: n.summary.feature, description: n.summary.run, detail: n.summary.pendingApprovals.length ? 'was waiting for your approval' : undefined, path: n.path })),
+        { title: 'Kite: resume which run?' },
+      );
+      logPath = pick?.path;
+    }
+    if (!logPath) return undefined;
+    if (!(await this.checkedRoot())) return undefined;
+    const summary = (await this.runs.list()).find((n) => n.path === logPath)?.summary;
+    const key = await this.keyFor(summary?.model ?? '');
+    if (key === null) return undefined;
+    try {
+      const token = await this.client.resumeRun({ log: logPath, mode: 'attended', secrets: key ? { anthropicApiKey: key } : undefined });
+      this.tracker.track(token, summary?.feature ?? basename(logPath), logPath);
+      this.log.info(`resuming ${logPath}`);
+      return token;
+    } catch (err) {
+      this.fail('resume the run', err);
+      return undefined;
+    }
+  }
+
+  /** After a crash or reload: offer to resume runs that never ended. */
+  async offerResume(logs: string[], why: string): Promise<void> {
+    for (const logPath of logs) {
+      const pick = await vscode.window.showWarningMessage(`${why} Run ${basename(logPath, '.jsonl')} was interrupted. Resume it from its log?`, 'Resume', 'Open Timeline');
+      if (pick === 'Resume') await this.resume(logPath);
+      else if (pick === 'Open Timeline') await this.openRun(logPath);
+    }
+  }
+
+  async openRun(arg?: RunArg): Promise<void> {
+    const logPath = logPathOf(arg) ?? (await this.runs.list())[0]?.path;
+    if (!logPath) return void vscode.window.showInformationMessage('Kite: no runs yet.');
+    const commands = await vscode.commands.getCommands(true);
+    if (commands.includes('kite.openTimeline')) await vscode.commands.executeCommand('kite.openTimeline', logPath);
+    else await vscode.window.showTextDocument(vscode.Uri.file(logPath));
+  }
+
+  async openLastRun(arg?: FeatureArg): Promise<void> {
+    const id = typeof arg === 'string' ? arg : arg?.kind === 'feature' ? arg.feature.id : undefined;
+    const last = (await this.runs.list()).find((n) => !id || n.summary.feature === id);
+    if (!last) return void vscode.window.showInformationMessage(`Kite: no run of ${id ?? 'any feature'} yet.`);
+    await this.openRun(last.path);
+  }
+
+  async replay(arg?: RunArg): Promise<void> {
+    const logPath = logPathOf(arg);
+    await vscode.commands.executeCommand('kite.replayInDebugger', logPath);
+  }
+
+  /** The workspace root when an agent may run here; otherwise says why and returns undefined. */
+  private async checkedRoot(): Promise<string | undefined> {
+    const root = workspaceRoot();
+    if (!root) {
+      void vscode.window.showWarningMessage('Kite: open a folder first; the agent works inside a workspace folder.');
+      return undefined;
+    }
+    if (!vscode.workspace.isTrusted) {
+      const pick = await vscode.window.showWarningMessage(
+        'Kite does not start agents in an untrusted workspace: an agent runs commands and writes files here. Trust this folder to use Kite.',
+        'Manage Workspace Trust',
+      );
+      if (pick) await vscode.commands.executeCommand('workbench.trust.manage');
+      return undefined;
+    }
+    return root;
+  }
+
+  /** '' for a model that needs no key; the key; or null when one is needed and missing (reason shown). */
+  private async keyFor(model: string): Promise<string | null> {
+    if (!needsApiKey(model)) return '';
+    const key = await this.keys.get();
+    if (key) return key;
+    const pick = await vscode.window.showWarningMessage(
+      `Kite: ${model} needs an Anthropic API key. Set one, or try Kite with a scripted model (setting kite.model = "script:<file>").`,
+      'Set API Key',
+      'Open Settings',
+    );
+    if (pick === 'Set API Key') await vscode.commands.executeCommand('kite.setApiKey');
+    if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'kite.model');
+    return null;
+  }
+
+  private fail(what: string, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.log.error(`could not ${what}: ${message}`);
+    void vscode.window.showErrorMessage(`Kite could not ${what}: ${message}`, 'Show Log').then((p) => (p ? this.log.show() : undefined));
+  }
+}

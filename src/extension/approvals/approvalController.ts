@@ -1,0 +1,108 @@
+// Routes approval requests from the harness server to the right UI, one at a time in arrival
+// order, and the person's answers back. UI buttons, the Kite view and the test API all answer
+// through the same methods here.
+import * as vscode from 'vscode';
+import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
+import type { HarnessClient } from '../harnessClient';
+import { ApprovalQueue, approvalKey, type PendingApproval } from './approvalQueue';
+import { answerFor, promptCommand, type CommandChoice } from './commandApproval';
+import { WriteApprovals } from './writeApproval';
+
+/** Argument of the approval commands: a tree item / key, optionally a reason (skips the input box). */
+export interface ApprovalTarget {
+  key?: string;
+  reason?: string;
+}
+
+export class ApprovalController implements vscode.Disposable {
+  readonly queue = new ApprovalQueue();
+  readonly writes: WriteApprovals;
+  private presenting: string | null = null;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly client: HarnessClient,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.writes = new WriteApprovals((p, a) => this.answer(p, a), log);
+    this.disposables.push(
+      this.queue,
+      this.writes,
+      client.onApprovalRequested((r) => {
+        const p = this.queue.add({ token: r.token, id: r.request.id, root: r.root, log: r.log, request: r.request });
+        this.log.info(`approval requested: ${describe(p)}`);
+        this.showNext();
+      }),
+      client.onApprovalWithdrawn((w) => void this.drop([approvalKey(w.token, w.id)])),
+      client.onRunEnded((e) => void this.drop(this.queue.removeRuns([e.token]).map((p) => p.key))),
+      client.onDidRestart((d) => void this.drop(this.queue.removeRuns(d.interrupted).map((p) => p.key))),
+    );
+  }
+
+  /** Sends an answer for one approval, then shows the next one. */
+  async answer(p: PendingApproval, answer: WireApprovalAnswer): Promise<void> {
+    const accepted = await this.client.answer(p.token, p.id, answer);
+    this.log.info(`answered ${describe(p)}: ${answer.decision}${accepted ? '' : ' (the run was no longer waiting)'}`);
+    this.queue.remove(p.key);
+    if (this.presenting === p.key) this.presenting = null;
+    this.showNext();
+  }
+
+  /** Shows one pending approval (the first when no key is given). */
+  async open(target?: ApprovalTarget | string): Promise<void> {
+    const key = typeof target === 'string' ? target : target?.key;
+    const p = key ? this.queue.get(key) : this.queue.head();
+    if (!p) return void vscode.window.showInformationMessage('Kite: nothing is waiting for your approval.');
+    await this.present(p);
+  }
+
+  /** Answers a command approval (Run once / Always allow / Deny) from a button, the view or a test. */
+  async answerCommand(choice: CommandChoice, target?: ApprovalTarget | string): Promise<void> {
+    const key = typeof target === 'string' ? target : target?.key;
+    const p = key ? this.queue.get(key) : this.queue.all().find((q) => q.request.kind === 'command');
+    if (!p || p.request.kind !== 'command') return void vscode.window.showInformationMessage('Kite: no command is waiting for approval.');
+    const reason = typeof target === 'string' ? undefined : target?.reason;
+    const a = await answerFor(choice, p, reason);
+    if (a) await this.answer(p, a);
+  }
+
+  private showNext(): void {
+    if (this.presenting && this.queue.get(this.presenting)) return;
+    this.presenting = null;
+    const next = this.queue.head();
+    if (next) void this.present(next);
+  }
+
+  private async present(p: PendingApproval): Promise<void> {
+    this.presenting = p.key;
+    switch (p.request.kind) {
+      case 'write':
+        await this.writes.open({ ...p, request: p.request });
+        return;
+      case 'command': {
+        const a = await promptCommand(p);
+        if (!this.queue.get(p.key)) return; // answered elsewhere meanwhile
+        if (a) await this.answer(p, a);
+        else if (this.presenting === p.key) this.presenting = null; // dismissed: stays in the Kite view
+        return;
+      }
+    }
+  }
+
+  private async drop(keys: string[]): Promise<void> {
+    for (const k of keys) {
+      this.queue.remove(k);
+      if (this.writes.has(k)) await this.writes.withdraw(k);
+      if (this.presenting === k) this.presenting = null;
+    }
+    this.showNext();
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function describe(p: PendingApproval): string {
+  return p.request.kind === 'write' ? `${p.request.tool} ${p.request.path}` : `run \`${p.request.command}\` in ${p.request.cwd}`;
+}

@@ -1,0 +1,48 @@
+// Approval of a proposed command: a prompt showing the command and its working folder with
+// Run once / Always allow / Deny (with a reason). Dismissing it leaves the approval pending in the
+// Kite view, where it can be opened again.
+import * as vscode from 'vscode';
+import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
+import type { PendingApproval } from './approvalQueue';
+
+export type CommandChoice = 'once' | 'always' | 'deny';
+
+type Item = vscode.QuickPickItem & { choice: CommandChoice };
+
+/** Shows the prompt; resolves with the answer, or undefined when dismissed. */
+export async function promptCommand(p: PendingApproval): Promise<WireApprovalAnswer | undefined> {
+  if (p.request.kind !== 'command') return undefined;
+  const { command, cwd } = p.request;
+  const items: Item[] = [
+    { choice: 'once', label: '$(play) Run once', description: 'run this command now; ask again next time' },
+    { choice: 'always', label: '$(pass-filled) Always allow', description: 'add an allow rule for it to .kite/config.json, then run it' },
+    { choice: 'deny', label: '$(circle-slash) Deny…', description: 'do not run it; tell the agent why' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, {
+    title: `Kite wants to run: ${command}`,
+    placeHolder: `$ ${command}    (in ${cwd})`,
+    ignoreFocusOut: true,
+  });
+  if (!pick) return undefined;
+  return answerFor(pick.choice, p);
+}
+
+export async function answerFor(choice: CommandChoice, p: PendingApproval, reason?: string): Promise<WireApprovalAnswer | undefined> {
+  switch (choice) {
+    case 'once':
+      return { decision: 'approve' };
+    case 'always':
+      return { decision: 'approve', always: true };
+    case 'deny': {
+      const why =
+        reason ??
+        (await vscode.window.showInputBox({
+          title: p.request.kind === 'command' ? `Deny: ${p.request.command}` : 'Deny',
+          prompt: 'Why? The agent is told the command did not run and reads your reason.',
+          ignoreFocusOut: true,
+        }));
+      if (why === undefined) return undefined;
+      return { decision: 'deny', reason: why.trim() || 'The person denied the command without giving a reason.' };
+    }
+  }
+}

@@ -1,0 +1,188 @@
+// The extension's side of the JSON-RPC connection to the harness server (dist/harnessServer.js),
+// a child process: the loop never runs in the extension host. When the process dies we say so,
+// start a new one, and report which runs were interrupted so the caller can offer to resume them.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  AnswerApprovalResultSchema,
+  ApprovalRequestedSchema,
+  ApprovalWithdrawnSchema,
+  EventNotificationSchema,
+  Rpc,
+  RunEndedSchema,
+  ServerInfoSchema,
+  ServerLogSchema,
+  StartRunResultSchema,
+  StopRunResultSchema,
+  type ApprovalRequested,
+  type ApprovalWithdrawn,
+  type EventNotification,
+  type ResumeRunParams,
+  type RunEnded,
+  type StartRunParams,
+  type WireApprovalAnswer,
+} from '../harness/protocol/rpc';
+import type { z } from 'zod';
+
+export interface ServerDeath {
+  /** Tokens of runs that were going when the process died (their logs can be resumed). */
+  interrupted: string[];
+  /** Their logs, where known (a run that died before its first event has none). */
+  logs: string[];
+}
+
+export class HarnessClient implements vscode.Disposable {
+  private client: LanguageClient | null = null;
+  private starting: Promise<LanguageClient> | null = null;
+  private stopping = false;
+  private disposed = false;
+  private pid: number | null = null;
+  readonly active = new Map<string, string | null>(); // token → log, for runs the server is driving
+
+  private readonly onEventEmitter = new vscode.EventEmitter<EventNotification>();
+  private readonly onApprovalEmitter = new vscode.EventEmitter<ApprovalRequested>();
+  private readonly onWithdrawnEmitter = new vscode.EventEmitter<ApprovalWithdrawn>();
+  private readonly onRunEndedEmitter = new vscode.EventEmitter<RunEnded>();
+  private readonly onDiedEmitter = new vscode.EventEmitter<ServerDeath>();
+  readonly onEvent = this.onEventEmitter.event;
+  readonly onApprovalRequested = this.onApprovalEmitter.event;
+  readonly onApprovalWithdrawn = this.onWithdrawnEmitter.event;
+  readonly onRunEnded = this.onRunEndedEmitter.event;
+  /** Fired after an unexpected exit, once a new server process is up again. */
+  readonly onDidRestart = this.onDiedEmitter.event;
+
+  constructor(
+    private readonly serverModule: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get serverPid(): number | null {
+    return this.pid;
+  }
+
+  async startRun(params: StartRunParams): Promise<string> {
+    const c = await this.ensure();
+    const { token } = this.check(StartRunResultSchema, await c.sendRequest(Rpc.startRun, params), Rpc.startRun);
+    if (!this.active.has(token)) this.active.set(token, null);
+    return token;
+  }
+
+  async resumeRun(params: ResumeRunParams): Promise<string> {
+    const c = await this.ensure();
+    const { token } = this.check(StartRunResultSchema, await c.sendRequest(Rpc.resumeRun, params), Rpc.resumeRun);
+    if (!this.active.has(token)) this.active.set(token, params.log);
+    return token;
+  }
+
+  async stopRun(token: string): Promise<boolean> {
+    const c = await this.ensure();
+    return this.check(StopRunResultSchema, await c.sendRequest(Rpc.stopRun, { token }), Rpc.stopRun).stopped;
+  }
+
+  async answer(token: string, id: string, answer: WireApprovalAnswer): Promise<boolean> {
+    const c = await this.ensure();
+    return this.check(AnswerApprovalResultSchema, await c.sendRequest(Rpc.answerApproval, { token, id, answer }), Rpc.answerApproval).accepted;
+  }
+
+  /** Starts the server process if it is not running (lazily: activation does not pay for it). */
+  ensure(): Promise<LanguageClient> {
+    if (this.client) return Promise.resolve(this.client);
+    this.starting ??= this.launch().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async launch(): Promise<LanguageClient> {
+    const lc = await import('vscode-languageclient/node');
+    const t0 = Date.now();
+    const serverOptions = {
+      module: this.serverModule,
+      transport: lc.TransportKind.ipc,
+      options: { env: { ...process.env, KITE_HARNESS_SERVER: '1' } },
+    };
+    const client = new lc.LanguageClient(
+      'kite.harness',
+      'Kite Harness',
+      { run: serverOptions, debug: serverOptions },
+      {
+        outputChannel: this.log,
+        // We restart ourselves (a fresh process and an offer to resume), so the client must not.
+        errorHandler: {
+          error: () => ({ action: lc.ErrorAction.Continue, handled: true }),
+          closed: () => {
+            this.onClosed(client);
+            return { action: lc.CloseAction.DoNotRestart, handled: true };
+          },
+        },
+        initializationFailedHandler: () => false,
+      },
+    );
+    client.onNotification(Rpc.event, (p: unknown) => {
+      const n = EventNotificationSchema.safeParse(p);
+      if (!n.success) return this.log.error(`bad ${Rpc.event} from the harness server: ${n.error.message}`);
+      if (n.data.log) this.active.set(n.data.token, n.data.log);
+      this.onEventEmitter.fire(n.data);
+    });
+    client.onNotification(Rpc.approvalRequested, (p: unknown) => this.fire(ApprovalRequestedSchema, p, this.onApprovalEmitter));
+    client.onNotification(Rpc.approvalWithdrawn, (p: unknown) => this.fire(ApprovalWithdrawnSchema, p, this.onWithdrawnEmitter));
+    client.onNotification(Rpc.runEnded, (p: unknown) => {
+      const ended = RunEndedSchema.safeParse(p);
+      if (!ended.success) return this.log.error(`bad ${Rpc.runEnded} from the harness server: ${ended.error.message}`);
+      this.active.delete(ended.data.token);
+      this.onRunEndedEmitter.fire(ended.data);
+    });
+    client.onNotification(Rpc.serverLog, (p: unknown) => {
+      const l = ServerLogSchema.safeParse(p);
+      if (!l.success) return;
+      this.log[l.data.level](`[server] ${l.data.message}`);
+    });
+    await client.start();
+    const info = this.check(ServerInfoSchema, await client.sendRequest(Rpc.serverInfo), Rpc.serverInfo);
+    this.pid = info.pid;
+    this.client = client;
+    this.log.info(`harness server started (pid ${info.pid}, node ${info.node}) in ${Date.now() - t0} ms`);
+    return client;
+  }
+
+  private onClosed(client: LanguageClient): void {
+    if (this.client !== client && this.client !== null) return;
+    this.client = null;
+    this.pid = null;
+    if (this.stopping || this.disposed) return;
+    const interrupted = [...this.active.keys()];
+    const logs = [...this.active.values()].filter((l): l is string => l !== null);
+    this.active.clear();
+    this.log.error(`the harness server stopped unexpectedly; ${interrupted.length} run(s) interrupted; restarting it`);
+    // The dead client is finished; a new one gets a new process.
+    void client.dispose().catch(() => undefined);
+    this.ensure().then(
+      () => this.onDiedEmitter.fire({ interrupted, logs }),
+      (err: unknown) => this.log.error(`could not restart the harness server: ${String(err)}`),
+    );
+  }
+
+  private fire<T>(schema: z.ZodType<T>, payload: unknown, emitter: vscode.EventEmitter<T>): void {
+    const r = schema.safeParse(payload);
+    if (r.success) emitter.fire(r.data);
+    else this.log.error(`bad notification from the harness server: ${r.error.message}`);
+  }
+
+  private check<T>(schema: z.ZodType<T>, payload: unknown, method: string): T {
+    const r = schema.safeParse(payload);
+    if (!r.success) throw new Error(`${method}: unexpected answer from the harness server (${r.error.message})`);
+    return r.data;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const c = this.client;
+    this.client = null;
+    if (c) await c.stop(2000).catch(() => undefined);
+    this.stopping = false;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    void this.stop();
+    for (const e of [this.onEventEmitter, this.onApprovalEmitter, this.onWithdrawnEmitter, this.onRunEndedEmitter, this.onDiedEmitter]) e.dispose();
+  }
+}

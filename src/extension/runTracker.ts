@@ -1,0 +1,150 @@
+// Follows the runs the harness server drives: a status bar item (feature, turn, tokens, cost
+// against budget), a progress notification with Cancel, and a closing message per run.
+import * as vscode from 'vscode';
+import type { KiteEvent } from '../harness/protocol/events';
+import type { RunEnded } from '../harness/protocol/rpc';
+import type { HarnessClient } from './harnessClient';
+
+export interface ActiveRun {
+  token: string;
+  feature: string;
+  log: string | null;
+  turn: number;
+  tokens: number;
+  costUsd: number;
+  usdLimit: number | null;
+  tokenLimit: number | null;
+  lastActivity: string;
+}
+
+export function formatTokens(n: number): string {
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+export class RunTracker implements vscode.Disposable {
+  private readonly runs = new Map<string, ActiveRun>();
+  private readonly progress = new Map<string, { report(message: string): void; done(): void }>();
+  private readonly status = vscode.window.createStatusBarItem('kite.run', vscode.StatusBarAlignment.Left, 50);
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly ended = new vscode.EventEmitter<RunEnded>();
+  readonly onDidChange = this.changed.event;
+  readonly onDidEnd = this.ended.event;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly client: HarnessClient,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.status.name = 'Kite run';
+    this.disposables.push(
+      this.status,
+      this.changed,
+      this.ended,
+      client.onEvent((n) => this.onEvent(n.token, n.log, n.event)),
+      client.onRunEnded((e) => this.onEnded(e)),
+      client.onDidRestart((d) => {
+        for (const t of d.interrupted) this.forget(t);
+      }),
+    );
+  }
+
+  all(): ActiveRun[] {
+    return [...this.runs.values()];
+  }
+
+  /** Registers a run just started, with its progress notification (Cancel stops the run). */
+  track(token: string, feature: string, log: string | null = null): void {
+    this.runs.set(token, { token, feature, log, turn: 0, tokens: 0, costUsd: 0, usdLimit: null, tokenLimit: null, lastActivity: 'starting' });
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Kite: ${feature}`, cancellable: true },
+      (p, cancel) =>
+        new Promise<void>((resolve) => {
+          cancel.onCancellationRequested(() => void this.client.stopRun(token).catch(() => undefined));
+          this.progress.set(token, { report: (message) => p.report({ message }), done: resolve });
+        }),
+    );
+    this.render();
+  }
+
+  private onEvent(token: string, log: string, e: KiteEvent): void {
+    let r = this.runs.get(token);
+    if (!r) {
+      this.track(token, e.kind === 'session_start' ? e.feature : 'run', log);
+      r = this.runs.get(token)!;
+    }
+    if (log) r.log = log;
+    switch (e.kind) {
+      case 'session_start':
+        r.feature = e.feature;
+        r.usdLimit = e.limits.usd;
+        r.tokenLimit = e.limits.tokens;
+        r.lastActivity = 'started';
+        break;
+      case 'resumed':
+        r.usdLimit = e.limits.usd;
+        r.tokenLimit = e.limits.tokens;
+        r.lastActivity = 'resumed';
+        break;
+      case 'model':
+        r.turn = e.turn;
+        r.tokens += e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
+        r.costUsd += e.cost_usd;
+        r.lastActivity = `turn ${e.turn}`;
+        break;
+      case 'approval_request':
+        r.lastActivity = `waiting for your approval (${e.name})`;
+        break;
+      case 'tool':
+        r.lastActivity = `${e.name}${e.is_error ? ' failed' : ''}`;
+        break;
+      case 'gate':
+        r.lastActivity = e.passed ? 'gate passed' : `gate failed (attempt ${e.attempt})`;
+        break;
+      default:
+        return;
+    }
+    this.progress.get(token)?.report(r.lastActivity);
+    this.render();
+  }
+
+  private onEnded(e: RunEnded): void {
+    const r = this.runs.get(e.token);
+    this.forget(e.token);
+    this.ended.fire(e);
+    const feature = e.summary?.feature ?? r?.feature ?? 'run';
+    if (e.error) {
+      this.log.error(`run ${feature} failed: ${e.error.message}`);
+      void vscode.window.showErrorMessage(`Kite: ${feature} could not run: ${e.error.message}`, 'Show Log').then((p) => (p ? this.log.show() : undefined));
+      return;
+    }
+    const s = e.summary!;
+    const text = `Kite: ${feature} ended ${s.outcome} after ${s.turns} turn(s), ${formatTokens(s.tokens)} tokens, $${s.cost_usd.toFixed(2)}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
+    this.log.info(`${text} (${s.logPath})`);
+    const show = s.outcome === 'done' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    void show(text, 'Open Timeline').then((p) => (p ? vscode.commands.executeCommand('kite.openRun', s.logPath) : undefined));
+  }
+
+  private forget(token: string): void {
+    this.progress.get(token)?.done();
+    this.progress.delete(token);
+    this.runs.delete(token);
+    this.render();
+  }
+
+  private render(): void {
+    this.changed.fire();
+    const r = [...this.runs.values()].at(-1);
+    if (!r) return this.status.hide();
+    const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';
+    const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
+    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · $${r.costUsd.toFixed(2)}${budget}${more}`;
+    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}. Click to open the timeline.`;
+    this.status.command = { title: 'Open Timeline', command: 'kite.openRun', arguments: [r.log ?? undefined] };
+    this.status.show();
+  }
+
+  dispose(): void {
+    for (const t of [...this.progress.keys()]) this.forget(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,33 @@
+// The Pending Approvals view: every approval the agent waits for, in the order asked, until answered.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ApprovalQueue, PendingApproval } from '../approvals/approvalQueue';
+
+export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, vscode.Disposable {
+  readonly onDidChangeTreeData: vscode.Event<void>;
+
+  constructor(private readonly queue: ApprovalQueue) {
+    this.onDidChangeTreeData = queue.onDidChange;
+  }
+
+  getChildren(parent?: PendingApproval): PendingApproval[] {
+    return parent ? [] : [...this.queue.all()];
+  }
+
+  getTreeItem(p: PendingApproval): vscode.TreeItem {
+    const r = p.request;
+    const item =
+      r.kind === 'write'
+        ? new vscode.TreeItem(`${r.before === null ? 'Create' : r.tool === 'edit_file' ? 'Edit' : 'Write'} ${path.basename(r.path)}`)
+        : new vscode.TreeItem(`Run: ${r.command}`);
+    item.id = `approval:${p.key}`;
+    item.description = r.kind === 'write' ? path.dirname(r.path) : r.cwd;
+    item.iconPath = new vscode.ThemeIcon(r.kind === 'write' ? 'diff' : 'terminal', new vscode.ThemeColor('list.warningForeground'));
+    item.tooltip = r.kind === 'write' ? `The agent wants to ${r.tool === 'edit_file' ? 'edit' : 'write'} ${r.path}. Click to review the diff.` : `$ ${r.command}\n(in ${r.cwd})`;
+    item.contextValue = `kite.approval.${r.kind}`;
+    item.command = { title: 'Review', command: 'kite.approval.open', arguments: [{ key: p.key }] };
+    return item;
+  }
+
+  dispose(): void {}
+}

@@ -1,0 +1,105 @@
+// The Features view: kite-progress.json of the first workspace folder, live-updated by a file
+// watcher, with status icons, proposals marked as such, and inline Start / Open last run.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { FeatureStatus } from '../../harness/protocol/events';
+import { parseProgress, type Feature } from '../../harness/progress/progressFile';
+
+export const PROGRESS_FILE = 'kite-progress.json';
+
+const ICONS: Record<FeatureStatus, [string, string | undefined]> = {
+  todo: ['circle-large-outline', undefined],
+  in_progress: ['sync', 'charts.blue'],
+  done: ['pass-filled', 'testing.iconPassed'],
+  gate_failed: ['error', 'testing.iconFailed'],
+  budget_exceeded: ['warning', 'list.warningForeground'],
+  stuck: ['debug-pause', 'list.warningForeground'],
+  error: ['error', 'errorForeground'],
+  proposed: ['lightbulb', 'charts.yellow'],
+};
+
+export type FeatureNode = { kind: 'feature'; feature: Feature; running: boolean } | { kind: 'problem'; message: string };
+
+export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private nodes: FeatureNode[] | null = null;
+
+  constructor(
+    private readonly root: () => string | undefined,
+    private readonly running: () => ReadonlySet<string>,
+  ) {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (folder) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, PROGRESS_FILE));
+      this.disposables.push(w, w.onDidChange(() => this.refresh()), w.onDidCreate(() => this.refresh()), w.onDidDelete(() => this.refresh()));
+    }
+    this.disposables.push(this.changed);
+  }
+
+  refresh(): void {
+    this.nodes = null;
+    this.changed.fire();
+  }
+
+  /** Current features (for the quick pick and tests). */
+  async features(): Promise<Feature[]> {
+    return (await this.load()).flatMap((n) => (n.kind === 'feature' ? [n.feature] : []));
+  }
+
+  async getChildren(parent?: FeatureNode): Promise<FeatureNode[]> {
+    if (parent) return [];
+    return this.load();
+  }
+
+  getTreeItem(n: FeatureNode): vscode.TreeItem {
+    if (n.kind === 'problem') {
+      const item = new vscode.TreeItem(n.message);
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+      item.tooltip = n.message;
+      item.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(join(this.root() ?? '', PROGRESS_FILE))] };
+      return item;
+    }
+    const f = n.feature;
+    const item = new vscode.TreeItem(`${f.id}  ${f.title}`);
+    item.id = `feature:${f.id}`;
+    const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : ICONS[f.status];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.description = n.running ? 'running…' : f.status === 'proposed' ? 'proposal' : f.status.replace(/_/g, ' ');
+    const tip = new vscode.MarkdownString(`**${f.id}** ${f.title}\n\nstatus: \`${f.status}\``);
+    if (f.verify) tip.appendMarkdown(`\n\nverify: \`${f.verify}\``);
+    if (f.notes) tip.appendMarkdown(`\n\n${f.notes}`);
+    item.tooltip = tip;
+    item.contextValue = n.running ? 'kite.feature.running' : f.status === 'proposed' ? 'kite.feature.proposal' : 'kite.feature';
+    return item;
+  }
+
+  private async load(): Promise<FeatureNode[]> {
+    if (this.nodes) return this.nodes;
+    const root = this.root();
+    if (!root) return (this.nodes = []);
+    const file = join(root, PROGRESS_FILE);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      // No progress file: the view's welcome content (Initialize Kite) shows instead.
+      await vscode.commands.executeCommand('setContext', 'kite.hasProgressFile', false);
+      return (this.nodes = []);
+    }
+    await vscode.commands.executeCommand('setContext', 'kite.hasProgressFile', true);
+    try {
+      const running = this.running();
+      this.nodes = parseProgress(text, PROGRESS_FILE).features.map((feature) => ({ kind: 'feature' as const, feature, running: running.has(feature.id) }));
+    } catch (err) {
+      this.nodes = [{ kind: 'problem', message: err instanceof Error ? err.message : String(err) }];
+    }
+    return this.nodes;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

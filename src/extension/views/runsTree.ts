@@ -1,0 +1,109 @@
+// The Runs view: the logs in .kite/runs, newest first, with outcome, turns, tokens and cost read
+// cheaply from each log's head and tail. Open (timeline), resume (a run that never ended), replay.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { formatTokens } from '../runTracker';
+import { readLogSummary, type RunLogSummary } from './runLogSummary';
+
+export interface RunNode {
+  path: string;
+  summary: RunLogSummary;
+  running: boolean;
+}
+
+const OUTCOME_ICONS: Record<string, [string, string | undefined]> = {
+  done: ['pass-filled', 'testing.iconPassed'],
+  gate_failed: ['error', 'testing.iconFailed'],
+  budget_exceeded: ['warning', 'list.warningForeground'],
+  stuck: ['debug-pause', 'list.warningForeground'],
+  error: ['error', 'errorForeground'],
+  refused: ['circle-slash', 'list.warningForeground'],
+  context_exceeded: ['warning', 'list.warningForeground'],
+  cancelled: ['debug-stop', undefined],
+};
+
+export function runsDir(root: string): string {
+  return join(root, '.kite', 'runs');
+}
+
+export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly root: () => string | undefined,
+    private readonly runningLogs: () => ReadonlySet<string>,
+  ) {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (folder) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.kite/runs/*.jsonl'));
+      this.disposables.push(w, w.onDidCreate(() => this.refreshSoon()), w.onDidChange(() => this.refreshSoon()), w.onDidDelete(() => this.refreshSoon()));
+    }
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  /** Logs grow one line per event; coalesce bursts into one refresh. */
+  private refreshSoon(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.refresh();
+    }, 250);
+  }
+
+  async getChildren(parent?: RunNode): Promise<RunNode[]> {
+    if (parent) return [];
+    return this.list();
+  }
+
+  async list(): Promise<RunNode[]> {
+    const root = this.root();
+    if (!root) return [];
+    let names: string[];
+    try {
+      names = (await readdir(runsDir(root))).filter((n) => n.endsWith('.jsonl'));
+    } catch {
+      return [];
+    }
+    names.sort().reverse(); // names start with YYYYMMDD-HHMMSS
+    const running = this.runningLogs();
+    const nodes = await Promise.all(
+      names.slice(0, 200).map(async (n) => {
+        const path = join(runsDir(root), n);
+        try {
+          return { path, summary: await readLogSummary(path), running: running.has(path) };
+        } catch {
+          return null; // deleted meanwhile
+        }
+      }),
+    );
+    return nodes.filter((n): n is RunNode => n !== null);
+  }
+
+  getTreeItem(n: RunNode): vscode.TreeItem {
+    const s = n.summary;
+    const state = n.running ? 'running' : s.outcome === 'open' ? (s.pendingApprovals.length ? 'waiting for approval (interrupted)' : 'interrupted') : s.outcome.replace(/_/g, ' ');
+    const item = new vscode.TreeItem(`${s.feature} — ${state}`);
+    item.id = `run:${n.path}`;
+    const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : s.outcome === 'open' ? ['debug-disconnect', 'list.warningForeground'] : (OUTCOME_ICONS[s.outcome] ?? ['circle-outline', undefined]);
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.description = `${s.turns} turns · ${formatTokens(s.tokens)} tok · $${s.costUsd.toFixed(2)}${s.commit ? ` · ${s.commit.slice(0, 7)}` : ''}`;
+    const tip = new vscode.MarkdownString(`**${s.run}**\n\n${s.title}\n\nmodel \`${s.model}\`${s.startedAt ? `, started ${s.startedAt}` : ''}`);
+    if (s.summary) tip.appendMarkdown(`\n\n> ${s.summary.slice(0, 400)}`);
+    item.tooltip = tip;
+    item.contextValue = n.running ? 'kite.run.running' : s.outcome === 'open' ? 'kite.run.interrupted' : 'kite.run.ended';
+    item.command = { title: 'Open Run', command: 'kite.openRun', arguments: [n.path] };
+    return item;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}

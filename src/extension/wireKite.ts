@@ -1,0 +1,121 @@
+// Builds Kite's parts and registers its commands and views. extension.ts only calls this.
+import * as vscode from 'vscode';
+import type { RunEnded } from '../harness/protocol/rpc';
+import { AgentCommands } from './agentCommands';
+import { ApprovalController, type ApprovalTarget } from './approvals/approvalController';
+import type { RejectArgs } from './approvals/writeApproval';
+import { HarnessClient, type ServerDeath } from './harnessClient';
+import { initWorkspace } from './initWorkspace';
+import { RunTracker, type ActiveRun } from './runTracker';
+import { ApiKeyStore } from './secrets';
+import { ApprovalsTree } from './views/approvalsTree';
+import { FeaturesTree } from './views/featuresTree';
+import { readLogSummary } from './views/runLogSummary';
+import { RunsTree } from './views/runsTree';
+import { workspaceRoot } from './agentCommands';
+
+/** Returned from activate(): lets integration tests watch Kite; answers still go through commands. */
+export interface KiteApi {
+  version: string;
+  activationMs: number;
+  serverPid(): number | null;
+  pendingApprovals(): { key: string; kind: 'write' | 'command'; path: string | null; command: string | null }[];
+  onDidChangeApprovals: vscode.Event<void>;
+  activeRuns(): ActiveRun[];
+  onDidEndRun: vscode.Event<RunEnded>;
+  onDidRestartServer: vscode.Event<ServerDeath>;
+  features(): Promise<{ id: string; status: string }[]>;
+  refreshViews(): void;
+}
+
+export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Omit<KiteApi, 'version' | 'activationMs'> {
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log);
+  const tracker = new RunTracker(client, log);
+  const approvals = new ApprovalController(client, log);
+  const runningFeatures = () => new Set(tracker.all().map((r) => r.feature));
+  const runningLogs = () => new Set(tracker.all().flatMap((r) => (r.log ? [r.log] : [])));
+  const features = new FeaturesTree(workspaceRoot, runningFeatures);
+  const runs = new RunsTree(workspaceRoot, runningLogs);
+  const keys = new ApiKeyStore(context.secrets);
+  const agent = new AgentCommands(client, tracker, keys, features, runs, log);
+  const approvalsTree = new ApprovalsTree(approvals.queue);
+
+  const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
+  context.subscriptions.push(
+    client,
+    tracker,
+    approvals,
+    features,
+    runs,
+    vscode.window.registerTreeDataProvider('kite.features', features),
+    vscode.window.registerTreeDataProvider('kite.runs', runs),
+    vscode.window.registerTreeDataProvider('kite.approvals', approvalsTree),
+    tracker.onDidChange(() => {
+      features.refresh();
+      runs.refresh();
+    }),
+    approvals.queue.onDidChange(() => void vscode.commands.executeCommand('setContext', 'kite.pendingApprovals', approvals.queue.all().length)),
+    client.onDidRestart((d) => {
+      void vscode.window.showErrorMessage(`Kite's harness server stopped unexpectedly and was restarted.${d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''}`, 'Show Log').then((p) => (p ? log.show() : undefined));
+      void agent.offerResume(d.logs, "Kite's harness server stopped.");
+    }),
+    reg('kite.startAgent', (arg?: string) => agent.start(arg)),
+    reg('kite.startAgentOnFeature', (arg?: Parameters<AgentCommands['start']>[0]) => (arg ? agent.start(arg) : agent.startPick())),
+    reg('kite.stopAgent', () => agent.stop()),
+    reg('kite.resumeRun', (arg?: Parameters<AgentCommands['resume']>[0]) => agent.resume(arg)),
+    reg('kite.openRun', (arg?: Parameters<AgentCommands['openRun']>[0]) => agent.openRun(arg)),
+    reg('kite.openLastRun', (arg?: Parameters<AgentCommands['openLastRun']>[0]) => agent.openLastRun(arg)),
+    reg('kite.replayRun', (arg?: Parameters<AgentCommands['replay']>[0]) => agent.replay(arg)),
+    reg('kite.refreshViews', () => {
+      features.refresh();
+      runs.refresh();
+    }),
+    reg('kite.init', async () => {
+      const root = workspaceRoot();
+      if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first.');
+      await initWorkspace(root);
+      features.refresh();
+    }),
+    reg('kite.setApiKey', () => keys.prompt()),
+    reg('kite.acceptAll', (target?: vscode.Uri | string) => approvals.writes.acceptAll(target)),
+    reg('kite.rejectAll', (args?: vscode.Uri | string | RejectArgs) => approvals.writes.rejectAll(args)),
+    reg('kite.acceptHunk', (uri: string, key: string) => approvals.writes.acceptHunk(uri, key)),
+    reg('kite.rejectHunk', (uri: string, key: string) => approvals.writes.rejectHunk(uri, key)),
+    reg('kite.approval.open', (t?: ApprovalTarget) => approvals.open(t)),
+    reg('kite.approval.runOnce', (t?: ApprovalTarget) => approvals.answerCommand('once', t)),
+    reg('kite.approval.alwaysAllow', (t?: ApprovalTarget) => approvals.answerCommand('always', t)),
+    reg('kite.approval.deny', (t?: ApprovalTarget) => approvals.answerCommand('deny', t)),
+  );
+  void offerResumeAfterReload(agent, runs);
+
+  return {
+    serverPid: () => client.serverPid,
+    pendingApprovals: () =>
+      approvals.queue.all().map((p) => ({
+        key: p.key,
+        kind: p.request.kind,
+        path: p.request.kind === 'write' ? p.request.path : null,
+        command: p.request.kind === 'command' ? p.request.command : null,
+      })),
+    onDidChangeApprovals: approvals.queue.onDidChange,
+    activeRuns: () => tracker.all(),
+    onDidEndRun: tracker.onDidEnd,
+    onDidRestartServer: client.onDidRestart,
+    features: async () => (await features.features()).map((f) => ({ id: f.id, status: f.status })),
+    refreshViews: () => {
+      features.refresh();
+      runs.refresh();
+    },
+  };
+}
+
+/** A window reload kills the server with its runs: runs left waiting for an approval are offered again. */
+async function offerResumeAfterReload(agent: AgentCommands, runs: RunsTree): Promise<void> {
+  const waiting = [];
+  for (const n of await runs.list()) {
+    if (n.summary.outcome !== 'open') continue;
+    const fresh = await readLogSummary(n.path).catch(() => null);
+    if (fresh && fresh.pendingApprovals.length > 0) waiting.push(n.path);
+  }
+  if (waiting.length) await agent.offerResume(waiting, 'Kite was waiting for your approval when the window closed.');
+}
