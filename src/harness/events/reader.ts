@@ -97,6 +97,10 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
       if (start < bytesRead) partial.push(Buffer.from(buf.subarray(start, bytesRead))); // copy: buf is reused
     }
     if (partial.length) handle(Buffer.concat(partial).toString('utf8'), false);
+  } catch (e) {
+    // Linux opens a directory fine and fails on the first read.
+    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new LogReadError('not_a_log', `${path} is a directory, not a log file`, path);
+    throw e;
   } finally {
     await fh.close();
   }
