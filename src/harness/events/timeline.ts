@@ -54,7 +54,9 @@ export function formatTimeline(events: readonly KiteEvent[]): string {
         break;
       }
       case 'gate': {
-        const checks = e.checks.map((c) => `${c.exit_code === 0 && !c.timed_out ? '✓' : '✗'} ${c.command}`).join('  ');
+        const checks = e.checks
+          .map((c) => (c.exit_code === 0 && !c.timed_out ? `✓ ${c.command}` : `✗ ${c.command} (${c.timed_out ? 'timed out' : `exit ${c.exit_code ?? 'killed'}`})`))
+          .join('  ');
         rows.push(`${secs(e.t)}  gate ${e.passed ? 'PASSED' : 'FAILED'}  ${checks}`);
         break;
       }

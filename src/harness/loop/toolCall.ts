@@ -38,6 +38,12 @@ export class CancelledError extends Error {
   }
 }
 
+/** The reason, then what did NOT happen — unless the reason already says so. */
+function refusal(reason: string, effect: Effect, path: string | null): string {
+  const r = reason.trim().replace(/\.+$/, '');
+  return /\bnot (been )?(run|modified|written|executed|changed|read)\b|did not run/i.test(r) ? `${r}.` : `${r}. ${notDone(effect, path)}`;
+}
+
 function notDone(effect: Effect, path: string | null): string {
   switch (effect) {
     case 'write':
@@ -98,14 +104,14 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
     const r = resolveInWorkspace(deps.toolContext.root, deps.toolContext.logDir, rawPath, { forWrite: tool.effect === 'write' });
     if (!r.ok) {
       log.append({ kind: 'policy', id, name, decision: 'deny', rule: r.rule, reason: r.message });
-      return refuse(r.code, `Refused (${r.rule}): ${r.message}. ${notDone(tool.effect, null)}`);
+      return refuse(r.code, refusal(`Refused (${r.rule}): ${r.message}`, tool.effect, null));
     }
     rel = r.rel;
   }
 
   const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command }, deps.policyContext);
   log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
-  if (verdict.decision === 'deny') return refuse('denied', `Denied by policy (rule ${verdict.rule}): ${verdict.reason}. ${notDone(tool.effect, rel)}`);
+  if (verdict.decision === 'deny') return refuse('denied', refusal(`Denied by policy (rule ${verdict.rule}): ${verdict.reason}`, tool.effect, rel));
 
   // What a write will do: needed for the approval diff and the intent hashes.
   let before: string | null = null;
@@ -150,7 +156,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
         break;
       case 'deny':
         log.append({ kind: 'approval', id, decision: 'deny', reason: answer.reason, diff: null, always: false });
-        return refuse('denied', `The person denied this call${answer.reason ? `: "${answer.reason}"` : ''}. ${notDone(tool.effect, rel)}`);
+        return refuse('denied', `The person denied this call${answer.reason ? ` and said: "${answer.reason}"` : ''}. ${notDone(tool.effect, rel)}`);
       case 'edit': {
         if (tool.effect !== 'write' || !rel || proposed === null) {
           log.append({ kind: 'approval', id, decision: 'deny', reason: 'an edit answer is only possible for file writes', diff: null, always: false });
