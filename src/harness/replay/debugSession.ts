@@ -1,0 +1,497 @@
+// The Debug Adapter Protocol session over a run log: a thin layer over ReplayRuntime. It runs
+// inline in the extension and stand-alone over stdio (debugAdapterMain.ts), so any DAP client can
+// step through a past run. Source = the generated transcript; the current event is the current line.
+import {
+  Breakpoint,
+  InitializedEvent,
+  LoggingDebugSession,
+  OutputEvent,
+  Scope,
+  Source,
+  StackFrame,
+  StoppedEvent,
+  TerminatedEvent,
+  Thread,
+} from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { LogReadError } from '../events/reader';
+import type { RunState } from '../protocol/reducer';
+import { EXCEPTION_FILTERS, isExceptionFilterId } from './breakpoints';
+import { summarize } from './eventSummary';
+import { ExpressionError, evaluate, parseExpression, type Expr } from './expressions';
+import { editLine, fileContentAt, filesTouchedAt } from './fileContents';
+import { parseLaunchArgs, type LaunchArgs } from './launchArgs';
+import { ReplayOpenError, openReplay } from './openReplay';
+import type { ReplayRuntime, Stop } from './replayRuntime';
+import { SCOPE_ROOTS, gateView, groupTurn, progressView, replyView, toolView } from './scope';
+import { transcriptText } from './transcript';
+import { VariableStore } from './variableStore';
+
+export const THREAD_ID = 1;
+const FRAME_FILE = 1;
+const FRAME_EVENT = 2;
+const FRAME_TURN = 3;
+const FRAME_SESSION = 4;
+const TRANSCRIPT_REF = 1;
+
+/** Error ids of failed responses (stable, for clients and tests). */
+export const DapError = {
+  badLaunchArgs: 2001,
+  logNotFound: 2002,
+  unsupportedVersion: 2003,
+  notALog: 2004,
+  emptyLog: 2005,
+  notLaunched: 2010,
+  badExpression: 2020,
+  badTarget: 2030,
+  liveUnavailable: 2040,
+} as const;
+
+export interface KiteDebugSessionOptions {
+  /** Where the transcript lives for the client: VS Code passes a `kite-transcript:` URI maker.
+   * Without it the transcript is served by reference (the `source` request). */
+  transcriptUri?: (log: string) => string;
+  /** How long launch waits for configurationDone before going on without it. */
+  configurationTimeoutMs?: number;
+}
+
+export class KiteDebugSession extends LoggingDebugSession {
+  private runtime: ReplayRuntime<RunState> | null = null;
+  private logPath = '';
+  private root = '';
+  private terminated = false;
+  private readonly vars = new VariableStore();
+  private configurationDone!: () => void;
+  private readonly configured = new Promise<void>((r) => (this.configurationDone = r));
+
+  constructor(private readonly opts: KiteDebugSessionOptions = {}) {
+    super();
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = {
+      supportsConfigurationDoneRequest: true,
+      supportsStepBack: true,
+      supportsGotoTargetsRequest: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsLogPoints: true,
+      supportsFunctionBreakpoints: true,
+      supportsExceptionInfoRequest: true,
+      supportsTerminateRequest: true,
+      supportsBreakpointLocationsRequest: true,
+      supportsCompletionsRequest: true,
+      supportsEvaluateForHovers: true,
+      supportsDelayedStackTraceLoading: false,
+      exceptionBreakpointFilters: EXCEPTION_FILTERS.map((f) => ({ filter: f.filter, label: f.label, description: f.description, default: f.default })),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.configurationDone();
+    this.sendResponse(response);
+  }
+
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments): void {
+    void this.launch(response, args).catch((e: unknown) => this.fail(response, DapError.notALog, `could not open the log: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  private async launch(response: DebugProtocol.LaunchResponse, raw: unknown): Promise<void> {
+    const parsed = parseLaunchArgs(raw);
+    if (!parsed.ok) return this.fail(response, DapError.badLaunchArgs, parsed.message);
+    const args: LaunchArgs = parsed.args;
+    if (args.log.includes('${')) return this.fail(response, DapError.badLaunchArgs, `launch attribute "log" is "${args.log}": open a .jsonl run log in the editor or set "log" to the path of one`);
+    if (args.mode === 'live') return this.fail(response, DapError.liveUnavailable, 'mode "live" is not available in this build: use mode "recorded"');
+    const log = resolve(args.log);
+    try {
+      const opened = await openReplay(log, { onOutput: (text, i) => this.logpointOutput(text, i) });
+      this.runtime = opened.runtime;
+      for (const p of opened.problems) this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
+    } catch (e) {
+      if (e instanceof LogReadError) {
+        const id = e.code === 'not_found' ? DapError.logNotFound : e.code === 'unsupported_version' ? DapError.unsupportedVersion : DapError.notALog;
+        return this.fail(response, id, `cannot replay ${log}: ${e.message}`);
+      }
+      if (e instanceof ReplayOpenError) return this.fail(response, DapError.emptyLog, `cannot replay ${log}: ${e.message}`);
+      throw e;
+    }
+    this.logPath = log;
+    const recordedRoot = this.runtime.index.sessionStart?.root ?? '';
+    this.root = args.root ? resolve(args.root) : recordedRoot;
+    this.sendEvent(new InitializedEvent());
+    const timeout = this.opts.configurationTimeoutMs ?? 5000;
+    await Promise.race([this.configured, new Promise<void>((r) => setTimeout(r, timeout).unref())]);
+    this.sendResponse(response);
+    this.report(args.stopOnEntry ? this.runtime.entry() : this.runtime.start());
+  }
+
+  private fail(response: DebugProtocol.Response, id: number, message: string): void {
+    this.sendErrorResponse(response, { id, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true });
+  }
+
+  private logpointOutput(text: string, i: number): void {
+    const ev = new OutputEvent(`${text}\n`, 'console') as DebugProtocol.OutputEvent;
+    if (this.runtime) {
+      ev.body.source = this.transcriptSource();
+      ev.body.line = this.runtime.transcript.lineOfEvent[i];
+    }
+    this.sendEvent(ev);
+  }
+
+  /** The runtime, or an error response when the session is not (or no longer) running. */
+  private rt(response: DebugProtocol.Response): ReplayRuntime<RunState> | null {
+    if (this.runtime && !this.terminated) return this.runtime;
+    this.fail(response, DapError.notLaunched, this.terminated ? 'the replay session has ended' : 'no run log is loaded yet (launch first)');
+    return null;
+  }
+
+  private report(stop: Stop): void {
+    this.vars.reset();
+    const ev = new StoppedEvent(stop.reason, THREAD_ID, stop.text) as DebugProtocol.StoppedEvent;
+    ev.body.description = stop.description;
+    if (stop.hitBreakpointIds.length) ev.body.hitBreakpointIds = stop.hitBreakpointIds;
+    ev.body.allThreadsStopped = true;
+    this.sendEvent(ev);
+  }
+
+  /** Movement requests answer first, then report where they stopped. */
+  private move(response: DebugProtocol.Response, f: (rt: ReplayRuntime<RunState>) => Stop): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const stop = f(rt);
+    this.sendResponse(response);
+    this.report(stop);
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+    response.body = { allThreadsContinued: true };
+    this.move(response, (rt) => rt.continue());
+  }
+  protected override nextRequest(response: DebugProtocol.NextResponse): void {
+    this.move(response, (rt) => rt.next());
+  }
+  protected override stepInRequest(response: DebugProtocol.StepInResponse): void {
+    this.move(response, (rt) => rt.stepIn());
+  }
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
+    this.move(response, (rt) => rt.stepOut());
+  }
+  protected override stepBackRequest(response: DebugProtocol.StepBackResponse): void {
+    this.move(response, (rt) => rt.stepBack());
+  }
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
+    this.move(response, (rt) => rt.reverseContinue());
+  }
+  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
+    this.move(response, (rt) => rt.pause());
+  }
+
+  protected override gotoTargetsRequest(response: DebugProtocol.GotoTargetsResponse, args: DebugProtocol.GotoTargetsArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    if (!this.isTranscript(args.source)) return this.fail(response, DapError.badTarget, `${args.source.path ?? args.source.name ?? 'this source'} is not the transcript of this run`);
+    const line = this.convertClientLineToDebugger(args.line);
+    const i = this.eventForLine(rt, line);
+    if (i === null) return this.fail(response, DapError.badTarget, `line ${args.line} is past the end of the transcript`);
+    response.body = { targets: [{ id: i + 1, label: `#${rt.events[i].seq} ${rt.events[i].kind}  ${summarize(rt.events[i])}`.slice(0, 120), line: this.convertDebuggerLineToClient(rt.transcript.lineOfEvent[i]) }] };
+    this.sendResponse(response);
+  }
+
+  protected override gotoRequest(response: DebugProtocol.GotoResponse, args: DebugProtocol.GotoArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const i = args.targetId - 1;
+    if (!Number.isInteger(i) || i < 0 || i >= rt.length) return this.fail(response, DapError.badTarget, `unknown goto target ${args.targetId}`);
+    this.move(response, (r) => r.goto(i));
+  }
+
+  private eventForLine(rt: ReplayRuntime<RunState>, line: number): number | null {
+    if (line < 1 || line > rt.transcript.lines.length) return null;
+    const v = rt.transcript.eventOfLine[line - 1];
+    return v >= 0 ? v : v === -1 ? 0 : rt.transcript.groups[-v - 2].first;
+  }
+
+  // ---- breakpoints -------------------------------------------------------------------------
+
+  private transcriptPath(): string {
+    return this.opts.transcriptUri ? this.opts.transcriptUri(this.logPath) : `${this.logPath}.kite-transcript`;
+  }
+
+  private transcriptSource(): Source {
+    const name = `${basename(this.logPath)}.kite-transcript`;
+    if (this.opts.transcriptUri) return new Source(name, this.transcriptPath());
+    return new Source(name, this.transcriptPath(), TRANSCRIPT_REF, 'kite-transcript');
+  }
+
+  private isTranscript(s: DebugProtocol.Source): boolean {
+    if (!this.opts.transcriptUri && s.sourceReference === TRANSCRIPT_REF) return true;
+    if (!s.path) return false;
+    const norm = (p: string) => {
+      try {
+        return decodeURIComponent(p).replace(/^kite-transcript:(\/\/)?/, '');
+      } catch {
+        return p;
+      }
+    };
+    return norm(s.path) === norm(this.transcriptPath());
+  }
+
+  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+    if (!this.isTranscript(args.source)) {
+      response.body = { breakpoints: wanted.map(() => ({ verified: false, message: 'not the transcript of this run: Kite breakpoints go on transcript lines' })) };
+      return this.sendResponse(response);
+    }
+    const results = rt.setLineBreakpoints(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
+    response.body = {
+      breakpoints: results.map((r) => {
+        const bp = new Breakpoint(r.verified, this.convertDebuggerLineToClient(r.line), undefined, this.transcriptSource()) as DebugProtocol.Breakpoint;
+        bp.id = r.id;
+        if (r.message) bp.message = r.message;
+        return bp;
+      }),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override breakpointLocationsRequest(response: DebugProtocol.BreakpointLocationsResponse, args: DebugProtocol.BreakpointLocationsArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const out: DebugProtocol.BreakpointLocation[] = [];
+    if (this.isTranscript(args.source)) {
+      const from = this.convertClientLineToDebugger(args.line);
+      const to = args.endLine ? this.convertClientLineToDebugger(args.endLine) : from;
+      for (let l = from; l <= to && l <= rt.transcript.lines.length; l++) if (l >= 1 && rt.transcript.eventOfLine[l - 1] >= 0) out.push({ line: this.convertDebuggerLineToClient(l) });
+    }
+    response.body = { breakpoints: out };
+    this.sendResponse(response);
+  }
+
+  protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    response.body = {
+      breakpoints: rt.setFunctionBreakpoints(args.breakpoints).map((r) => ({ id: r.id, verified: r.verified, ...(r.message ? { message: r.message } : {}) })),
+    };
+    this.sendResponse(response);
+  }
+
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const ids = [...args.filters, ...(args.filterOptions ?? []).map((o) => o.filterId)];
+    const unknown = ids.filter((f) => !isExceptionFilterId(f));
+    rt.setExceptionFilters(ids.filter(isExceptionFilterId));
+    response.body = { breakpoints: ids.map((f) => (isExceptionFilterId(f) ? { verified: true } : { verified: false, message: `unknown exception filter "${f}"` })) };
+    if (unknown.length) this.sendEvent(new OutputEvent(`Ignoring unknown exception filters: ${unknown.join(', ')}\n`, 'console'));
+    this.sendResponse(response);
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const ex = rt.exceptionAtPosition();
+    response.body = ex
+      ? { exceptionId: ex.filter, description: ex.description, breakMode: 'always', details: { message: ex.details, typeName: ex.filter } }
+      : { exceptionId: 'none', description: 'Not stopped on an exception', breakMode: 'never' };
+    this.sendResponse(response);
+  }
+
+  // ---- inspection --------------------------------------------------------------------------
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    const run = this.runtime?.events[0]?.run ?? 'run';
+    response.body = { threads: [new Thread(THREAD_ID, `run ${run}`)] };
+    this.sendResponse(response);
+  }
+
+  protected override sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    if (args.sourceReference !== TRANSCRIPT_REF && !(args.source && this.isTranscript(args.source)))
+      return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
+    response.body = { content: transcriptText(rt.transcript), mimeType: 'text/x-kite-transcript' };
+    this.sendResponse(response);
+  }
+
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const i = rt.position;
+    const e = rt.events[i];
+    const frames: DebugProtocol.StackFrame[] = [];
+    const writePath = rt.index.writePathAt(i);
+    if (writePath) {
+      const call = rt.index.callAt(i);
+      const after = call && call.tool >= 0 ? call.tool : i;
+      const content = fileContentAt(rt.index, writePath, after);
+      const args = call && call.intent >= 0 ? (rt.events[call.intent] as { args: unknown }).args : 'args' in e ? e.args : undefined;
+      frames.push(new StackFrame(FRAME_FILE, `write ${writePath}`, new Source(basename(writePath), this.filePath(writePath)), this.convertDebuggerLineToClient(editLine(content.known ? content.content : null, args)), 1));
+    }
+    const line = rt.transcript.lineOfEvent[i];
+    frames.push(new StackFrame(FRAME_EVENT, `#${e.seq} ${e.kind}  ${summarize(e)}`.slice(0, 140), this.transcriptSource(), this.convertDebuggerLineToClient(line), 1));
+    const g = rt.transcript.groups[rt.index.groupOfEvent[i]];
+    const turn = groupTurn(rt.index, i);
+    frames.push(new StackFrame(FRAME_TURN, turn ? `Turn ${turn}` : 'Start (before the first turn)', this.transcriptSource(), this.convertDebuggerLineToClient(g.headerLine), 1));
+    const start = rt.index.sessionStart;
+    frames.push(new StackFrame(FRAME_SESSION, `Run ${e.run}${start ? ` · ${start.feature} "${start.title}"` : ''}`, this.transcriptSource(), this.convertDebuggerLineToClient(1), 1));
+    response.body = { stackFrames: frames, totalFrames: frames.length };
+    this.sendResponse(response);
+  }
+
+  private filePath(rel: string): string {
+    return isAbsolute(rel) ? rel : resolve(this.root || '/', rel);
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const i = rt.position;
+    const scopes: DebugProtocol.Scope[] = [];
+    const add = (name: string, root: string, value: unknown, expensive = false) => {
+      if (value === null || value === undefined) return;
+      scopes.push(new Scope(name, this.vars.ref(value, { root, steps: [] }), expensive));
+    };
+    const lazy = (name: string, root: string, compute: () => unknown) => {
+      scopes.push(new Scope(name, this.vars.ref(compute(), { root, steps: [] }), true));
+    };
+    const turn = groupTurn(rt.index, i);
+    const reply = replyView(rt.index, i);
+    const totals = () => this.totals(rt, i);
+    switch (args.frameId) {
+      case FRAME_FILE: {
+        const p = rt.index.writePathAt(i);
+        if (p) {
+          scopes.push(new Scope(`File ${p}`, this.vars.ref(this.fileEntries(rt, i, [p]), { root: 'files', steps: [] }), false));
+          add('Tool call', 'tool', toolView(rt.index, i));
+        }
+        break;
+      }
+      case FRAME_EVENT:
+        add(`Event #${rt.events[i].seq} ${rt.events[i].kind}`, 'event', rt.events[i]);
+        add('Tool call', 'tool', toolView(rt.index, i));
+        add(turn ? `Turn ${turn}` : 'Turn (none yet)', 'reply', reply);
+        add('Gate', 'gate', gateView(rt.index, i));
+        add('Progress', 'progress', progressView(rt.index, i));
+        add('Totals', 'totals', totals());
+        scopes.push(new Scope('Files touched', this.vars.ref(this.fileEntries(rt, i, filesTouchedAt(rt.index, i)), { root: 'files', steps: [] }), true));
+        lazy('Messages sent this turn', 'messages', () => rt.messagesFor(i) ?? []);
+        break;
+      case FRAME_TURN:
+        add(turn ? `Turn ${turn}` : 'Turn (none yet)', 'reply', reply);
+        lazy('Messages sent this turn', 'messages', () => rt.messagesFor(i) ?? []);
+        add('Totals', 'totals', totals());
+        break;
+      case FRAME_SESSION:
+        add('Session', 'session', rt.index.sessionStart);
+        add('Progress', 'progress', progressView(rt.index, i));
+        add('Totals', 'totals', totals());
+        break;
+      default:
+        return this.fail(response, DapError.badTarget, `unknown frame ${args.frameId}`);
+    }
+    response.body = { scopes };
+    this.sendResponse(response);
+  }
+
+  /** Totals from the reducer's fold at this moment (the same numbers the timeline shows). */
+  private totals(rt: ReplayRuntime<RunState>, i: number): Record<string, unknown> {
+    const s = rt.stateAfter(i);
+    if (!s) return { turns: rt.index.turns[i], tokens: rt.index.tokens[i], cost: rt.index.cost[i], gate_failures: rt.index.gateFailures[i] };
+    return {
+      turns: s.turns,
+      tokens: s.tokens.total,
+      cost: Math.round(s.cost_usd * 1e6) / 1e6,
+      gate_failures: s.gateFailures,
+      token_detail: { ...s.tokens },
+      retries: s.retries,
+      warnings: s.warnings.length,
+      phase: s.phase,
+    };
+  }
+
+  /** Placeholder object whose fields expand lazily to each file's content at this moment. */
+  private fileEntries(rt: ReplayRuntime<RunState>, i: number, paths: string[]): Record<string, unknown> {
+    return new LazyFiles(rt, i, paths) as unknown as Record<string, unknown>;
+  }
+
+  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    const holder = this.vars.peek(args.variablesReference);
+    if (holder instanceof LazyFiles) {
+      response.body = {
+        variables: holder.paths.map((p) =>
+          this.vars.lazyVariable(p, () => {
+            const c = fileContentAt(rt.index, p, holder.at);
+            return c.known ? c.content : `<unknown: ${c.reason}>`;
+          }, { root: 'files', steps: [p] }, `(${rt.index.writesByPath.get(p)?.filter((w) => w.index <= holder.at).length ?? 0} writes so far: expand to load)`),
+        ),
+      };
+      return this.sendResponse(response);
+    }
+    response.body = { variables: this.vars.children(args.variablesReference, args) };
+    this.sendResponse(response);
+  }
+
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    const rt = this.rt(response);
+    if (!rt) return;
+    let expr: Expr;
+    try {
+      expr = parseExpression(args.expression, SCOPE_ROOTS);
+    } catch (e) {
+      if (e instanceof ExpressionError) return this.fail(response, DapError.badExpression, e.message);
+      throw e;
+    }
+    const value = evaluate(expr, rt.scopeAt(rt.position));
+    const v = this.vars.variable(args.expression, value, expr.type === 'path' ? { root: expr.root, steps: expr.steps } : null);
+    response.body = { result: v.value, variablesReference: v.variablesReference, type: v.type, ...(v.indexedVariables ? { indexedVariables: v.indexedVariables } : {}) };
+    this.sendResponse(response);
+  }
+
+  protected override completionsRequest(response: DebugProtocol.CompletionsResponse, args: DebugProtocol.CompletionsArguments): void {
+    const word = /[A-Za-z_]*$/.exec(args.text.slice(0, args.column - 1))?.[0] ?? '';
+    response.body = { targets: SCOPE_ROOTS.filter((r) => r.startsWith(word)).map((r) => ({ label: r, type: 'variable' as const, length: word.length })) };
+    this.sendResponse(response);
+  }
+
+  // ---- ending ------------------------------------------------------------------------------
+
+  private end(): void {
+    if (this.terminated) return;
+    this.terminated = true;
+    this.sendEvent(new TerminatedEvent());
+  }
+
+  protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.sendResponse(response);
+    this.end();
+  }
+
+  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments, request?: DebugProtocol.Request): void {
+    this.end();
+    this.configurationDone();
+    super.disconnectRequest(response, args, request);
+  }
+
+  /** For tests and the benchmark: the runtime behind this session. */
+  get replay(): ReplayRuntime<RunState> | null {
+    return this.runtime;
+  }
+}
+
+/** Marker value for the "files" containers: children are lazy variables, one per file. */
+class LazyFiles {
+  constructor(
+    readonly rt: ReplayRuntime<RunState>,
+    readonly at: number,
+    readonly paths: string[],
+  ) {}
+}

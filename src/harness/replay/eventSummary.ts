@@ -1,0 +1,103 @@
+// One-line, human-readable summaries of events: transcript lines, frame names and stop texts.
+import { assertNever, type KiteEvent } from '../protocol/events';
+
+export function oneLine(text: string, max = 100): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+export function compactJson(v: unknown, max = 100): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? 'undefined';
+  } catch {
+    s = String(v);
+  }
+  return oneLine(s, max);
+}
+
+export function fmtInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function fmtUsd(n: number): string {
+  return `$${n.toFixed(n < 1 ? 4 : 2)}`;
+}
+
+/** The workspace-relative path a tool call writes, if its arguments name one. */
+export function argPath(args: unknown): string | null {
+  if (args && typeof args === 'object' && 'path' in args && typeof (args as { path: unknown }).path === 'string') return (args as { path: string }).path;
+  return null;
+}
+
+function argCommand(args: unknown): string | null {
+  if (args && typeof args === 'object' && 'command' in args && typeof (args as { command: unknown }).command === 'string') return (args as { command: string }).command;
+  return null;
+}
+
+/** Short description of a tool call's arguments: the path or command when there is one. */
+export function callTarget(name: string, args: unknown): string {
+  const p = argPath(args);
+  if (p !== null) return `${name} ${p}`;
+  const c = argCommand(args);
+  if (c !== null) return `${name} "${oneLine(c, 60)}"`;
+  return `${name} ${compactJson(args, 60)}`;
+}
+
+export function summarize(e: KiteEvent): string {
+  switch (e.kind) {
+    case 'session_start':
+      return `feature ${e.feature} "${oneLine(e.title, 50)}" · ${e.model} · ${e.mode}${e.checks.length ? ` · checks: ${oneLine(e.checks.join('; '), 60)}` : ''}`;
+    case 'user':
+      return `(${e.reason}) "${oneLine(e.text, 80)}"`;
+    case 'model': {
+      const text = e.content.filter((b) => b.type === 'text').map((b) => (b.type === 'text' ? b.text : '')).join(' ');
+      const calls = e.content.filter((b) => b.type === 'tool_use').map((b) => (b.type === 'tool_use' ? b.name : ''));
+      return (
+        `turn ${e.turn} · stop ${e.stop} · ${fmtInt(e.input_tokens)} in / ${fmtInt(e.output_tokens)} out · ${fmtUsd(e.cost_usd)}` +
+        (text ? ` · "${oneLine(text, 60)}"` : '') +
+        (calls.length ? ` → ${calls.join(', ')}` : '')
+      );
+    }
+    case 'model_retry':
+      return `turn ${e.turn} · attempt ${e.attempt} · ${oneLine(e.reason, 60)} · wait ${fmtInt(e.wait_ms)} ms`;
+    case 'proposed':
+      return `${e.name} ${compactJson(e.args, 90)}`;
+    case 'policy':
+      return `${e.name} → ${e.decision} (${e.rule})${e.reason ? ` ${oneLine(e.reason, 60)}` : ''}`;
+    case 'approval_request':
+      return e.effect === 'exec' && e.command !== null ? `run "${oneLine(e.command, 70)}"` : e.path !== null ? `${e.name} ${e.path}` : callTarget(e.name, e.args);
+    case 'approval':
+      return `${e.decision}${e.reason ? ` "${oneLine(e.reason, 60)}"` : ''}${e.always ? ' (always)' : ''}`;
+    case 'intent':
+      return `${e.effect} ${e.path !== null ? `${e.name} ${e.path}` : callTarget(e.name, e.args)}`;
+    case 'tool': {
+      const status = e.is_error ? `✗ ${e.error_code ?? 'error'}` : '✓';
+      const exit = e.exit_code !== undefined && e.exit_code !== null ? ` · exit ${e.exit_code}` : '';
+      return `${callTarget(e.name, e.args)} ${status}${exit} · ${fmtInt(e.ms)} ms · "${oneLine(e.output, 60)}"`;
+    }
+    case 'gate':
+      return `attempt ${e.attempt} · ${e.passed ? 'passed' : 'FAILED'}${e.checks.length ? ' · ' + e.checks.map((c) => `${oneLine(c.command, 30)} → ${c.timed_out ? 'timeout' : String(c.exit_code)}`).join('; ') : ''}`;
+    case 'budget_stop':
+      return `${e.limit} ${fmtInt(e.used)} / ${fmtInt(e.max)}`;
+    case 'warning':
+      return `${e.code}: ${oneLine(e.message, 80)}`;
+    case 'paused':
+      return `${oneLine(e.reason, 60)}${e.pending.length ? ` · pending ${e.pending.join(', ')}` : ''}`;
+    case 'resumed':
+      return `after seq ${e.after_seq} · ${e.mode}${e.note ? ` · ${oneLine(e.note, 60)}` : ''}`;
+    case 'divergence':
+      return `at seq ${e.at_seq} · ${oneLine(e.what, 80)}`;
+    case 'progress':
+      return e.features.map((f) => `${f.id}:${f.status}`).join(' ') + (e.proposals.length ? ` · ${e.proposals.length} proposals` : '');
+    case 'session_end':
+      return `${e.status} · ${e.turns} turns · ${fmtInt(e.tokens)} tokens · ${fmtUsd(e.cost_usd)}${e.commit ? ` · commit ${e.commit.slice(0, 8)}` : ''}`;
+    default:
+      return assertNever(e, 'event');
+  }
+}
+
+/** The transcript line of an event (without indentation). */
+export function eventLine(e: KiteEvent): string {
+  return `#${e.seq} ${e.t.toFixed(2)}s ${e.kind}  ${summarize(e)}`;
+}

@@ -1,0 +1,67 @@
+// Reconstructs a file's content at a point of the run from the log alone: write_file gives the
+// whole content, edit_file is re-applied to the previous content. When the run never saw the
+// whole file (only edits of a file that existed before), the answer is "unknown", not a guess.
+// A recorded post_hash, when present, must match the reconstruction, or the answer is unknown too.
+import { createHash } from 'node:crypto';
+import type { EventOf } from '../protocol/events';
+import type { EventIndex, WriteInfo } from './eventIndex';
+
+export type FileContent = { known: true; content: string; writes: number } | { known: false; reason: string; writes: number };
+
+function field(args: unknown, key: string): unknown {
+  return args && typeof args === 'object' ? (args as Record<string, unknown>)[key] : undefined;
+}
+
+function applyWrite(prev: string | null, w: WriteInfo, toolName: string): { content: string } | { reason: string } {
+  const content = field(w.args, 'content');
+  if (typeof content === 'string') return { content };
+  const oldS = field(w.args, 'old_string');
+  const newS = field(w.args, 'new_string');
+  if (typeof oldS === 'string' && typeof newS === 'string') {
+    if (prev === null) return { reason: `${w.path} existed before the run and was only edited (first edit at event ${w.index}); its earlier content is not in the log` };
+    const at = prev.indexOf(oldS);
+    if (at < 0) return { reason: `edit at event ${w.index} does not apply to the reconstructed content` };
+    const all = field(w.args, 'replace_all') === true;
+    return { content: all ? prev.split(oldS).join(newS) : prev.slice(0, at) + newS + prev.slice(at + oldS.length) };
+  }
+  return { reason: `${toolName} arguments at event ${w.index} carry neither content nor old_string/new_string` };
+}
+
+/** Content of `path` after event `i` (inclusive). */
+export function fileContentAt(index: EventIndex, path: string, i: number): FileContent {
+  const writes = (index.writesByPath.get(path) ?? []).filter((w) => w.index <= i);
+  if (!writes.length) return { known: false, reason: `${path} was not written by the run before this point`, writes: 0 };
+  let content: string | null = null;
+  let reason = '';
+  for (const w of writes) {
+    const tool = index.events[w.index] as EventOf<'tool'>;
+    const r = applyWrite(content, w, tool.name);
+    if ('reason' in r) {
+      content = null;
+      reason = r.reason;
+      continue;
+    }
+    if (tool.post_hash && createHash('sha256').update(r.content).digest('hex') !== tool.post_hash) {
+      content = null;
+      reason = `reconstruction after event ${w.index} does not match the recorded post_hash`;
+      continue;
+    }
+    content = r.content;
+  }
+  return content === null ? { known: false, reason, writes: writes.length } : { known: true, content, writes: writes.length };
+}
+
+/** Files written up to and including event i, in order of first write. */
+export function filesTouchedAt(index: EventIndex, i: number): string[] {
+  const out: { path: string; first: number }[] = [];
+  for (const [path, ws] of index.writesByPath) if (ws[0].index <= i) out.push({ path, first: ws[0].index });
+  return out.sort((a, b) => a.first - b.first).map((x) => x.path);
+}
+
+/** 1-based line where an edit's new text starts in the content after it (1 for whole writes). */
+export function editLine(content: string | null, args: unknown): number {
+  const newS = field(args, 'new_string');
+  if (content === null || typeof newS !== 'string' || !newS) return 1;
+  const at = content.indexOf(newS);
+  return at < 0 ? 1 : content.slice(0, at).split('\n').length;
+}

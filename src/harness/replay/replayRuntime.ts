@@ -1,0 +1,272 @@
+// The replay runtime: a cursor over a run's events that moves like a program counter — forwards
+// and backwards — and stops where a person asked it to. No DAP and no I/O here: the debug
+// session is a thin layer over this class, and benchmarks and tests drive it directly.
+import type { Message } from '../protocol/content';
+import type { KiteEvent } from '../protocol/events';
+import {
+  DEFAULT_EXCEPTION_FILTERS,
+  classify,
+  compileBreakpoint,
+  hitMatches,
+  type Breakpoint,
+  type BreakpointSpec,
+  type ExceptionFilterId,
+  type ExceptionHit,
+} from './breakpoints';
+import { EventIndex } from './eventIndex';
+import { eventLine } from './eventSummary';
+import { evaluate, renderTemplate, truthy, type ExprScope } from './expressions';
+import { buildScope } from './scope';
+import { StateCursor, type StateFolder } from './stateCursor';
+import { buildTranscript, eventForLine, type Transcript } from './transcript';
+
+export type StopReason = 'entry' | 'step' | 'breakpoint' | 'function breakpoint' | 'exception' | 'goto' | 'pause';
+
+export interface Stop {
+  index: number;
+  reason: StopReason;
+  description: string; // shown in the Call Stack / status bar
+  text?: string; // exception text
+  hitBreakpointIds: number[];
+  exception?: ExceptionHit;
+}
+
+export interface LineBreakpointResult {
+  id: number;
+  verified: boolean;
+  line: number; // where it really sits (turn headers move to the turn's first event)
+  message?: string;
+}
+
+export interface RuntimeOptions<S> {
+  name?: string;
+  folder?: StateFolder<S>;
+  messagesOf?: (state: S) => Message[] | null;
+  snapshotEvery?: number;
+  /** Logpoint output (already interpolated). */
+  onOutput?: (text: string, index: number) => void;
+}
+
+export class ReplayRuntime<S = unknown> {
+  readonly index: EventIndex;
+  readonly transcript: Transcript;
+  private readonly cursor: StateCursor<S> | null;
+  position = 0;
+  private nextId = 1;
+  private lineBps = new Map<number, Breakpoint[]>(); // event index -> breakpoints
+  private fnBps = new Map<string, Breakpoint[]>(); // tool name -> breakpoints
+  private exceptions = new Set<ExceptionFilterId>(DEFAULT_EXCEPTION_FILTERS);
+  lastStop: Stop | null = null;
+
+  constructor(
+    readonly events: readonly KiteEvent[],
+    private readonly opts: RuntimeOptions<S> = {},
+  ) {
+    this.index = new EventIndex(events);
+    this.transcript = buildTranscript(events, opts.name);
+    this.cursor = opts.folder ? new StateCursor(events, opts.folder, opts.snapshotEvery) : null;
+  }
+
+  get length(): number {
+    return this.events.length;
+  }
+  get current(): KiteEvent {
+    return this.events[this.position];
+  }
+
+  /** Folded state after event i (the reducer's view of that moment). */
+  stateAfter(i: number): S | null {
+    return this.cursor ? this.cursor.stateAfter(i) : null;
+  }
+
+  get cursorStats(): { clones: number; applied: number; snapshots: number } | null {
+    return this.cursor ? { ...this.cursor.stats, snapshots: this.cursor.snapshotCount } : null;
+  }
+
+  /** Messages the model was sent for the turn of event i: the state just before its reply. */
+  messagesFor(i: number): Message[] | null {
+    const m = this.index.modelOfGroup[this.index.groupOfEvent[i]];
+    if (m < 0 || !this.cursor || !this.opts.messagesOf) return null;
+    const msgs = this.opts.messagesOf(this.cursor.stateAfter(m - 1));
+    return msgs ? [...msgs] : null;
+  }
+
+  scopeAt(i: number): ExprScope {
+    return buildScope({ index: this.index, messagesFor: (j) => this.messagesFor(j) }, i);
+  }
+
+  // ---- breakpoints -------------------------------------------------------------------------
+
+  setLineBreakpoints(specs: (BreakpointSpec & { line: number })[]): LineBreakpointResult[] {
+    this.lineBps = new Map();
+    return specs.map((s) => {
+      const bp = compileBreakpoint(this.nextId++, s);
+      const at = eventForLine(this.transcript, s.line);
+      if (at === null) return { id: bp.id, verified: false, line: s.line, message: `line ${s.line} is past the end of the transcript (${this.transcript.lines.length} lines)` };
+      const line = this.transcript.lineOfEvent[at];
+      if (bp.error) return { id: bp.id, verified: false, line, message: bp.error };
+      const list = this.lineBps.get(at) ?? [];
+      list.push(bp);
+      this.lineBps.set(at, list);
+      return { id: bp.id, verified: true, line };
+    });
+  }
+
+  setFunctionBreakpoints(specs: (BreakpointSpec & { name: string })[]): { id: number; verified: boolean; message?: string }[] {
+    this.fnBps = new Map();
+    const known = new Set(this.index.calls.map((c) => c.name));
+    return specs.map((s) => {
+      const bp = compileBreakpoint(this.nextId++, s);
+      const name = s.name.trim();
+      if (bp.error) return { id: bp.id, verified: false, message: bp.error };
+      const list = this.fnBps.get(name) ?? [];
+      list.push(bp);
+      this.fnBps.set(name, list);
+      // Still armed when unknown (the name may be mistyped, or simply never called in this run).
+      return known.has(name) ? { id: bp.id, verified: true } : { id: bp.id, verified: true, message: `no ${name} call in this run` };
+    });
+  }
+
+  setExceptionFilters(filters: ExceptionFilterId[]): void {
+    this.exceptions = new Set(filters);
+  }
+
+  // ---- movement ----------------------------------------------------------------------------
+
+  entry(): Stop {
+    return this.land(0, 'entry', `Entry: ${this.describe(0)}`);
+  }
+
+  /** Without stop on entry: run from the first event to the first stop (the first event counts). */
+  start(): Stop {
+    this.position = 0;
+    const hit = this.scan(0, this.length - 1, 1);
+    return hit ?? this.land(this.length - 1, 'step', `End of the run log: ${this.describe(this.length - 1)}`);
+  }
+
+  stepIn(): Stop {
+    if (this.position >= this.length - 1) return this.land(this.length - 1, 'step', `End of the run log: ${this.describe(this.length - 1)}`);
+    const to = this.position + 1;
+    this.logpoints(to);
+    return this.land(to, 'step');
+  }
+
+  stepBack(): Stop {
+    if (this.position <= 0) return this.land(0, 'entry', `Start of the run log: ${this.describe(0)}`);
+    const to = this.position - 1;
+    this.logpoints(to);
+    return this.land(to, 'step');
+  }
+
+  /** Next turn: the first event of the following turn (or the last event). */
+  next(): Stop {
+    const g = this.index.groupOfEvent[this.position];
+    const groups = this.transcript.groups;
+    const target = g + 1 < groups.length ? groups[g + 1].first : this.length - 1;
+    return this.forwardTo(target);
+  }
+
+  /** End of the turn: its last event; from there, the end of the next turn. */
+  stepOut(): Stop {
+    const groups = this.transcript.groups;
+    let g = this.index.groupOfEvent[this.position];
+    if (this.position === groups[g].last && g + 1 < groups.length) g++;
+    return this.forwardTo(groups[g].last);
+  }
+
+  continue(): Stop {
+    const hit = this.scan(this.position + 1, this.length - 1, 1);
+    return hit ?? this.land(this.length - 1, 'step', `End of the run log: ${this.describe(this.length - 1)}`);
+  }
+
+  reverseContinue(): Stop {
+    const hit = this.scan(this.position - 1, 0, -1);
+    return hit ?? this.land(0, 'entry', `Start of the run log: ${this.describe(0)}`);
+  }
+
+  goto(i: number): Stop {
+    return this.land(Math.max(0, Math.min(i, this.length - 1)), 'goto', `Jumped to ${this.describe(i)}`);
+  }
+
+  pause(): Stop {
+    return this.land(this.position, 'pause');
+  }
+
+  private forwardTo(target: number): Stop {
+    if (target <= this.position) return this.land(this.position, 'step', `End of the run log: ${this.describe(this.position)}`);
+    const hit = this.scan(this.position + 1, target - 1, 1);
+    if (hit) return hit;
+    this.logpoints(target);
+    return this.land(target, 'step');
+  }
+
+  private describe(i: number): string {
+    return eventLine(this.events[i]);
+  }
+
+  private land(i: number, reason: StopReason, description?: string, extra: Partial<Stop> = {}): Stop {
+    this.position = i;
+    const stop: Stop = { index: i, reason, description: description ?? this.describe(i), hitBreakpointIds: [], ...extra };
+    this.lastStop = stop;
+    return stop;
+  }
+
+  /** Walk from..to (inclusive) in `dir`, returning the first stop; logpoints print on the way. */
+  private scan(from: number, to: number, dir: 1 | -1): Stop | null {
+    const checkFns = this.fnBps.size > 0;
+    const checkLines = this.lineBps.size > 0;
+    for (let i = from; dir > 0 ? i <= to : i >= to; i += dir) {
+      let scope: ExprScope | null = null;
+      const scopeAt = () => (scope ??= this.scopeAt(i));
+      if (checkLines) {
+        const bps = this.lineBps.get(i);
+        if (bps) {
+          const ids = this.fire(bps, scopeAt, i);
+          if (ids.length) return this.land(i, 'breakpoint', `Breakpoint: ${this.describe(i)}`, { hitBreakpointIds: ids });
+        }
+      }
+      if (checkFns) {
+        const call = this.index.callAt(i);
+        const bps = call && call.start === i ? this.fnBps.get(call.name) : undefined;
+        if (bps) {
+          const ids = this.fire(bps, scopeAt, i);
+          if (ids.length) return this.land(i, 'function breakpoint', `Function breakpoint ${call?.name}: ${this.describe(i)}`, { hitBreakpointIds: ids });
+        }
+      }
+      if (this.exceptions.size) {
+        const ex = classify(this.events[i]);
+        if (ex && this.exceptions.has(ex.filter)) return this.land(i, 'exception', ex.description, { text: ex.details, exception: ex });
+      }
+    }
+    return null;
+  }
+
+  /** Evaluate breakpoints at an event: conditions, hit counts, logpoints. Returns ids that stop. */
+  private fire(bps: Breakpoint[], scopeAt: () => ExprScope, i: number): number[] {
+    const ids: number[] = [];
+    for (const bp of bps) {
+      if (bp.condition && !truthy(evaluate(bp.condition, scopeAt()))) continue;
+      bp.hits++;
+      if (bp.hit && !hitMatches(bp.hit, bp.hits)) continue;
+      if (bp.log) {
+        this.opts.onOutput?.(renderTemplate(bp.log, scopeAt()), i);
+        continue;
+      }
+      ids.push(bp.id);
+    }
+    return ids;
+  }
+
+  /** Logpoints on the event a step lands on still print (they never stop). */
+  private logpoints(i: number): void {
+    const bps = this.lineBps.get(i)?.filter((b) => b.log);
+    if (!bps?.length) return;
+    let scope: ExprScope | null = null;
+    this.fire(bps, () => (scope ??= this.scopeAt(i)), i);
+  }
+
+  /** Exception details of the current stop, for exceptionInfo. */
+  exceptionAtPosition(): ExceptionHit | null {
+    return this.lastStop?.exception ?? classify(this.current);
+  }
+}
