@@ -1,0 +1,115 @@
+// Messages between the extension and the timeline webview. Both sides parse every incoming
+// message with these schemas (ARCHITECTURE.md §5.10). The webview keeps its own state: after the
+// `ready` handshake the extension sends one `snapshot` (the history so far, possibly in several
+// chunks) and from then on only `append` increments, never the whole history again.
+import { z } from 'zod';
+import { EventSchema } from './events';
+
+export const LogProblemSchema = z.object({ line: z.number().int().nonnegative(), message: z.string() });
+export type LogProblem = z.infer<typeof LogProblemSchema>;
+
+/** What the view shows: a log file, followed live or not. */
+export const TimelineSourceSchema = z.object({
+  log: z.string(), // absolute path of the .jsonl file
+  title: z.string(), // e.g. the run id
+  live: z.boolean(), // the file is being tailed
+});
+export type TimelineSource = z.infer<typeof TimelineSourceSchema>;
+
+/** Largest number of events per message; a big history arrives as a snapshot plus `append`s. */
+export const SNAPSHOT_CHUNK = 5000;
+
+export const HostMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('snapshot'),
+    source: TimelineSourceSchema,
+    /** How many events the whole history has; the rest follow as `append` (loading > 0). */
+    total: z.number().int().nonnegative(),
+    events: z.array(EventSchema),
+    problems: z.array(LogProblemSchema),
+  }),
+  z.object({
+    type: z.literal('append'),
+    events: z.array(EventSchema),
+    problems: z.array(LogProblemSchema),
+  }),
+  /** Tailing state changed (the file was removed, the run ended, the view stopped following). */
+  z.object({ type: z.literal('status'), live: z.boolean(), message: z.string().nullable() }),
+  /** Nothing to show (no run yet): the view shows the message instead of rows. */
+  z.object({ type: z.literal('empty'), message: z.string() }),
+  /** Move the selection to an event (e.g. from the debugger or a command). */
+  z.object({ type: z.literal('reveal'), seq: z.number().int().nonnegative() }),
+]);
+export type HostMessage = z.infer<typeof HostMessageSchema>;
+
+const seq = z.number().int().nonnegative();
+
+export const ViewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  /** The diff of a write as proposed (the model's args) and as applied (after any edit). */
+  z.object({ type: z.literal('openDiff'), seq }),
+  /** The full output of a tool call (the webview only holds a preview of long outputs). */
+  z.object({ type: z.literal('openOutput'), seq }),
+  /** The event exactly as it is in the log. */
+  z.object({ type: z.literal('openRaw'), seq }),
+  /** Executes `kite.replayInDebugger` with {log, seq}. */
+  z.object({ type: z.literal('replayFromHere'), seq }),
+  /** Test hook and diagnostics: what the view holds after it applied a message. */
+  z.object({ type: z.literal('applied'), events: z.number().int().nonnegative(), lastSeq: z.number().int().nullable() }),
+]);
+export type ViewMessage = z.infer<typeof ViewMessageSchema>;
+
+/** Formats zod issues as one line naming where the message is wrong. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(message)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Strings longer than this reach the webview as a preview; the full text stays in the log. */
+export const VIEW_TEXT_LIMIT = 2000;
+const CLIP_MARK = /… \[(\d+) characters in all\]$/;
+
+/**
+ * A copy of the event whose long strings are cut to `max` characters plus a marker naming the
+ * full length ("… [12345 characters in all]"): a 100,000-event run stays small in the webview,
+ * and "open output / raw / diff" read the full event from the log. Still a valid event.
+ */
+export function trimEventForView<E>(event: E, max = VIEW_TEXT_LIMIT): E {
+  return trimValue(event, max, 0) as E;
+}
+
+function trimValue(v: unknown, max: number, depth: number): unknown {
+  if (typeof v === 'string') return v.length > max ? `${v.slice(0, max)}… [${v.length} characters in all]` : v;
+  if (v === null || typeof v !== 'object' || depth > 12) return v;
+  if (Array.isArray(v)) {
+    let changed = false;
+    const out = v.map((x) => {
+      const y = trimValue(x, max, depth + 1);
+      if (y !== x) changed = true;
+      return y;
+    });
+    return changed ? out : v;
+  }
+  let copy: Record<string, unknown> | null = null;
+  for (const [k, x] of Object.entries(v)) {
+    const y = trimValue(x, max, depth + 1);
+    if (y !== x) {
+      copy ??= { ...(v as Record<string, unknown>) };
+      copy[k] = y;
+    }
+  }
+  return copy ?? v;
+}
+
+/** The length of the original text of a string trimmed by trimEventForView (its own length otherwise). */
+export function fullLengthOf(s: string): number {
+  const m = CLIP_MARK.exec(s);
+  return m ? Number(m[1]) : s.length;
+}
+
+/** True when the string is a preview cut by trimEventForView. */
+export function isTrimmed(s: string): boolean {
+  return CLIP_MARK.test(s);
+}

@@ -1,0 +1,325 @@
+// The timeline page: validates every message from the extension, keeps the state (the store),
+// and drives the views. Work per appended event is O(1); the list, charts and header redraw once
+// per animation frame at most.
+import { z } from 'zod';
+import {
+  HostMessageSchema,
+  ViewMessageSchema,
+  describeIssues,
+  type HostMessage,
+  type LogProblem,
+  type ViewMessage,
+} from '../src/harness/protocol/webviewMessages';
+import type { KiteEvent } from '../src/harness/protocol/events';
+import { KIND_FILTERS, NO_FILTER, type Filter } from './model/filters';
+import { ACTION_DIFF, ACTION_OUTPUT, type Row } from './model/rows';
+import { TimelineStore } from './model/timelineStore';
+import { CostChart, DURATION_STACKS, StackedBarChart, TOKEN_STACKS } from './view/charts';
+import { DetailsView, type RowAction } from './view/detailsView';
+import { Header } from './view/header';
+import { ListView } from './view/listView';
+import { Toolbar } from './view/toolbar';
+
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+/** What survives a reload of the view (VS Code keeps it with getState/setState). */
+const SavedStateSchema = z.object({
+  filter: z.object({ errorsOnly: z.boolean(), kind: z.enum(KIND_FILTERS), tool: z.string().nullable(), text: z.string() }),
+  charts: z.boolean(),
+});
+type SavedState = z.infer<typeof SavedStateSchema>;
+
+export class TimelineApp {
+  private store = new TimelineStore();
+  private problems: LogProblem[] = [];
+  private statusMessage: string | null = null;
+  private readonly header: Header;
+  private readonly chartsEl: HTMLElement;
+  private tokens!: StackedBarChart;
+  private cost!: CostChart;
+  private durations!: StackedBarChart;
+  private readonly toolbar: Toolbar;
+  private readonly listHost: HTMLElement;
+  private list: ListView;
+  private readonly details: DetailsView;
+  private readonly empty: HTMLElement;
+  private saved: SavedState;
+  private frame = 0;
+  private chartsDirty = true;
+
+  constructor(
+    root: HTMLElement,
+    private readonly api: VsCodeApi,
+  ) {
+    const restored = SavedStateSchema.safeParse(api.getState());
+    this.saved = restored.success ? restored.data : { filter: NO_FILTER, charts: true };
+    root.classList.add('timeline');
+    this.header = new Header(root);
+    this.chartsEl = document.createElement('section');
+    this.chartsEl.className = 'charts';
+    this.chartsEl.id = 'charts';
+    this.chartsEl.hidden = !this.saved.charts;
+    root.append(this.chartsEl);
+    this.makeCharts();
+    this.toolbar = new Toolbar(root, this.saved.filter, {
+      filter: (f) => this.setFilter(f),
+      collapseAll: (c) => {
+        this.store.setAllCollapsed(c);
+        this.list.reset();
+        this.afterVisibleChange();
+      },
+      toggleCharts: () => {
+        this.chartsEl.hidden = !this.chartsEl.hidden;
+        this.save({ charts: !this.chartsEl.hidden });
+        if (!this.chartsEl.hidden) this.scheduleFrame(true);
+      },
+      leaveSearch: () => this.focusList(true),
+    });
+    this.listHost = document.createElement('div');
+    this.listHost.className = 'list-host';
+    root.append(this.listHost);
+    this.empty = document.createElement('div');
+    this.empty.className = 'empty';
+    this.empty.id = 'empty';
+    this.empty.textContent = 'Waiting for the extension…';
+    this.listHost.append(this.empty);
+    this.store.setFilter(this.saved.filter);
+    this.list = this.makeList();
+    this.details = new DetailsView(root, (action, seq) => this.post({ type: action, seq }), () => this.select(-1));
+    document.addEventListener('keydown', (ev) => this.onKey(ev));
+    window.addEventListener('message', (ev: MessageEvent<unknown>) => this.handle(ev.data));
+    this.post({ type: 'ready' });
+  }
+
+  /** Validates and applies one message from the extension. */
+  handle(raw: unknown): void {
+    const parsed = HostMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      // Not ours (or malformed): say so once, visibly, and keep the state.
+      this.statusMessage = `Ignored an invalid message from the extension — ${describeIssues(parsed.error)}`;
+      this.scheduleFrame(false);
+      return;
+    }
+    this.apply(parsed.data);
+    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq });
+  }
+
+  private apply(msg: HostMessage): void {
+    switch (msg.type) {
+      case 'snapshot': {
+        this.store = new TimelineStore();
+        this.store.source = msg.source;
+        this.store.expected = msg.total;
+        this.store.setFilter(this.toolbar.filter);
+        this.problems = [...msg.problems];
+        this.statusMessage = null;
+        this.list.el.remove();
+        this.list = this.makeList();
+        this.makeCharts();
+        this.empty.hidden = true;
+        this.selectedRow = -1;
+        this.details.show(null, null);
+        this.appendEvents(msg.events, true);
+        break;
+      }
+      case 'append':
+        this.problems.push(...msg.problems);
+        this.appendEvents(msg.events, false);
+        break;
+      case 'status':
+        this.store.source = { ...this.store.source, live: msg.live };
+        this.statusMessage = msg.message;
+        this.scheduleFrame(false);
+        break;
+      case 'empty':
+        this.empty.hidden = false;
+        this.empty.textContent = msg.message;
+        break;
+      case 'reveal': {
+        const row = this.store.rowOfSeq(msg.seq);
+        if (row >= 0) {
+          if (this.store.positionOf(row) < 0) this.showRow(row);
+          this.select(row);
+        }
+        break;
+      }
+      default:
+        msg satisfies never;
+    }
+  }
+
+  private appendEvents(events: readonly KiteEvent[], first: boolean): void {
+    const res = this.store.append(events);
+    if (res.newTools.length) this.toolbar.addTools(res.newTools);
+    if (first) {
+      this.list.reset();
+      // First rows now, not at the next frame: the list is what a person looks at first.
+      this.list.render();
+    } else this.list.appended();
+    this.scheduleFrame(true);
+  }
+
+  private makeCharts(): void {
+    this.chartsEl.replaceChildren();
+    const pick = (turnIndex: number) => this.revealTurn(turnIndex);
+    this.tokens = new StackedBarChart(this.chartsEl, 'chart-tokens', 'Tokens per turn', TOKEN_STACKS, 'tokens', pick);
+    this.cost = new CostChart(this.chartsEl, pick);
+    this.durations = new StackedBarChart(this.chartsEl, 'chart-durations', 'Durations per turn', DURATION_STACKS, 'ms', pick);
+    this.chartsDirty = true;
+  }
+
+  private makeList(): ListView {
+    return new ListView(this.listHost, this.store, {
+      select: (i) => this.select(i),
+      activate: (i) => this.activate(i),
+      toggle: (g, c) => this.toggle(g, c),
+    });
+  }
+
+  private scheduleFrame(charts: boolean): void {
+    if (charts) this.chartsDirty = true;
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.header.update(this.store, this.problems, this.statusMessage);
+      this.toolbar.setCount(this.store.visible.length, this.store.rows.length);
+      if (this.chartsDirty && !this.chartsEl.hidden) {
+        this.chartsDirty = false;
+        const dirty = this.store.series.takeDirty();
+        this.cost.budget = this.store.series.budgetUsd;
+        this.tokens.update(this.store.series.turns, dirty);
+        this.cost.update(this.store.series.turns, dirty);
+        this.durations.update(this.store.series.turns, dirty);
+      }
+    });
+  }
+
+  private setFilter(f: Filter): void {
+    this.store.setFilter(f);
+    this.save({ filter: f });
+    this.list.reset();
+    this.afterVisibleChange();
+  }
+
+  private afterVisibleChange(): void {
+    this.scheduleFrame(false);
+  }
+
+  private toggle(group: number, collapsed: boolean): void {
+    this.store.setCollapsed(group, collapsed);
+    this.list.reset();
+    this.afterVisibleChange();
+  }
+
+  private selectedRow = -1;
+
+  private select(rowIndex: number): void {
+    this.selectedRow = rowIndex;
+    this.list.setSelected(rowIndex);
+    this.details.show(this.store.rows[rowIndex] ?? null, this.store.events[rowIndex] ?? null);
+  }
+
+  /** Enter: a turn with events toggles; another row runs its main action. */
+  private activate(rowIndex: number): void {
+    const row = this.store.rows[rowIndex];
+    if (!row) return;
+    const group = this.store.groups[row.group];
+    if (row.head && group && group.count > 1) {
+      this.toggle(row.group, !group.collapsed);
+      return;
+    }
+    const action: RowAction = row.actions & ACTION_DIFF ? 'openDiff' : row.actions & ACTION_OUTPUT ? 'openOutput' : 'openRaw';
+    this.post({ type: action, seq: row.seq });
+  }
+
+  /** Makes a hidden row visible: expand its turn, or drop the filters that hide it. */
+  private showRow(rowIndex: number): void {
+    const row = this.store.rows[rowIndex] as Row;
+    if (this.store.filterActive && !this.store.rowPasses(row)) this.setFilter(NO_FILTER);
+    this.store.setCollapsed(row.group, false);
+    this.list.reset();
+  }
+
+  private revealTurn(turnIndex: number): void {
+    const row = this.store.rowOfTurnIndex(turnIndex);
+    if (row < 0) return;
+    if (this.store.positionOf(row) < 0) this.showRow(row);
+    this.select(row);
+    this.focusList(false);
+  }
+
+  private focusList(selectFirst: boolean): void {
+    this.list.el.focus();
+    if (selectFirst && this.store.visible.length && this.store.positionOf(this.selectedRow) < 0) this.select(this.store.visible[0] as number);
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    const target = ev.target instanceof HTMLElement ? ev.target : null;
+    const typing = target !== null && (target.tagName.startsWith('VSCODE-TEXT') || target.tagName === 'INPUT' || target.tagName === 'TEXTAREA');
+    if (ev.key === '/' && !typing) {
+      ev.preventDefault();
+      this.toolbar.search.focus();
+      return;
+    }
+    if (target !== this.list.el) return;
+    const visible = this.store.visible;
+    const pos = this.store.positionOf(this.selectedRow);
+    const move = (to: number) => {
+      if (!visible.length) return;
+      this.select(visible[Math.max(0, Math.min(visible.length - 1, to))] as number);
+    };
+    const row = this.store.rows[this.selectedRow];
+    switch (ev.key) {
+      case 'ArrowDown':
+        move(pos < 0 ? 0 : pos + 1);
+        break;
+      case 'ArrowUp':
+        move(pos < 0 ? 0 : pos - 1);
+        break;
+      case 'PageDown':
+        move((pos < 0 ? 0 : pos) + this.list.pageRows());
+        break;
+      case 'PageUp':
+        move((pos < 0 ? 0 : pos) - this.list.pageRows());
+        break;
+      case 'Home':
+        move(0);
+        break;
+      case 'End':
+        move(visible.length - 1);
+        break;
+      case 'Enter':
+        if (row) this.activate(row.index);
+        break;
+      case 'ArrowLeft':
+        if (!row) break;
+        if (row.head && !this.store.groups[row.group]?.collapsed) this.toggle(row.group, true);
+        else if (!row.head) this.select(this.store.groups[row.group]?.head ?? row.index);
+        break;
+      case 'ArrowRight':
+        if (!row) break;
+        if (row.head && this.store.groups[row.group]?.collapsed) this.toggle(row.group, false);
+        else move(pos + 1);
+        break;
+      case 'Escape':
+        this.select(-1);
+        break;
+      default:
+        return;
+    }
+    ev.preventDefault();
+  }
+
+  private post(msg: ViewMessage): void {
+    this.api.postMessage(ViewMessageSchema.parse(msg));
+  }
+
+  private save(change: Partial<SavedState>): void {
+    this.saved = { ...this.saved, ...change };
+    this.api.setState(this.saved);
+  }
+}

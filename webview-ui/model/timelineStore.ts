@@ -1,0 +1,221 @@
+// The webview's own state: every event it was sent, one row per event, rows grouped by model
+// turn, the filtered list of visible rows, and the chart series. Appending is O(1) per event
+// (the list, the groups, the filter check and the series all grow at the end); only a changed
+// filter or a collapse/expand walks all the rows.
+import type { KiteEvent } from '../../src/harness/protocol/events';
+import type { TimelineSource } from '../../src/harness/protocol/webviewMessages';
+import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
+import { rowFromEvent, type Row } from './rows';
+import { TurnSeries } from './turnSeries';
+
+export interface Group {
+  /** Row index of the group's first row (the model reply; row 0 for group 0). */
+  head: number;
+  turn: number;
+  /** Rows in the group, head included. */
+  count: number;
+  collapsed: boolean;
+  /** Rows other than the head that pass the filter. */
+  matches: number;
+  headShown: boolean;
+}
+
+export interface Totals {
+  turns: number;
+  tokens: number;
+  errors: number;
+  /** The session_end status, when the run has ended. */
+  outcome: string | null;
+  feature: string | null;
+  model: string | null;
+}
+
+export interface AppendResult {
+  rowsAdded: number;
+  /** Events skipped because their seq was not after the last one (duplicates after a reload). */
+  skipped: number;
+  /** Tool names seen for the first time, in order. */
+  newTools: string[];
+  /** Position in `visible` of the first newly visible row (-1: none became visible). */
+  visibleFrom: number;
+}
+
+export class TimelineStore {
+  readonly events: KiteEvent[] = [];
+  readonly rows: Row[] = [];
+  readonly groups: Group[] = [];
+  readonly series = new TurnSeries();
+  readonly tools: string[] = [];
+  /** Row indices shown, ascending. */
+  visible: number[] = [];
+  readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, feature: null, model: null };
+  private filterState: Filter = NO_FILTER;
+  private matches: (row: Row) => boolean = () => true;
+  private readonly toolNames = new Map<string, string>();
+  private readonly toolSet = new Set<string>();
+  private lastSeq = -1;
+  /** Row index of each model reply, in order (chart bar → row). */
+  private readonly modelRows: number[] = [];
+
+  /** The log shown, and whether it is followed live. */
+  source: TimelineSource = { log: '', title: '', live: false };
+  /** Events the snapshot announced; loading while fewer have arrived. */
+  expected = 0;
+
+  get filter(): Filter {
+    return this.filterState;
+  }
+
+  get filterActive(): boolean {
+    return isFiltering(this.filterState);
+  }
+
+  /** Whether the row passes the current filter (collapse aside). */
+  rowPasses(row: Row): boolean {
+    return this.matches(row);
+  }
+
+  get lastEventSeq(): number | null {
+    return this.lastSeq < 0 ? null : this.lastSeq;
+  }
+
+  append(events: readonly KiteEvent[]): AppendResult {
+    const result: AppendResult = { rowsAdded: 0, skipped: 0, newTools: [], visibleFrom: -1 };
+    const visibleBefore = this.visible.length;
+    for (const e of events) {
+      if (e.seq <= this.lastSeq) {
+        result.skipped++;
+        continue;
+      }
+      this.lastSeq = e.seq;
+      this.addOne(e, result);
+    }
+    if (this.visible.length > visibleBefore) result.visibleFrom = visibleBefore;
+    return result;
+  }
+
+  private addOne(e: KiteEvent, result: AppendResult): void {
+    const index = this.rows.length;
+    // A model reply opens a group (its turn); the first row always opens group 0.
+    if (index === 0 || e.kind === 'model') {
+      this.groups.push({ head: index, turn: e.kind === 'model' ? e.turn : 0, count: 0, collapsed: false, matches: 0, headShown: false });
+    }
+    const g = this.groups.length - 1;
+    const group = this.groups[g] as Group;
+    if ('id' in e && 'name' in e && typeof e.id === 'string' && typeof e.name === 'string') this.toolNames.set(e.id, e.name);
+    const row = rowFromEvent(e, index, {
+      group: g,
+      turn: group.turn,
+      head: group.head === index,
+      toolNameOf: (id) => this.toolNames.get(id) ?? null,
+    });
+    this.events.push(e);
+    this.rows.push(row);
+    if (e.kind === 'model') this.modelRows.push(index);
+    group.count++;
+    result.rowsAdded++;
+    this.series.add(e);
+    this.count(e, row);
+    if (row.tool !== null && !this.toolSet.has(row.tool)) {
+      this.toolSet.add(row.tool);
+      this.tools.push(row.tool);
+      result.newTools.push(row.tool);
+    }
+    // Visibility of the new row: it is the last row, so it can only go at the end of `visible`.
+    const m = this.matches(row);
+    if (row.head) {
+      group.headShown = m;
+      if (m) this.visible.push(index);
+    } else if (m) {
+      group.matches++;
+      if (!group.headShown) {
+        group.headShown = true;
+        this.visible.push(group.head);
+      }
+      if (!group.collapsed) this.visible.push(index);
+    }
+  }
+
+  private count(e: KiteEvent, row: Row): void {
+    if (row.level === 'error') this.totals.errors++;
+    if (e.kind === 'model') {
+      this.totals.turns = Math.max(this.totals.turns, e.turn);
+      this.totals.tokens += e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
+    } else if (e.kind === 'session_start') {
+      this.totals.feature = `${e.feature} — ${e.title}`;
+      this.totals.model = e.model;
+      this.totals.outcome = null;
+    } else if (e.kind === 'session_end') this.totals.outcome = e.status;
+    else if (e.kind === 'resumed') this.totals.outcome = null;
+  }
+
+  setFilter(filter: Filter): void {
+    this.filterState = filter;
+    this.matches = isFiltering(filter) ? rowMatcher(filter) : () => true;
+    this.recompute();
+  }
+
+  setCollapsed(group: number, collapsed: boolean): void {
+    const g = this.groups[group];
+    if (!g || g.collapsed === collapsed || g.count < 2) return;
+    g.collapsed = collapsed;
+    this.recompute();
+  }
+
+  setAllCollapsed(collapsed: boolean): void {
+    for (const g of this.groups) g.collapsed = collapsed && g.count > 1;
+    this.recompute();
+  }
+
+  /** Position of a row in `visible`, or -1 when hidden. O(log n). */
+  positionOf(rowIndex: number): number {
+    let lo = 0;
+    let hi = this.visible.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.visible[mid] as number) < rowIndex) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.visible[lo] === rowIndex ? lo : -1;
+  }
+
+  /** Row index of the event with this seq (binary search: seqs increase with the row index). */
+  rowOfSeq(seq: number): number {
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.rows[mid] as Row).seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.rows[lo]?.seq === seq ? lo : -1;
+  }
+
+  /** Row of the n-th model reply (0-based), the row a chart bar stands for; -1 when out of range. */
+  rowOfTurnIndex(n: number): number {
+    return this.modelRows[n] ?? -1;
+  }
+
+  /** Rebuilds `visible` and each group's match count: one pass over the rows. */
+  private recompute(): void {
+    const visible: number[] = [];
+    const filtering = isFiltering(this.filterState);
+    for (const g of this.groups) {
+      const end = g.head + g.count;
+      let matches = 0;
+      const headRow = this.rows[g.head] as Row;
+      const headMatches = !filtering || this.matches(headRow);
+      const children: number[] = [];
+      for (let i = g.head + 1; i < end; i++) {
+        if (filtering && !this.matches(this.rows[i] as Row)) continue;
+        matches++;
+        if (!g.collapsed) children.push(i);
+      }
+      g.matches = matches;
+      g.headShown = headMatches || matches > 0;
+      if (g.headShown) visible.push(g.head);
+      for (const c of children) visible.push(c);
+    }
+    this.visible = visible;
+  }
+}

@@ -1,0 +1,251 @@
+// Clean SVG charts, updated incrementally: bars live in data coordinates inside a group whose
+// transform carries the scale, so a new maximum is one attribute, and an appended event redraws
+// only the last bar. At most MAX_BARS bars exist; a long run groups 2^k turns per bar.
+import { MAX_BARS, bucketAt, bucketSize, niceMax, type Bucket, type TurnPoint } from '../model/turnSeries';
+import { compactNumber, formatMs, formatUsd } from '../model/format';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const PLOT_H = 100;
+const MIN_W = 16;
+
+export interface StackSpec {
+  key: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'modelMs' | 'toolMs' | 'gateMs';
+  cls: string;
+  label: string;
+}
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string> = {}): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function turnLabel(turns: readonly TurnPoint[], b: Bucket): string {
+  const first = turns[b.from]?.turn ?? 0;
+  return b.to - b.from > 1 ? `Turns ${first}–${b.turn}` : `Turn ${b.turn}`;
+}
+
+/** Frame shared by the charts: caption, legend, y label, svg, x label, tooltip, click to pick. */
+abstract class Chart {
+  readonly el: HTMLElement;
+  protected readonly svgEl: SVGSVGElement;
+  protected readonly plot: SVGGElement;
+  private readonly yMax: HTMLSpanElement;
+  private readonly xLabel: HTMLSpanElement;
+  private readonly tip: HTMLDivElement;
+  protected size = 1;
+  protected built = 0;
+  protected max = 0;
+  private shownMax = -1;
+  protected turns: readonly TurnPoint[] = [];
+
+  constructor(parent: HTMLElement, id: string, title: string, legend: { cls: string; label: string }[], private readonly onPick: (turnIndex: number) => void) {
+    this.el = document.createElement('figure');
+    this.el.className = 'chart';
+    this.el.id = id;
+    const cap = document.createElement('figcaption');
+    const name = document.createElement('span');
+    name.className = 'chart-title';
+    name.textContent = title;
+    const leg = document.createElement('span');
+    leg.className = 'legend';
+    for (const l of legend) {
+      const item = document.createElement('span');
+      const sw = document.createElement('i');
+      sw.className = `swatch ${l.cls}`;
+      item.append(sw, l.label);
+      leg.append(item);
+    }
+    cap.append(name, leg);
+    const box = document.createElement('div');
+    box.className = 'plot';
+    this.yMax = document.createElement('span');
+    this.yMax.className = 'y-max';
+    this.svgEl = svg('svg', { viewBox: `0 0 ${MIN_W} ${PLOT_H}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': title });
+    this.svgEl.append(svg('line', { class: 'axis', x1: '0', x2: '100000', y1: String(PLOT_H), y2: String(PLOT_H), 'vector-effect': 'non-scaling-stroke' }));
+    this.plot = svg('g', { class: 'data' });
+    this.svgEl.append(this.plot);
+    this.xLabel = document.createElement('span');
+    this.xLabel.className = 'x-label';
+    this.tip = document.createElement('div');
+    this.tip.className = 'tip';
+    this.tip.hidden = true;
+    box.append(this.yMax, this.svgEl, this.tip);
+    this.el.append(cap, box, this.xLabel);
+    parent.append(this.el);
+    this.svgEl.addEventListener('mousemove', (ev) => this.hover(ev));
+    this.svgEl.addEventListener('mouseleave', () => (this.tip.hidden = true));
+    this.svgEl.addEventListener('click', (ev) => {
+      const b = this.bucketAtPointer(ev);
+      if (b !== null) this.onPick(b.from);
+    });
+  }
+
+  /** Redraws what changed since turn index `dirtyFrom` (Infinity: nothing). */
+  update(turns: readonly TurnPoint[], dirtyFrom: number): void {
+    this.turns = turns;
+    const size = bucketSize(turns.length);
+    if (size !== this.size) {
+      this.size = size;
+      this.built = 0;
+      this.max = 0;
+      this.clear();
+      dirtyFrom = 0;
+    }
+    const nb = Math.ceil(turns.length / size);
+    const from = Math.min(Math.floor(Math.min(dirtyFrom, turns.length) / size), this.built);
+    for (let b = from; b < nb; b++) this.drawBucket(b, bucketAt(turns, b, size));
+    this.built = nb;
+    this.finish(nb);
+    const yMax = this.axisMax();
+    if (yMax !== this.shownMax) {
+      this.shownMax = yMax;
+      this.plot.setAttribute('transform', `translate(0 ${PLOT_H}) scale(1 ${-PLOT_H / yMax})`);
+      this.yMax.textContent = this.formatValue(yMax);
+    }
+    this.svgEl.setAttribute('viewBox', `0 0 ${Math.max(MIN_W, nb)} ${PLOT_H}`);
+    const last = turns[turns.length - 1];
+    this.xLabel.textContent = last ? `turn ${turns[0]?.turn ?? 1}–${last.turn}${size > 1 ? ` · ${size} turns per bar` : ''}` : 'no turns yet';
+  }
+
+  protected abstract clear(): void;
+  protected abstract drawBucket(b: number, bucket: Bucket): void;
+  protected abstract axisMax(): number;
+  protected abstract formatValue(v: number): string;
+  protected abstract describe(bucket: Bucket): string;
+  protected finish(_buckets: number): void {}
+
+  private bucketAtPointer(ev: MouseEvent): Bucket | null {
+    const rect = this.svgEl.getBoundingClientRect();
+    if (rect.width <= 0 || this.turns.length === 0) return null;
+    const nb = Math.ceil(this.turns.length / this.size);
+    const b = Math.floor(((ev.clientX - rect.left) / rect.width) * Math.max(MIN_W, nb));
+    return b >= 0 && b < nb ? bucketAt(this.turns, b, this.size) : null;
+  }
+
+  private hover(ev: MouseEvent): void {
+    const b = this.bucketAtPointer(ev);
+    if (!b) {
+      this.tip.hidden = true;
+      return;
+    }
+    this.tip.textContent = `${turnLabel(this.turns, b)}\n${this.describe(b)}`;
+    this.tip.hidden = false;
+    const box = this.svgEl.getBoundingClientRect();
+    const x = ev.clientX - box.left;
+    this.tip.style.left = `${Math.min(Math.max(0, x + 10), Math.max(0, box.width - 170))}px`;
+  }
+}
+
+/** Stacked bars per turn (tokens by kind, or durations by part). */
+export class StackedBarChart extends Chart {
+  private bars: SVGRectElement[][] = [];
+
+  constructor(parent: HTMLElement, id: string, title: string, private readonly stacks: StackSpec[], private readonly unit: 'tokens' | 'ms', onPick: (turnIndex: number) => void) {
+    super(parent, id, title, stacks, onPick);
+  }
+
+  protected clear(): void {
+    this.plot.replaceChildren();
+    this.bars = [];
+  }
+
+  protected drawBucket(b: number, bucket: Bucket): void {
+    let rects = this.bars[b];
+    if (!rects) {
+      rects = this.stacks.map((s) => svg('rect', { class: `bar ${s.cls}`, x: String(b + 0.12), width: '0.76' }));
+      const g = svg('g');
+      g.append(...rects);
+      this.plot.append(g);
+      this.bars[b] = rects;
+    }
+    let base = 0;
+    this.stacks.forEach((s, i) => {
+      const v = bucket[s.key];
+      const r = rects[i] as SVGRectElement;
+      r.setAttribute('y', String(base));
+      r.setAttribute('height', String(v));
+      base += v;
+    });
+    if (base > this.max) this.max = base;
+  }
+
+  protected axisMax(): number {
+    return niceMax(this.max);
+  }
+
+  protected formatValue(v: number): string {
+    return this.unit === 'ms' ? formatMs(v) : compactNumber(v);
+  }
+
+  protected describe(b: Bucket): string {
+    const f = (v: number) => this.formatValue(v);
+    return this.stacks.map((s) => `${s.label}: ${f(b[s.key])}`).join('\n');
+  }
+}
+
+/** Running total of cost against the budget (a dashed line when the run has a dollar limit). */
+export class CostChart extends Chart {
+  private readonly area = svg('polygon', { class: 'cost-area' });
+  private readonly line = svg('polyline', { class: 'cost-line', 'vector-effect': 'non-scaling-stroke' });
+  private readonly budgetLine = svg('line', { class: 'budget-line', x1: '0', x2: '100000', 'vector-effect': 'non-scaling-stroke' });
+  private points: string[] = [];
+  budget: number | null = null;
+
+  constructor(parent: HTMLElement, onPick: (turnIndex: number) => void) {
+    super(parent, 'chart-cost', 'Cost', [
+      { cls: 'cost', label: 'cumulative' },
+      { cls: 'budget', label: 'budget' },
+    ], onPick);
+    this.clear();
+  }
+
+  protected clear(): void {
+    this.plot.replaceChildren(this.area, this.line, this.budgetLine);
+    this.points = ['0,0'];
+  }
+
+  protected drawBucket(b: number, bucket: Bucket): void {
+    this.points[b + 1] = `${b + 1},${bucket.cumCost}`;
+    if (bucket.cumCost > this.max) this.max = bucket.cumCost;
+  }
+
+  protected override finish(buckets: number): void {
+    this.points.length = buckets + 1;
+    const pts = this.points.join(' ');
+    this.line.setAttribute('points', pts);
+    this.area.setAttribute('points', `${pts} ${buckets},0`);
+    if (this.budget !== null) {
+      this.budgetLine.setAttribute('y1', String(this.budget));
+      this.budgetLine.setAttribute('y2', String(this.budget));
+      this.budgetLine.style.display = '';
+    } else this.budgetLine.style.display = 'none';
+  }
+
+  protected axisMax(): number {
+    return niceMax(Math.max(this.max, this.budget ?? 0) * 1.05);
+  }
+
+  protected formatValue(v: number): string {
+    return formatUsd(v);
+  }
+
+  protected describe(b: Bucket): string {
+    return `cost: ${formatUsd(b.cost)}\nrun total: ${formatUsd(b.cumCost)}${this.budget !== null ? ` of ${formatUsd(this.budget)}` : ''}`;
+  }
+}
+
+export const TOKEN_STACKS: StackSpec[] = [
+  { key: 'input', cls: 'tk-in', label: 'input' },
+  { key: 'cacheRead', cls: 'tk-cr', label: 'cache read' },
+  { key: 'cacheWrite', cls: 'tk-cw', label: 'cache write' },
+  { key: 'output', cls: 'tk-out', label: 'output' },
+];
+
+export const DURATION_STACKS: StackSpec[] = [
+  { key: 'modelMs', cls: 'd-model', label: 'model' },
+  { key: 'toolMs', cls: 'd-tool', label: 'tools' },
+  { key: 'gateMs', cls: 'd-gate', label: 'gate' },
+];
+
+export { MAX_BARS };

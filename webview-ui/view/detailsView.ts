@@ -1,0 +1,124 @@
+// The pane under the list: what the selected event says in full (as far as the webview holds it)
+// and the actions it offers. Text goes in with textContent only: log text is never markup.
+import type { KiteEvent } from '../../src/harness/protocol/events';
+import { isTrimmed } from '../../src/harness/protocol/webviewMessages';
+import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, type Row } from '../model/rows';
+import { formatClock, formatMs, formatUsd } from '../model/format';
+
+export type RowAction = 'openDiff' | 'openOutput' | 'openRaw' | 'replayFromHere';
+
+const ACTIONS: { flag: number; action: RowAction; label: string; title: string }[] = [
+  { flag: ACTION_DIFF, action: 'openDiff', label: 'Open diff', title: 'The write as proposed and as applied' },
+  { flag: ACTION_OUTPUT, action: 'openOutput', label: 'Full output', title: 'The whole output of the call or check' },
+  { flag: ACTION_RAW, action: 'openRaw', label: 'Raw event', title: 'The event exactly as in the log' },
+  { flag: ACTION_REPLAY, action: 'replayFromHere', label: 'Replay from here', title: 'Replay the run in the debugger, stopped at this event' },
+];
+
+export class DetailsView {
+  readonly el: HTMLElement;
+  private readonly heading: HTMLElement;
+  private readonly meta: HTMLElement;
+  private readonly actions: HTMLElement;
+  private readonly body: HTMLPreElement;
+  private row: Row | null = null;
+
+  constructor(parent: HTMLElement, private readonly onAction: (action: RowAction, seq: number) => void, onClose: () => void) {
+    this.el = document.createElement('section');
+    this.el.className = 'details';
+    this.el.id = 'details';
+    this.el.hidden = true;
+    const top = document.createElement('div');
+    top.className = 'details-top';
+    this.heading = document.createElement('h2');
+    this.actions = document.createElement('div');
+    this.actions.className = 'actions';
+    const close = document.createElement('button');
+    close.className = 'icon-button';
+    close.title = 'Close (Escape)';
+    close.setAttribute('aria-label', 'Close details');
+    close.textContent = '×';
+    close.addEventListener('click', onClose);
+    top.append(this.heading, this.actions, close);
+    this.meta = document.createElement('div');
+    this.meta.className = 'meta';
+    this.body = document.createElement('pre');
+    this.body.className = 'body';
+    this.el.append(top, this.meta, this.body);
+    parent.append(this.el);
+  }
+
+  show(row: Row | null, event: KiteEvent | null): void {
+    this.row = row;
+    if (!row || !event) {
+      this.el.hidden = true;
+      return;
+    }
+    this.el.hidden = false;
+    this.heading.textContent = `${row.title}${row.status ? ` — ${row.status}` : ''}`;
+    this.heading.className = `l-${row.level}`;
+    const buttons = ACTIONS.filter((a) => row.actions & a.flag).map((a) => {
+      const b = document.createElement('vscode-button');
+      b.setAttribute('secondary', '');
+      b.dataset.action = a.action;
+      b.title = a.title;
+      b.textContent = a.label;
+      b.addEventListener('click', () => this.run(a.action));
+      return b;
+    });
+    this.actions.replaceChildren(...buttons);
+    const facts: [string, string][] = [
+      ['seq', String(event.seq)],
+      ['time', formatClock(event.t)],
+      ['kind', event.kind],
+    ];
+    if (row.turn) facts.push(['turn', String(row.turn)]);
+    if (row.ms !== null) facts.push(['duration', formatMs(row.ms)]);
+    if (row.cost !== null) facts.push(['cost', formatUsd(row.cost)]);
+    if (row.tokens) facts.push(['tokens', `in ${row.tokens.input} · cache read ${row.tokens.cacheRead} · cache write ${row.tokens.cacheWrite} · out ${row.tokens.output}`]);
+    this.meta.replaceChildren(
+      ...facts.map(([k, v]) => {
+        const s = document.createElement('span');
+        const b = document.createElement('b');
+        b.textContent = k;
+        s.append(b, ` ${v}`);
+        return s;
+      }),
+    );
+    this.body.textContent = detailText(event);
+  }
+
+  /** Runs an action of the shown row (also used by the keyboard). */
+  run(action: RowAction): void {
+    if (this.row) this.onAction(action, this.row.seq);
+  }
+}
+
+/** The readable body of an event: its main text first, then its other fields as JSON. */
+export function detailText(e: KiteEvent): string {
+  const note = (s: string) => (isTrimmed(s) ? `${s}\n(preview — "Full output" or "Raw event" shows everything)` : s);
+  switch (e.kind) {
+    case 'model': {
+      const parts = e.content.map((b) => {
+        if (b.type === 'text') return note(b.text);
+        if (b.type === 'tool_use') return `→ ${b.name} ${JSON.stringify(b.input, null, 2)}`;
+        if (b.type === 'thinking') return `(thinking) ${note(b.thinking)}`;
+        return '(redacted thinking)';
+      });
+      return parts.join('\n\n');
+    }
+    case 'tool':
+      return `${JSON.stringify(e.args, null, 2)}\n\n${e.is_error ? `error ${e.error_code ?? ''}\n` : ''}${note(e.output)}`;
+    case 'user':
+      return note(e.text);
+    case 'gate':
+      return [e.feedback ? note(e.feedback) : 'All checks passed.', ...e.checks.map((c) => `$ ${c.command}  → ${c.timed_out ? 'timed out' : `exit ${c.exit_code}`} (${formatMs(c.ms)}, ${c.source})${c.output_tail ? `\n${c.output_tail}` : ''}`)].join('\n\n');
+    case 'approval':
+      return [e.reason ? `Reason: ${e.reason}` : '', e.diff ?? '', e.edited_args !== undefined ? JSON.stringify(e.edited_args, null, 2) : ''].filter(Boolean).join('\n\n') || `${e.decision}${e.always ? ' (always allow)' : ''}`;
+    case 'session_end':
+      return [e.summary, e.error ? `Error: ${e.error}` : '', e.commit ? `Commit ${e.commit}` : ''].filter(Boolean).join('\n\n');
+    default: {
+      const { v: _v, run: _r, seq: _s, t: _t, kind: _k, ...rest } = e;
+      return JSON.stringify(rest, null, 2);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// The run at a glance: which run, live or ended (and how), turns, tokens, cost against the budget,
+// errors, problems found in the log, and loading progress for a big history.
+import type { LogProblem } from '../../src/harness/protocol/webviewMessages';
+import type { TimelineStore } from '../model/timelineStore';
+import { compactNumber, formatUsd } from '../model/format';
+
+export class Header {
+  readonly el: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly badge: HTMLElement;
+  private readonly stats: HTMLElement;
+  private readonly problemsEl: HTMLElement;
+  private readonly banner: HTMLElement;
+
+  constructor(parent: HTMLElement) {
+    this.el = document.createElement('header');
+    this.el.className = 'head';
+    const line = document.createElement('div');
+    line.className = 'head-line';
+    this.badge = document.createElement('span');
+    this.badge.className = 'badge';
+    this.badge.id = 'run-badge';
+    this.title = document.createElement('span');
+    this.title.className = 'run-title';
+    this.title.id = 'run-title';
+    line.append(this.badge, this.title);
+    this.stats = document.createElement('div');
+    this.stats.className = 'stats';
+    this.stats.id = 'stats';
+    this.problemsEl = document.createElement('div');
+    this.problemsEl.className = 'problems';
+    this.problemsEl.id = 'problems';
+    this.problemsEl.hidden = true;
+    this.banner = document.createElement('div');
+    this.banner.className = 'banner';
+    this.banner.id = 'banner';
+    this.banner.hidden = true;
+    this.el.append(line, this.stats, this.problemsEl, this.banner);
+    parent.append(this.el);
+  }
+
+  update(store: TimelineStore, problems: readonly LogProblem[], statusMessage: string | null): void {
+    const t = store.totals;
+    const outcome = t.outcome;
+    if (outcome) {
+      this.badge.textContent = outcome.replace(/_/g, ' ');
+      this.badge.className = `badge ${outcome === 'done' ? 'ok' : outcome === 'cancelled' ? 'warn' : 'error'}`;
+    } else if (store.source.live) {
+      this.badge.textContent = 'live';
+      this.badge.className = 'badge live';
+    } else {
+      this.badge.textContent = store.rows.length ? 'not finished' : '';
+      this.badge.className = 'badge';
+    }
+    this.title.textContent = t.feature ? `${t.feature}` : store.source.title;
+    this.title.title = `${store.source.title}\n${store.source.log}${t.model ? `\n${t.model}` : ''}`;
+    const budget = store.series.budgetUsd;
+    const cost = store.series.totalCost;
+    const parts = [
+      `${t.turns} turn${t.turns === 1 ? '' : 's'}`,
+      `${compactNumber(t.tokens)} tokens`,
+      budget !== null ? `${formatUsd(cost)} of ${formatUsd(budget)}` : formatUsd(cost),
+      `${t.errors} error${t.errors === 1 ? '' : 's'}`,
+    ];
+    if (store.expected > store.rows.length) parts.push(`loading ${store.rows.length.toLocaleString('en-US')} / ${store.expected.toLocaleString('en-US')}…`);
+    this.stats.textContent = parts.join(' · ');
+    this.stats.classList.toggle('over-budget', budget !== null && cost > budget);
+    if (problems.length) {
+      this.problemsEl.hidden = false;
+      const shown = problems.slice(0, 3).map((p) => `line ${p.line}: ${p.message}`);
+      this.problemsEl.textContent = `${problems.length} unreadable line${problems.length === 1 ? '' : 's'} skipped — ${shown.join('; ')}${problems.length > 3 ? '; …' : ''}`;
+    } else this.problemsEl.hidden = true;
+    this.banner.hidden = !statusMessage;
+    this.banner.textContent = statusMessage ?? '';
+  }
+}

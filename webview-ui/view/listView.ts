@@ -1,0 +1,240 @@
+// The virtualized event list: a spacer as tall as all visible rows, and a small pool of row
+// elements positioned over the visible window. Scrolling or appending touches only the pool.
+import { ACTION_DIFF, ACTION_OUTPUT, type Row } from '../model/rows';
+import type { TimelineStore } from '../model/timelineStore';
+import { compactNumber, formatClock, formatMs, formatUsd } from '../model/format';
+import { isAtEnd, scrollToReveal, visibleRange } from '../model/virtualWindow';
+
+export const ROW_HEIGHT = 22;
+
+export interface ListHandlers {
+  select(rowIndex: number): void;
+  /** Enter on a row: toggle a turn, or run the row's main action. */
+  activate(rowIndex: number): void;
+  toggle(group: number, collapsed: boolean): void;
+}
+
+interface Cell {
+  el: HTMLDivElement;
+  chevron: HTMLSpanElement;
+  time: HTMLSpanElement;
+  turn: HTMLSpanElement;
+  title: HTMLSpanElement;
+  summary: HTMLSpanElement;
+  status: HTMLSpanElement;
+  ms: HTMLSpanElement;
+  tokens: HTMLSpanElement;
+  cost: HTMLSpanElement;
+  /** What the cell shows now, to skip refilling an unchanged row. */
+  rowIndex: number;
+  stamp: number;
+}
+
+export class ListView {
+  readonly el: HTMLDivElement;
+  private readonly spacer: HTMLDivElement;
+  private readonly pool: Cell[] = [];
+  selected = -1;
+  /** Bumped when something other than the row itself changes how rows look (selection, collapse). */
+  private stamp = 0;
+  private frame = 0;
+  private pinned = true;
+  private viewportHeight = 0;
+
+  constructor(
+    parent: HTMLElement,
+    private readonly store: TimelineStore,
+    private readonly on: ListHandlers,
+  ) {
+    this.el = document.createElement('div');
+    this.el.className = 'list';
+    this.el.id = 'list';
+    this.el.tabIndex = 0;
+    this.el.setAttribute('role', 'tree');
+    this.el.setAttribute('aria-label', 'Events');
+    this.spacer = document.createElement('div');
+    this.spacer.className = 'spacer';
+    this.el.append(this.spacer);
+    parent.append(this.el);
+    this.el.addEventListener('scroll', () => {
+      this.pinned = isAtEnd(this.el.scrollTop, this.el.clientHeight, this.spacer.offsetHeight, ROW_HEIGHT);
+      this.schedule();
+    });
+    this.el.addEventListener('click', (ev) => this.onClick(ev));
+    this.el.addEventListener('dblclick', (ev) => {
+      const cell = this.cellOf(ev.target);
+      if (cell) this.on.activate(cell.rowIndex);
+    });
+    new ResizeObserver(() => {
+      this.viewportHeight = this.el.clientHeight;
+      this.schedule();
+    }).observe(this.el);
+  }
+
+  /** Rows were appended: grow the spacer, follow the end when the user is at the end. */
+  appended(): void {
+    this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
+    if (this.pinned && this.store.source.live) this.el.scrollTop = this.spacer.offsetHeight;
+    this.schedule();
+  }
+
+  /** The visible set changed (filter, collapse): keep the selection in view if it still is. */
+  reset(): void {
+    this.stamp++;
+    this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
+    if (this.selected >= 0) this.reveal(this.selected);
+    this.schedule();
+  }
+
+  restyle(): void {
+    this.stamp++;
+    this.schedule();
+  }
+
+  setSelected(rowIndex: number, reveal = true): void {
+    this.selected = rowIndex;
+    this.stamp++;
+    if (reveal) this.reveal(rowIndex);
+    this.schedule();
+  }
+
+  reveal(rowIndex: number): void {
+    const pos = this.store.positionOf(rowIndex);
+    if (pos < 0) return;
+    const top = scrollToReveal(pos, this.el.scrollTop, this.el.clientHeight || this.viewportHeight, ROW_HEIGHT);
+    if (top !== null) this.el.scrollTop = top;
+  }
+
+  /** Rows per page, for PageUp/PageDown. */
+  pageRows(): number {
+    return Math.max(1, Math.floor(this.el.clientHeight / ROW_HEIGHT) - 1);
+  }
+
+  schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Renders the visible window now (also called by the frame callback). */
+  render(): void {
+    const visible = this.store.visible;
+    const height = this.el.clientHeight || this.viewportHeight;
+    const { start, end } = visibleRange(this.el.scrollTop, height, ROW_HEIGHT, visible.length);
+    const needed = end - start;
+    while (this.pool.length < needed) this.pool.push(this.makeCell());
+    for (let i = 0; i < this.pool.length; i++) {
+      const cell = this.pool[i] as Cell;
+      if (i >= needed) {
+        if (cell.rowIndex !== -1) {
+          cell.el.style.display = 'none';
+          cell.rowIndex = -1;
+        }
+        continue;
+      }
+      const pos = start + i;
+      const rowIndex = visible[pos] as number;
+      cell.el.style.transform = `translateY(${pos * ROW_HEIGHT}px)`;
+      if (cell.rowIndex !== rowIndex || cell.stamp !== this.stamp) {
+        if (cell.rowIndex === -1) cell.el.style.display = '';
+        this.fill(cell, this.store.rows[rowIndex] as Row);
+        cell.rowIndex = rowIndex;
+        cell.stamp = this.stamp;
+      }
+    }
+  }
+
+  private makeCell(): Cell {
+    const el = document.createElement('div');
+    el.className = 'row';
+    el.setAttribute('role', 'treeitem');
+    const span = (cls: string): HTMLSpanElement => {
+      const s = document.createElement('span');
+      s.className = cls;
+      el.append(s);
+      return s;
+    };
+    const cell: Cell = {
+      el,
+      chevron: span('c-chev'),
+      time: span('c-time'),
+      turn: span('c-turn'),
+      title: span('c-title'),
+      summary: span('c-summary'),
+      status: span('c-status'),
+      ms: span('c-ms'),
+      tokens: span('c-tokens'),
+      cost: span('c-cost'),
+      rowIndex: -1,
+      stamp: -1,
+    };
+    this.spacer.append(el);
+    return cell;
+  }
+
+  private fill(cell: Cell, row: Row): void {
+    const group = this.store.groups[row.group];
+    const collapsed = row.head && group !== undefined && group.collapsed;
+    const canCollapse = row.head && group !== undefined && group.count > 1;
+    let cls = `row k-${row.kind} l-${row.level}`;
+    if (row.head) cls += ' head';
+    if (row.index === this.selected) cls += ' selected';
+    if (this.store.filterActive && row.head && !this.store.rowPasses(row)) cls += ' context';
+    cell.el.className = cls;
+    cell.el.dataset.row = String(row.index);
+    cell.el.dataset.seq = String(row.seq);
+    cell.el.setAttribute('aria-selected', row.index === this.selected ? 'true' : 'false');
+    cell.el.setAttribute('aria-level', row.head ? '1' : '2');
+    if (canCollapse) cell.el.setAttribute('aria-expanded', collapsed ? 'false' : 'true');
+    else cell.el.removeAttribute('aria-expanded');
+    cell.chevron.textContent = canCollapse ? (collapsed ? '▸' : '▾') : '';
+    cell.time.textContent = formatClock(row.t);
+    cell.turn.textContent = row.turn > 0 ? String(row.turn) : '';
+    cell.title.textContent = row.title;
+    let summary = row.summary;
+    if (collapsed && group) {
+      const hidden = this.store.filterActive ? group.matches : group.count - 1;
+      summary = `${summary}  (+${hidden} ${this.store.filterActive ? 'matching ' : ''}event${hidden === 1 ? '' : 's'})`;
+    }
+    cell.summary.textContent = summary;
+    cell.summary.title = summary;
+    cell.status.textContent = row.status;
+    cell.ms.textContent = row.ms === null ? '' : formatMs(row.ms);
+    if (row.tokens) {
+      const t = row.tokens;
+      cell.tokens.replaceChildren(tok('tk-in', t.input), tok('tk-cr', t.cacheRead), tok('tk-cw', t.cacheWrite), tok('tk-out', t.output));
+      cell.tokens.title = `input ${t.input} · cache read ${t.cacheRead} · cache write ${t.cacheWrite} · output ${t.output}`;
+    } else if (cell.tokens.firstChild) {
+      cell.tokens.replaceChildren();
+      cell.tokens.title = '';
+    }
+    cell.cost.textContent = row.cost === null ? '' : formatUsd(row.cost);
+    cell.el.title = row.actions & (ACTION_DIFF | ACTION_OUTPUT) ? 'Enter or double-click to open' : '';
+  }
+
+  private cellOf(target: EventTarget | null): Cell | null {
+    const el = target instanceof Element ? target.closest('.row') : null;
+    return this.pool.find((c) => c.el === el && c.rowIndex >= 0) ?? null;
+  }
+
+  private onClick(ev: MouseEvent): void {
+    const cell = this.cellOf(ev.target);
+    if (!cell) return;
+    const row = this.store.rows[cell.rowIndex] as Row;
+    if (row.head && ev.target instanceof Element && ev.target.classList.contains('c-chev')) {
+      const g = this.store.groups[row.group];
+      if (g) this.on.toggle(row.group, !g.collapsed);
+    }
+    this.on.select(cell.rowIndex);
+    this.el.focus({ preventScroll: true });
+  }
+}
+
+function tok(cls: string, n: number): HTMLSpanElement {
+  const s = document.createElement('span');
+  s.className = cls;
+  s.textContent = compactNumber(n);
+  return s;
+}
