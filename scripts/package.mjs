@@ -1,0 +1,111 @@
+// `npm run package`: a production build, then a .vsix with @vscode/vsce, then a check of what is
+// inside it. Exits non-zero when the build, vsce or a check fails.
+//   node scripts/package.mjs                  -> kite-<version>.vsix in the repo root
+//   node scripts/package.mjs --out FILE.vsix  -> FILE.vsix (the integration run uses a private path)
+// --no-dependencies: esbuild bundles everything, the VSIX needs no node_modules. vsce runs on this
+// Node (>= 20) and never needs @vscode/vsce-sign's binary: that is only used with --sign-tool.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const require = createRequire(import.meta.url);
+const MAX_BYTES = 2 * 1024 * 1024;
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const outArg = process.argv.indexOf('--out');
+const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, `${pkg.name}-${pkg.version}.vsix`);
+
+function step(label, cmd, args) {
+  const t0 = Date.now();
+  // stdin closed: vsce asks y/N questions on a TTY; here they must fail, not hang.
+  const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) {
+    console.error(`package: ${label} failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+  console.log(`[package] ${label}: ${Date.now() - t0} ms`);
+}
+
+// A development build leaves *.map files that a production build does not overwrite, and
+// .vscodeignore cannot drop them (vsce applies `!dist/**` after every exclusion): delete them.
+mkdirSync(join(root, 'dist'), { recursive: true });
+for (const f of readdirSync(join(root, 'dist'), { recursive: true }).map(String)) {
+  if (f.endsWith('.map')) rmSync(join(root, 'dist', f));
+}
+step('production build', process.execPath, ['esbuild.mjs', '--production']);
+const vsceDir = dirname(require.resolve('@vscode/vsce/package.json'));
+const vsceBin = join(vsceDir, JSON.parse(readFileSync(join(vsceDir, 'package.json'), 'utf8')).bin.vsce);
+step('vsce package', process.execPath, [vsceBin, 'package', '--no-dependencies', '--out', out]);
+
+const size = statSync(out).size;
+const entries = listZip(out);
+const problems = checkVsix(entries, size, bundlesIn(join(root, 'dist')), pkg);
+if (problems.length) {
+  console.error(`package: ${out} is not shippable:\n  - ${problems.join('\n  - ')}`);
+  process.exit(1);
+}
+console.log(`[package] ${out}: ${(size / 1024).toFixed(0)} KiB, ${entries.length} entries, checks passed`);
+
+/** The .js bundles the production build left in dist/ (each must ship). */
+function bundlesIn(dir) {
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `extension/dist/${f}`);
+}
+
+/** What a user-installable Kite VSIX must (not) contain. Returns human-readable problems. */
+function checkVsix(names, bytes, bundles, manifest) {
+  const has = new Set(names);
+  const problems = [];
+  if (bytes >= MAX_BYTES) problems.push(`size ${bytes} bytes >= 2 MB`);
+  const required = ['extension/package.json', 'extension/readme.md', 'extension/LICENSE.txt', `extension/${manifest.main.replace(/^\.\//, '')}`, ...bundles];
+  if (manifest.icon) required.push(`extension/${manifest.icon}`);
+  for (const r of required) if (!has.has(r) && !names.some((n) => n.toLowerCase() === r.toLowerCase())) problems.push(`missing ${r}`);
+  const forbidden = [
+    [/^extension\/src\//, 'sources (src/)'],
+    [/^extension\/test\//, 'tests (test/)'],
+    [/^extension\/webview-ui\//, 'webview sources (webview-ui/)'],
+    [/(^|\/)node_modules\//, 'node_modules'],
+    [/\.map$/, 'source maps'],
+    [/\.ts$/, 'TypeScript sources'],
+    [/^extension\/\.cache\//, 'the tool cache (.cache/)'],
+    [/\.vsix$/, 'another VSIX'],
+  ];
+  for (const [re, what] of forbidden) {
+    const hit = names.filter((n) => re.test(n));
+    if (hit.length) problems.push(`contains ${what}: ${hit.slice(0, 3).join(', ')}${hit.length > 3 ? ` (+${hit.length - 3})` : ''}`);
+  }
+  return problems;
+}
+
+/** Entry names of a zip file, read from its central directory (no extraction, no dependency). */
+function listZip(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const size = statSync(file).size;
+    const tailLen = Math.min(size, 22 + 0xffff);
+    const tail = Buffer.alloc(tailLen);
+    readSync(fd, tail, 0, tailLen, size - tailLen);
+    let eocd = -1;
+    for (let i = tailLen - 22; i >= 0; i--) if (tail.readUInt32LE(i) === 0x06054b50) { eocd = i; break; }
+    if (eocd < 0) throw new Error(`${file}: not a zip file (no end-of-central-directory record)`);
+    const count = tail.readUInt16LE(eocd + 10);
+    const cdSize = tail.readUInt32LE(eocd + 12);
+    const cdOffset = tail.readUInt32LE(eocd + 16);
+    const cd = Buffer.alloc(cdSize);
+    readSync(fd, cd, 0, cdSize, cdOffset);
+    const names = [];
+    for (let p = 0, i = 0; i < count; i++) {
+      if (cd.readUInt32LE(p) !== 0x02014b50) throw new Error(`${file}: corrupt central directory at entry ${i}`);
+      const nameLen = cd.readUInt16LE(p + 28), extraLen = cd.readUInt16LE(p + 30), commentLen = cd.readUInt16LE(p + 32);
+      names.push(cd.toString('utf8', p + 46, p + 46 + nameLen));
+      p += 46 + nameLen + extraLen + commentLen;
+    }
+    return names;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+// Drives the VS Code web workbench of a running VS Code server (server-main.js started with
+// --enable-smoke-test-driver) in headless Debian Chromium through playwright-core.
+// Started by run.sh, one process per stage, each under `setsid timeout -k`.
+//
+//   node driver.mjs tests --url URL --ext DIR --tests DIR --folder DIR --results FILE --counts FILE
+//                         [--env JSON] [--timeout MS] [--out DIR]
+//     Stage A: opens ONE window with ?payload=[extensionDevelopmentPath, extensionTestsPath,
+//     extensionEnvironment]; the extension host loads the extension under development and runs the
+//     mocha suite (test/integration/index.ts). The workbench calls window.codeAutomationExit(code)
+//     when run() settles. Green needs code 0 AND the results file the in-host runner writes.
+//
+//   node driver.mjs scenarios --url URL --folder DIR --counts FILE --out DIR [--ext DIR]
+//                         [--env JSON] [--timeout MS] [--vsix] SCENARIO.browser.mjs...
+//     Stages B and C: opens the workbench (with the extension under development when --ext is
+//     given, otherwise whatever is installed in the server's extensions dir) and calls each
+//     scenario's `run(api)` in turn. With --vsix only scenarios exporting `vsix = true` run.
+//
+// Every mode writes {passed, failed, skipped} to --counts, whatever happens.
+import { chromium } from 'playwright-core';
+import { writeFileSync, readFileSync, mkdirSync, rmSync, existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { format } from 'node:util';
+import { createHelpers } from './helpers.mjs';
+
+// Workbench log lines that are pure noise on a machine without internet / GitHub login.
+const NOISE = /ENOTFOUND|ERR_NAME_NOT_RESOLVED|No signed-in session|ChatModelSelection|AccountPolicyGate|\[AgentHost|open-vsx|authentication provider|vsda|Service Worker|mobile\.events\.data/;
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--window-size=1400,900',
+];
+
+const log = (...m) => console.log(`[driver ${new Date().toISOString().slice(11, 23)}]`, ...m);
+
+function parseArgs(argv) {
+  const a = { _: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    if (k === '--vsix') a.vsix = true;
+    else if (k.startsWith('--')) a[k.slice(2)] = argv[++i];
+    else a._.push(k);
+  }
+  return a;
+}
+
+function workbenchUrl(base, folder, payload) {
+  const u = new URL(base);
+  u.searchParams.set('folder', resolve(folder));
+  if (payload.length) u.searchParams.set('payload', JSON.stringify(payload));
+  return u.toString();
+}
+
+// The server maps vscode-remote://<authority of the page>/abs/path to the file on its disk.
+const remote = (base, p) => `vscode-remote://${new URL(base).host}${resolve(p)}`;
+
+async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 60_000,
+  });
+}
+
+function writeCounts(file, counts) {
+  if (file) writeFileSync(file, JSON.stringify(counts));
+}
+
+async function runTests(args) {
+  const timeout = Number(args.timeout || 200_000);
+  const payload = [
+    ['extensionDevelopmentPath', remote(args.url, args.ext)],
+    ['extensionTestsPath', remote(args.url, args.tests)],
+  ];
+  if (args.env) payload.push(['extensionEnvironment', args.env]);
+  rmSync(args.results, { force: true });
+  const browser = await launch();
+  let code;
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    let done;
+    const finished = new Promise((r) => { done = r; });
+    // Hooks the workbench calls in automation mode: mocha's output and the final exit code.
+    await page.exposeFunction('codeAutomationLog', (type, logArgs) => {
+      const text = Array.isArray(logArgs) ? format(...logArgs) : String(logArgs);
+      if (!process.env.KITE_IT_VERBOSE && NOISE.test(text)) return;
+      process.stdout.write(`${type === 'error' ? '[host:error] ' : ''}${text}\n`);
+    });
+    await page.exposeFunction('codeAutomationExit', (c) => done(c));
+    page.on('pageerror', (e) => log('pageerror:', e.message));
+    const url = workbenchUrl(args.url, args.folder, payload);
+    log('opening', url);
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    let timer;
+    const result = await Promise.race([finished, new Promise((r) => { timer = setTimeout(() => r('timeout'), timeout); })]);
+    clearTimeout(timer);
+    if (result === 'timeout') {
+      log(`TIMEOUT: the suite did not finish within ${timeout} ms`);
+      if (args.out) await page.screenshot({ path: resolve(args.out, 'integration-timeout.png') }).catch(() => {});
+      code = 2;
+    } else {
+      code = Number(result) === 0 ? 0 : 1;
+      log('codeAutomationExit code =', result);
+    }
+  } finally {
+    await browser.close().catch(() => {});
+  }
+  // A killed extension host makes the workbench report 0 too: trust only the runner's results file.
+  let results = null;
+  try { results = JSON.parse(readFileSync(args.results, 'utf8')); } catch { /* missing */ }
+  if (!results) {
+    log(`FAIL: no results file ${args.results}: the extension host stopped before the suite finished`);
+    writeCounts(args.counts, { passed: 0, failed: 1, skipped: 0 });
+    return 1;
+  }
+  const counts = { passed: results.passed | 0, failed: results.failed | 0, skipped: results.skipped | 0 };
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  if (code === 0 && (counts.failed > 0 || counts.passed === 0)) { log('FAIL: exit 0 but results say', JSON.stringify(counts)); code = 1; if (!counts.failed) counts.failed = 1; }
+  writeCounts(args.counts, counts);
+  return code;
+}
+
+async function runScenarios(args) {
+  const out = resolve(args.out);
+  mkdirSync(out, { recursive: true });
+  const perScenario = Number(args.timeout || 120_000);
+  const checks = [];
+  const check = (name, ok, detail) => {
+    checks.push({ name, ok: !!ok, detail });
+    log(ok ? 'PASS' : 'FAIL', name, detail === undefined ? '' : typeof detail === 'string' ? detail : JSON.stringify(detail));
+    return !!ok;
+  };
+  const files = args._.slice(1).map((f) => resolve(f));
+  const payload = [];
+  if (args.ext) payload.push(['extensionDevelopmentPath', remote(args.url, args.ext)]);
+  if (args.env) payload.push(['extensionEnvironment', args.env]);
+  const browser = await launch();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(30_000);
+    const pageErrors = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const url = workbenchUrl(args.url, args.folder, payload);
+    log('opening', url);
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // The status bar shows the remote authority once the window is connected to the server.
+    await page.locator('.statusbar').waitFor({ timeout: 60_000 });
+    const h = createHelpers(page, { log });
+    for (const file of files) {
+      const name = basename(file).replace(/\.browser\.mjs$/, '');
+      let mod;
+      try {
+        mod = await import(pathToFileURL(file).href);
+      } catch (e) {
+        check(`${name}: loads`, false, e.message);
+        continue;
+      }
+      if (typeof mod.run !== 'function') { check(`${name}: exports run()`, false); continue; }
+      if (args.vsix && mod.vsix !== true) continue; // not meant for the packaged-VSIX stage
+      const api = {
+        page,
+        workspace: resolve(args.folder),
+        out,
+        mode: args.vsix ? 'vsix' : 'dev',
+        log,
+        check: (n, ok, detail) => check(`${name}: ${n}`, ok, detail),
+        runCommand: h.runCommand,
+        findFrame: h.findFrame,
+        waitForFile: h.waitForFile,
+        screenshot: (n) => h.screenshot(resolve(out, `${n}${args.vsix ? '.vsix' : ''}.png`)),
+      };
+      log(`scenario ${name} (${args.vsix ? 'packaged VSIX' : 'development'})`);
+      const before = checks.length;
+      let timer;
+      try {
+        await Promise.race([
+          mod.run(api),
+          new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`scenario did not finish within ${perScenario} ms`)), perScenario); }),
+        ]);
+        if (checks.length === before) check(`${name}: made at least one check`, false);
+      } catch (e) {
+        check(`${name}: ran to the end`, false, e.stack ?? String(e));
+        await h.screenshot(resolve(out, `${name}${args.vsix ? '.vsix' : ''}.failure.png`)).catch(() => {});
+      } finally {
+        clearTimeout(timer);
+      }
+      await h.reset().catch(() => {});
+    }
+    if (pageErrors.length) log(`${pageErrors.length} page error(s) (informational):`, pageErrors.slice(0, 5).join(' | '));
+  } catch (e) {
+    check('workbench opens', false, e.stack ?? String(e));
+  } finally {
+    await browser.close().catch(() => {});
+  }
+  const failed = checks.filter((c) => !c.ok).length;
+  const counts = { passed: checks.length - failed, failed, skipped: 0 };
+  if (args.results) writeFileSync(args.results, JSON.stringify({ ...counts, checks }, null, 2));
+  writeCounts(args.counts, counts);
+  log(`${counts.passed} passed, ${counts.failed} failed`);
+  return failed || checks.length === 0 ? 1 : 0;
+}
+
+const args = parseArgs(process.argv.slice(2));
+if (args.counts && existsSync(args.counts)) rmSync(args.counts);
+let code;
+try {
+  if (args._[0] === 'tests') code = await runTests(args);
+  else if (args._[0] === 'scenarios') code = await runScenarios(args);
+  else { console.error('usage: driver.mjs tests|scenarios ...'); code = 64; }
+} catch (e) {
+  console.error(e);
+  writeCounts(args.counts, { passed: 0, failed: 1, skipped: 0 });
+  code = 4;
+}
+process.exit(code);

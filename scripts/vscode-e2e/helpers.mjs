@@ -1,0 +1,73 @@
+// Workbench helpers handed to every browser scenario (test/integration/browser/*.browser.mjs).
+// They wait on what the workbench renders, never on fixed sleeps.
+import { existsSync } from 'node:fs';
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** @param {import('playwright-core').Page} page */
+export function createHelpers(page, { log }) {
+  const quickInput = page.locator('.quick-input-widget input');
+
+  /** Opens the command palette (F1), types the command's full title ("Kite: Show Kite Log") and
+   *  runs the row whose label is exactly that title (fuzzy matching may rank others first).
+   *  The palette snapshots the command list when it opens, and extensions register theirs a few
+   *  seconds after the window loads: reopen it until the row shows up or `timeout` passes. */
+  async function runCommand(title, { timeout = 30_000 } = {}) {
+    const deadline = Date.now() + timeout;
+    const exact = new RegExp(`^\\s*${escapeRe(title)}\\s*$`);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+    let shown = [];
+    for (;;) {
+      await page.keyboard.press('F1');
+      const open = await quickInput.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
+      if (open) {
+        await quickInput.fill('>' + title);
+        if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
+        shown = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents().catch(() => []);
+        await page.keyboard.press('Escape');
+      }
+      if (Date.now() > deadline) throw new Error(`no command titled "${title}" in the palette after ${timeout} ms; it shows: ${JSON.stringify(shown.slice(0, 8))}`);
+    }
+    await row.click();
+    await quickInput.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+    log(`ran "${title}"`);
+  }
+
+  /** The frame (webview iframes are nested two deep) that contains `selector`; waits up to
+   *  `timeout` ms for it to appear. Returns the Playwright Frame. */
+  async function findFrame(selector, { timeout = 30_000 } = {}) {
+    const t0 = Date.now();
+    for (;;) {
+      for (const f of page.frames()) {
+        const el = await f.$(selector).catch(() => null);
+        if (el) return f;
+      }
+      if (Date.now() - t0 > timeout) throw new Error(`no frame contains ${selector} after ${timeout} ms`);
+      await page.waitForTimeout(200); // frames attach asynchronously; re-scan
+    }
+  }
+
+  async function waitForFile(path, { timeout = 20_000 } = {}) {
+    const t0 = Date.now();
+    while (!existsSync(path)) {
+      if (Date.now() - t0 > timeout) return false;
+      await page.waitForTimeout(100);
+    }
+    return true;
+  }
+
+  async function screenshot(path) {
+    await page.screenshot({ path });
+    log('screenshot', path);
+    return path;
+  }
+
+  /** Between scenarios: dismiss pickers and close editors so the next one starts from a calm window. */
+  async function reset() {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await runCommand('View: Close All Editors', { timeout: 5_000 }).catch(() => {});
+  }
+
+  return { runCommand, findFrame, waitForFile, screenshot, reset };
+}
