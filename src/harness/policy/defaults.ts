@@ -15,16 +15,16 @@ const RM = String.raw`${S}rm\s+(?:-\S+\s+)*`;
 const ALL = String.raw`(?:/\*?|~/?\*?|\$HOME/?\*?|\$\{HOME\}/?|\.\./?\*?|\*|\./?\*?)(?=\s|$|[;&|)])`;
 
 export const DEFAULT_DENY: readonly DenyRule[] = [
+  {
+    id: 'deny:pipe-to-shell',
+    re: new RegExp(String.raw`${S}(?:curl|wget|fetch)\b[^|]*\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|z|da|k|fi)?sh\b`),
+    reason: 'Piping a download into a shell runs unreviewed code from the network.',
+  },
   { id: 'deny:sudo', re: new RegExp(String.raw`${S}(?:sudo|su|doas|pkexec)(?=\s|$)`), reason: 'Commands that gain root (sudo, su, doas) are never run by the agent.' },
   {
     id: 'deny:rm-root',
     re: new RegExp(String.raw`${RM}(?:-\S*[rRf]\S*\s+)(?:\S+\s+)*${ALL}`),
     reason: 'Recursive or forced rm of /, ~, $HOME, .., * or . would destroy far more than the task needs. Delete specific files instead.',
-  },
-  {
-    id: 'deny:pipe-to-shell',
-    re: new RegExp(String.raw`${S}(?:curl|wget|fetch)\b[^|]*\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|z|da|k|fi)?sh\b`),
-    reason: 'Piping a download into a shell runs unreviewed code from the network.',
   },
   { id: 'deny:git-push', re: new RegExp(String.raw`${S}git\s+(?:-\S+(?:\s+\S+)?\s+)*push\b`), reason: 'Publishing (git push) is left to a person reviewing the commits.' },
   { id: 'deny:git-reset-hard', re: /\bgit\b[^;&|]*\breset\b[^;&|]*--hard\b/, reason: 'git reset --hard throws away work irrecoverably.' },
