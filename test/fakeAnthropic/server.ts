@@ -172,6 +172,9 @@ export class FakeAnthropicServer extends EventEmitter {
     for (const [i, e] of events.entries()) {
       if (closed.value) return this.record({ ...done, status: 200, outcome: 'client_closed', fault });
       if (i === cutAt && fault?.kind === 'drop') {
+        // Let the events already written reach the client, then cut the connection.
+        await new Promise<void>((resolve) => res.write('', () => resolve()));
+        await new Promise<void>((resolve) => setImmediate(resolve));
         res.socket?.destroy();
         return this.record({ ...done, status: 200, outcome: 'fault', fault });
       }

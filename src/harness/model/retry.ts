@@ -39,7 +39,7 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
 function apiDetail(e: APIError): string {
   const what = [e.status, e.type].filter((x) => x !== undefined && x !== null).join(' ');
   const msg = e.apiMessage ?? e.message;
-  return `${what ? what + ': ' : ''}${msg}${e.requestID ? ` (request-id ${e.requestID})` : ''}`;
+  return `${what ? what + ': ' : ''}${msg}${e.requestID ? ` [request-id ${e.requestID}]` : ''}`;
 }
 
 export function classify(e: unknown): Verdict {
