@@ -42,7 +42,7 @@ export const readFileTool = defineTool({
   description: [
     'Read a text file from the workspace. Returns its lines numbered like `   12\\tcode` (the number and a tab are not part of the file; never copy them into edit_file).',
     'Use start_line/end_line (1-based, inclusive) to read part of a large file. At most 2000 lines or 256 KB are shown per call; when more exists, the result ends with a note giving the next start_line to use. Lines longer than 2000 characters are cut.',
-    'Paths are relative to the workspace root; paths outside it (including through symlinks) are refused. Binary files (a NUL byte in the first 8 KB) are refused, as are files over 10 MB. A directory gives an is_directory error: use list_files for directories.',
+    'Paths are relative to the workspace root; paths outside it (including through symlinks) are refused. Binary files (a NUL byte in the first 8 KB) are refused, as are files over 10 MB. A directory gives an is_directory error: use list_files for directories. Files that usually hold secrets (.env, private keys) need a person\'s approval.',
   ].join('\n'),
   input: Input,
   run: async (args, ctx) => {

@@ -10,7 +10,7 @@ export const runTool = defineTool({
   name: 'run',
   effect: 'exec',
   description: [
-    'Run a shell command (/bin/sh -c) with the workspace root as the working directory, and get its exit code, stdout and stderr.',
+    'Run a shell command (/bin/sh -c) with the workspace root as the working directory, and get its exit code, stdout and stderr. Each call starts a fresh shell in the workspace root: cd, exports and shell variables do not carry over to the next call (chain with && instead).',
     'Use it for tests, builds, linters and git inspection (git status, git diff, git log). Prefer read_file, list_files and search for looking at files, and write_file/edit_file for changing them.',
     'Limits: the command has a timeout (timeout_s, default and maximum set by the workspace configuration); when it expires the whole process group is killed and you get what was printed so far. There is no standard input: commands that prompt will fail, so pass flags such as --yes. Background processes are killed when the command ends. The environment is scrubbed: variables that look like keys, tokens, passwords or credentials are removed. Long output is cut in the middle with a marker saying how much was cut.',
     'Depending on the policy, a person may have to approve the command first; some commands (sudo, git push, destructive rm, piping downloads into a shell, …) are always refused. A refusal tells you why and the command did not run.',

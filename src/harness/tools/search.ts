@@ -7,7 +7,7 @@ import { matchGlob } from './glob';
 import { resolveInWorkspace } from './paths';
 import { walk } from './walk';
 
-export const SEARCH_LIMITS = { maxMatches: 200, lineChars: 300, maxFileBytes: 2 * 1024 * 1024, maxVisited: 50_000 };
+export const SEARCH_LIMITS = { maxMatches: 200, lineChars: 300, maxFileBytes: 2 * 1024 * 1024, maxVisited: 50_000, maxMs: 10_000 };
 
 function clip(line: string): string {
   const t = line.endsWith('\r') ? line.slice(0, -1) : line;
@@ -50,8 +50,14 @@ export const searchTool = defineTool({
     let files = 0;
     let filesWithHits = 0;
     let skipped = 0;
+    let outOfTime = false;
+    const deadline = Date.now() + SEARCH_LIMITS.maxMs;
     for (const e of w.entries) {
       if (e.dir) continue;
+      if (Date.now() > deadline) {
+        outOfTime = true;
+        break;
+      }
       if (args.glob !== undefined && st.isDirectory() && !matchGlob(args.glob, e.rel.slice(base.length))) continue;
       let buf: Buffer;
       try {
@@ -78,6 +84,7 @@ export const searchTool = defineTool({
     const notes: string[] = [];
     if (total > hits.length) notes.push(`[… ${total - hits.length} more matches not shown (${total} in ${filesWithHits} file${filesWithHits === 1 ? '' : 's'}). Narrow the pattern, path or glob.]`);
     if (skipped > 0) notes.push(`[${skipped} files over 2 MB were not searched]`);
+    if (outOfTime) notes.push(`[search stopped after ${SEARCH_LIMITS.maxMs / 1000} s; results are incomplete. Narrow the path or glob, or simplify the pattern.]`);
     if (w.truncated) notes.push(`[stopped after visiting ${SEARCH_LIMITS.maxVisited} entries; results are incomplete]`);
     if (total === 0) return ok([`No matches for /${args.pattern}/ in ${files} file${files === 1 ? '' : 's'}.`, ...notes].join('\n'), { path: r.rel });
     return ok([...hits, ...notes].join('\n'), { path: r.rel });

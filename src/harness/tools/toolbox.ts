@@ -10,9 +10,21 @@ import type { AnyTool, ToolContext, ToolOutcome, Toolbox, Validation } from './t
 /** Hard cap on any tool result, after each tool's own limits. */
 export const MAX_TOOL_OUTPUT_CHARS = 60_000;
 
+/** Drops what only adds noise for the model: $schema and zod's ±MAX_SAFE_INTEGER bounds on ints. */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema') continue;
+    if ((k === 'maximum' || k === 'minimum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = tidy(v);
+  }
+  return out;
+}
+
 export function toolSpec(tool: AnyTool): ToolSpec {
-  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  delete schema.$schema; // noise for the model; the Messages API wants a plain object schema
+  const schema = tidy(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' })) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, input_schema: schema };
 }
 

@@ -46,4 +46,15 @@ describe('search', () => {
     assert.equal(lines.length, SEARCH_LIMITS.maxMatches + 1);
     assert.equal(lines[lines.length - 1], `[… 40 more matches not shown (${SEARCH_LIMITS.maxMatches + 40} in 1 file). Narrow the pattern, path or glob.]`);
   });
+
+  it('stops at its time budget and says the results are incomplete', async () => {
+    const saved = SEARCH_LIMITS.maxMs;
+    SEARCH_LIMITS.maxMs = -1; // already over budget at the first file
+    try {
+      const out = await ws.call('search', { pattern: 'addFee' });
+      assert.match(out.output, /search stopped after .* s; results are incomplete/);
+    } finally {
+      SEARCH_LIMITS.maxMs = saved;
+    }
+  });
 });

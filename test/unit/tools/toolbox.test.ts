@@ -22,6 +22,7 @@ describe('toolbox', () => {
     assert.deepEqual(edit.input_schema.required, ['path', 'old_string', 'new_string']);
     const read = specs.find((s) => s.name === 'read_file')!;
     assert.deepEqual(read.input_schema.required, ['path']);
+    assert.ok(!JSON.stringify(specs).includes(String(Number.MAX_SAFE_INTEGER)), 'no MAX_SAFE_INTEGER noise');
   });
 
   it('tells the model which tools exist when it calls an unknown one', () => {
