@@ -10,7 +10,9 @@ import type { Host } from '../host';
 import type { Model } from '../model/model';
 import { priceOf } from '../model/pricing';
 import { PolicyConfigSchema } from '../policy/config';
-import { Policy } from '../policy/policy';
+import { allowRuleForCommand, allowRuleForPath, Policy } from '../policy/policy';
+import type { PolicyCall, PolicyContext, PolicyVerdict } from '../policy/types';
+import { appendPolicyRule } from '../config/persistRule';
 import type { Limits, Mode } from '../protocol/events';
 import type { Feature } from '../progress/progressFile';
 import { createRunner } from '../sandbox/runner';
@@ -44,6 +46,33 @@ export function verifyOf(feature: Feature): string | null {
   return feature.verify?.trim() ? feature.verify.trim() : null;
 }
 
+/** The policy of a run; "Always allow" swaps in the policy of the updated config. */
+export class LivePolicy {
+  private policy: Policy;
+  constructor(
+    private readonly root: string,
+    config: KiteConfig,
+    private readonly log: EventSink,
+  ) {
+    this.policy = new Policy(PolicyConfigSchema.parse(config.policy ?? {}));
+  }
+
+  decide(call: PolicyCall, ctx: PolicyContext): PolicyVerdict {
+    return this.policy.decide(call, ctx);
+  }
+
+  always(call: PolicyCall): void {
+    const rule = call.command !== null ? allowRuleForCommand(call.command) : call.path !== null ? allowRuleForPath(call.name, call.path) : null;
+    if (!rule) return;
+    try {
+      const updated = appendPolicyRule(this.root, rule);
+      this.policy = new Policy(PolicyConfigSchema.parse(updated.policy ?? {}));
+    } catch (e) {
+      this.log.append({ kind: 'warning', code: 'policy_not_saved', message: `"always allow" could not be saved: ${(e as Error).message}` });
+    }
+  }
+}
+
 export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel } {
   const { root, config, feature } = input;
   const runner = input.runner ?? createRunner({ env: input.env });
@@ -52,13 +81,15 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const price = priceOf(input.model.id.startsWith('anthropic:') ? input.model.id : (config.model ?? input.model.id), config.prices);
   const logged = new LoggedModel(input.model, input.log, price, input.turnsSoFar, input.now);
   const gate = new LoggedGate(new Gate({ root, checks: config.checks, verify, timeoutS: config.command_timeout, runner }), input.log);
+  const policy = new LivePolicy(root, config, input.log);
   return {
     logged,
+    onAlways: (call) => policy.always(call),
     model: logged,
     gate,
     log: input.log,
     toolbox,
-    policy: new Policy(PolicyConfigSchema.parse(config.policy ?? {})),
+    policy,
     policyContext: { mode: input.mode, checks: config.checks, verify, featureTools: feature.tools ?? null },
     host: input.host,
     toolContext: { root, logDir: logDirOf(root, config), runner, commandTimeoutS: config.command_timeout },

@@ -27,6 +27,8 @@ export interface ToolCallDeps {
   log: EventSink;
   toolContext: ToolContext; // root, logDir, runner, timeout
   now: () => number; // ms, monotonic
+  /** "Always allow" was chosen: persist the rule and apply it from now on. */
+  onAlways?: (call: PolicyCall) => void;
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -153,6 +155,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
     switch (answer.decision) {
       case 'approve':
         log.append({ kind: 'approval', id, decision: 'approve', reason: null, diff: null, always: answer.always ?? false });
+        if (answer.always) deps.onAlways?.({ name, args, effect: tool.effect, path: rel, command });
         break;
       case 'deny':
         log.append({ kind: 'approval', id, decision: 'deny', reason: answer.reason, diff: null, always: false });
