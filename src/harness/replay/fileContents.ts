@@ -58,10 +58,17 @@ export function filesTouchedAt(index: EventIndex, i: number): string[] {
   return out.sort((a, b) => a.first - b.first).map((x) => x.path);
 }
 
-/** 1-based line where an edit's new text starts in the content after it (1 for whole writes). */
+/** 1-based line of the first line an edit changed, in the content after it (1 for whole writes). */
 export function editLine(content: string | null, args: unknown): number {
   const newS = field(args, 'new_string');
+  const oldS = field(args, 'old_string');
   if (content === null || typeof newS !== 'string' || !newS) return 1;
   const at = content.indexOf(newS);
-  return at < 0 ? 1 : content.slice(0, at).split('\n').length;
+  if (at < 0) return 1;
+  // Skip the unchanged start of the replaced text (models repeat context lines in old/new).
+  let same = 0;
+  if (typeof oldS === 'string') while (same < oldS.length && same < newS.length && oldS[same] === newS[same]) same++;
+  const head = newS.slice(0, same);
+  const lineStart = head.lastIndexOf('\n') + 1; // only whole unchanged lines count
+  return content.slice(0, at + lineStart).split('\n').length;
 }
