@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, DEFAULTS, loadConfig, parseConfig } from '../../../src/harness/config/config';
+import { tempDir } from '../loop/kit';
+
+function fails(text: string): ConfigError {
+  try {
+    parseConfig(text, '.kite/config.json');
+  } catch (e) {
+    assert.ok(e instanceof ConfigError);
+    return e;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('config (.kite/config.json)', () => {
+  it('a missing file means every default', () => {
+    const c = loadConfig(tempDir());
+    assert.equal(c.model, null);
+    assert.equal(c.max_tokens, DEFAULTS.max_tokens);
+    assert.deepEqual(c.checks, []);
+    assert.equal(c.max_gate_failures, 3);
+    assert.equal(c.log_dir, join('.kite', 'runs'));
+    assert.deepEqual(c.budget, { turns: 50, tokens: 2_000_000, usd: 5, wall_s: 1800 });
+  });
+
+  it('every key is optional; given keys override defaults, budget keys one by one', () => {
+    const c = parseConfig(JSON.stringify({ checks: ['npm test'], budget: { turns: 7 }, command_timeout: 30, prices: { 'my-model': { input: 1, output: 2 } } }));
+    assert.deepEqual(c.checks, ['npm test']);
+    assert.equal(c.budget.turns, 7);
+    assert.equal(c.budget.usd, 5);
+    assert.equal(c.command_timeout, 30);
+    assert.deepEqual(c.prices['my-model'], { input: 1, output: 2 });
+  });
+
+  it('errors name the file and the JSON path of each problem', () => {
+    assert.equal(fails('{"budget": {"turns": "ten"}}').message.startsWith('.kite/config.json: $.budget.turns:'), true);
+    assert.match(fails('{"checks": ["npm test", 3]}').message, /\$\.checks\[1\]/);
+    assert.match(fails('{"max_gate_failures": 0}').message, /\$\.max_gate_failures/);
+    assert.match(fails('{"chekcs": []}').message, /chekcs/); // a typo is not silently ignored
+    assert.match(fails('{"policy": {"deny": ["(unclosed"]}}').message, /\$\.policy\.deny\[0\]: not a valid regular expression/);
+    const bad = fails('{"checks": [');
+    assert.equal(bad.code, 'invalid_json');
+    assert.match(bad.message, /^\.kite\/config\.json: not valid JSON/);
+  });
+
+  it('loadConfig reads <root>/.kite/config.json', () => {
+    const root = tempDir();
+    mkdirSync(join(root, '.kite'));
+    writeFileSync(join(root, '.kite', 'config.json'), '{"model": "claude-haiku-4-5", "log_dir": "logs"}');
+    const c = loadConfig(root);
+    assert.equal(c.model, 'claude-haiku-4-5');
+    assert.equal(c.log_dir, 'logs');
+  });
+});

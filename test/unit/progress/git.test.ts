@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { addWorktree, dirtyPaths, gitBranch, gitHead, isGitRepo } from '../../../src/harness/progress/git';
+import { git, tempDir, tempRepo } from '../loop/kit';
+
+describe('git helpers (real git)', function () {
+  it('head, branch, repo detection', () => {
+    const root = tempRepo({ 'a.txt': 'a\n' });
+    assert.match(gitHead(root) ?? '', /^[0-9a-f]{40}$/);
+    assert.equal(gitBranch(root), 'main');
+    assert.equal(isGitRepo(root), true);
+    const plain = tempDir();
+    assert.equal(isGitRepo(plain), false);
+    assert.equal(gitHead(plain), null);
+  });
+
+  it('dirty paths include changed and untracked files but not the ignored log folder', () => {
+    const root = tempRepo({ 'a.txt': 'a\n' });
+    assert.deepEqual(dirtyPaths(root), []);
+    mkdirSync(join(root, '.kite', 'runs'), { recursive: true });
+    writeFileSync(join(root, '.kite', 'runs', 'x.jsonl'), '{}');
+    assert.deepEqual(dirtyPaths(root, ['.kite/runs']), []);
+    writeFileSync(join(root, 'a.txt'), 'changed\n');
+    writeFileSync(join(root, 'new file.txt'), 'n\n');
+    assert.deepEqual(dirtyPaths(root, ['.kite/runs']).sort(), ['a.txt', 'new file.txt']);
+  });
+
+  it('worktree: a new worktree on branch kite/<id> next to the repo; reused when it exists', () => {
+    const root = tempRepo({ 'a.txt': 'a\n' });
+    const wt = addWorktree(root, 'F1');
+    assert.ok(existsSync(join(wt, 'a.txt')));
+    assert.equal(gitBranch(wt), 'kite/F1');
+    assert.equal(gitHead(wt), gitHead(root));
+    assert.equal(addWorktree(root, 'F1'), wt);
+    assert.match(git(root, 'worktree', 'list'), /kite\/F1/);
+  });
+});

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { currentFeature, loadProgress, nextFeatureId, parseProgress, ProgressError, saveProgress, type ProgressFile } from '../../../src/harness/progress/progressFile';
+import { tempDir } from '../loop/kit';
+
+const base = (): ProgressFile => ({
+  goal: 'g',
+  log: [],
+  features: [
+    { id: 'F1', title: 'one', status: 'done', verify: '', notes: '' },
+    { id: 'F2', title: 'two', status: 'todo', verify: 'npm test', notes: '' },
+    { id: 'F3', title: 'three', status: 'in_progress', verify: '', notes: 'half way' },
+  ],
+});
+
+function problem(text: string): ProgressError {
+  try {
+    parseProgress(text, 'kite-progress.json');
+  } catch (e) {
+    assert.ok(e instanceof ProgressError);
+    return e;
+  }
+  assert.fail('expected a ProgressError');
+}
+
+describe('progress file', () => {
+  it('current feature: --feature, else first in_progress, else first todo', () => {
+    const p = base();
+    assert.equal(currentFeature(p).id, 'F3');
+    assert.equal(currentFeature(p, 'F1').id, 'F1');
+    p.features[2].status = 'done';
+    assert.equal(currentFeature(p).id, 'F2');
+    p.features[1].status = 'proposed';
+    assert.equal(problemOf(() => currentFeature(p)).code, 'no_feature');
+    assert.match(problemOf(() => currentFeature(p, 'F9')).message, /no feature "F9".*F1, F2, F3/);
+  });
+
+  it('a bad file is a clear error with the JSON path', () => {
+    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "t", "status": "finished"}]}').message, /^kite-progress\.json: \$\.features\[0\]\.status: /);
+    assert.match(problem('{"features": []}').message, /\$\.goal/);
+    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "a", "status": "todo"}, {"id": "F1", "title": "b", "status": "todo"}]}').message, /\$\.features\[1\]\.id: duplicate feature id "F1"/);
+    assert.equal(problem('{"goal": ').code, 'invalid_json');
+  });
+
+  it('keeps unknown keys, so a rewrite loses nothing', () => {
+    const dir = tempDir();
+    const path = join(dir, 'kite-progress.json');
+    writeFileSync(path, JSON.stringify({ goal: 'g', owner: 'ana', features: [{ id: 'F1', title: 't', status: 'todo', priority: 2 }] }));
+    const p = loadProgress(path);
+    assert.deepEqual(p.log, []);
+    saveProgress(path, p);
+    const again = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> & { features: Record<string, unknown>[] };
+    assert.equal(again.owner, 'ana');
+    assert.equal(again.features[0].priority, 2);
+  });
+
+  it('saves atomically (no temp file left behind) and the result loads again', () => {
+    const dir = tempDir();
+    const path = join(dir, 'kite-progress.json');
+    saveProgress(path, base());
+    saveProgress(path, base());
+    assert.deepEqual(readdirSync(dir), ['kite-progress.json']);
+    assert.deepEqual(loadProgress(path).features.map((f) => f.id), ['F1', 'F2', 'F3']);
+    assert.equal(problemOf(() => loadProgress(join(dir, 'nope.json'))).code, 'not_found');
+  });
+
+  it('generates unique proposal ids', () => {
+    const p = base();
+    p.features.push({ id: 'Q1', title: 'q', status: 'proposed' });
+    assert.equal(nextFeatureId(p), 'Q2');
+  });
+});
+
+function problemOf(fn: () => unknown): ProgressError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof ProgressError);
+    return e;
+  }
+  assert.fail('expected a ProgressError');
+}
