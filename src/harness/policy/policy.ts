@@ -4,7 +4,7 @@
 //   2. policy.rules         explicit rules from .kite/config.json, in order ("Always allow" lands here)
 //   3. reads                allow (ask for files that usually hold secrets: .env, keys)
 //   4. commands             deny list → configured checks / verify (exact) → policy.allow → ask
-//   5. writes               ask
+//   5. writes               ask (Kite's own files — .kite/, kite-progress.json — ask even unattended)
 // Unattended: writes inside the workspace are allowed; anything else that would ask is refused
 // with rule "unattended:refuse" and a reason the model is told.
 import * as path from 'node:path';
@@ -18,6 +18,8 @@ export type { PolicyRule } from './config';
 
 /** Files that usually hold secrets: reading them needs a person (refused unattended). */
 export const SECRET_FILE_GLOBS = ['.env', '.env.*', '*.pem', '*.key', '*.p12', '*.pfx', 'id_rsa*', 'id_ed25519*', 'id_ecdsa*', '.npmrc', '.netrc', '.pypirc', 'credentials.json'];
+/** Kite's own files: an agent that rewrote them could loosen its policy or its verify command. */
+export const HARNESS_FILE_GLOBS = ['/.kite/**', '/kite-progress.json'];
 const NOT_SECRET = ['.env.example', '.env.sample', '.env.template', '*.pub'];
 
 function normPath(p: string | null): string | null {
@@ -71,6 +73,9 @@ export class Policy {
         if (p !== null && isSecretFile(p)) return { decision: 'ask', rule: 'ask:secret-file', reason: `"${p}" usually holds secrets, so reading it needs a person's approval.` };
         return { decision: 'allow', rule: 'allow:reads', reason: 'Reading is allowed.' };
       case 'write':
+        if (p !== null && HARNESS_FILE_GLOBS.some((g) => matchGlob(g, p))) {
+          return { decision: 'ask', rule: 'ask:harness-files', reason: `"${p}" belongs to Kite itself (its configuration, policy or progress file); Kite updates it at the end of the run, and changing it needs a person's approval.` };
+        }
         return { decision: 'ask', rule: 'ask:writes', reason: 'Writes are shown to a person for approval.' };
       case 'exec':
         return this.command(cmd ?? '', ctx);

@@ -1,5 +1,6 @@
 // Minimal glob → RegExp for tool arguments and policy rules (Node 20 has no path.matchesGlob).
-// Supports **, *, ?, [...] and {a,b}. A pattern without "/" matches the base name at any depth.
+// Supports **, *, ?, [...] and {a,b}. A pattern without "/" matches the base name at any depth;
+// a leading "/" anchors it at the root.
 
 const cache = new Map<string, RegExp>();
 
@@ -46,7 +47,9 @@ export function globToRegExp(glob: string): RegExp {
 
 /** Does a slash-separated relative path match the glob? */
 export function matchGlob(glob: string, relPath: string): boolean {
-  const g = glob.startsWith('./') ? glob.slice(2) : glob;
+  // "/x" and "./x" are anchored at the root, like a leading "/" in .gitignore.
+  if (glob.startsWith('/') || glob.startsWith('./')) return globToRegExp(glob.replace(/^\.?\//, '')).test(relPath);
+  const g = glob;
   if (!g.includes('/')) {
     const base = relPath.slice(relPath.lastIndexOf('/') + 1);
     return globToRegExp(g).test(base);

@@ -191,6 +191,16 @@ describe('policy: unattended mode', () => {
     assert.match(v.reason, /"npm test", "npm run lint", "node --test test\/fees\.test\.js", and those the policy allows/);
   });
 
+  it('refuses writes to Kite\'s own files (config, progress), which ask when attended', () => {
+    for (const f of ['.kite/config.json', 'kite-progress.json']) {
+      assert.deepEqual(pick(p.decide(write(f), attended)), ['ask', 'ask:harness-files'], f);
+      const v = p.decide(write(f, 'edit_file'), unattended);
+      assert.deepEqual(pick(v), ['deny', 'unattended:refuse'], f);
+      assert.match(v.reason, /belongs to Kite itself/);
+    }
+    assert.deepEqual(pick(p.decide(write('docs/kite-progress.json'), unattended)), ['allow', 'unattended:writes']);
+  });
+
   it('still denies the deny list with its own rule, and refuses explicit ask rules and secret reads', () => {
     assert.deepEqual(pick(p.decide(cmd('git push'), unattended)), ['deny', 'deny:git-push']);
     assert.deepEqual(pick(p.decide(read('.env'), unattended)), ['deny', 'unattended:refuse']);
