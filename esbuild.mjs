@@ -42,6 +42,8 @@ export const builds = [
 
 async function main() {
   mkdirSync(outRoot, { recursive: true });
+  // JSON Schemas for jsonValidation come from the zod schemas (media/schemas, committed).
+  await (await import('./scripts/gen-schemas.mjs')).genSchemas();
   const present = builds
     .filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)))
     .map((b) => ({ ...b, outdir: b.outdir.replace(/^dist/, outRoot) }));

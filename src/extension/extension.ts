@@ -1,16 +1,35 @@
 // Composition root of the extension: wires parts together, nothing else (ARCHITECTURE.md §5.8).
-// Activation stays cheap: the harness server and vscode-languageclient load on first use.
+// Activation stays cheap: every command is registered at once as a proxy, and the real parts
+// (zod schemas, the RPC client, views) load right after, off the activation path.
 import * as vscode from 'vscode';
-import { wireKite, type KiteApi } from './wireKite';
+import { KITE_COMMANDS } from './commandIds';
+import type { KiteParts } from './wireKite';
+
+export interface KiteApi {
+  version: string;
+  /** Time spent inside activate() (ms). */
+  activationMs: number;
+  /** Resolves once the views, the approval UI and the harness client are wired. */
+  ready: Promise<KiteParts>;
+}
 
 export function activate(context: vscode.ExtensionContext): KiteApi {
   const t0 = performance.now();
   const log = vscode.window.createOutputChannel('Kite', { log: true });
-  context.subscriptions.push(log, vscode.commands.registerCommand('kite.showLog', () => log.show()));
-  const api = wireKite(context, log);
+  const ready = import('./wireKite').then((m) => {
+    const parts = m.wireKite(context, log);
+    log.info(`Kite ready ${(performance.now() - t0).toFixed(1)} ms after activation began`);
+    return parts;
+  });
+  ready.catch((err: unknown) => log.error(`Kite failed to start: ${String(err)}`));
+  context.subscriptions.push(
+    log,
+    vscode.commands.registerCommand('kite.showLog', () => log.show()),
+    ...KITE_COMMANDS.map((id) => vscode.commands.registerCommand(id, async (...args: never[]) => (await ready).commands[id](...args))),
+  );
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
-  return { version: String(context.extension.packageJSON.version), activationMs, ...api };
+  return { version: String(context.extension.packageJSON.version), activationMs, ready };
 }
 
 export function deactivate(): void {}

@@ -133,6 +133,7 @@ export class RunTracker implements vscode.Disposable {
 
   private render(): void {
     this.changed.fire();
+    void vscode.commands.executeCommand('setContext', 'kite.running', this.runs.size > 0);
     const r = [...this.runs.values()].at(-1);
     if (!r) return this.status.hide();
     const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';

@@ -13,11 +13,12 @@ import { FeaturesTree } from './views/featuresTree';
 import { readLogSummary } from './views/runLogSummary';
 import { RunsTree } from './views/runsTree';
 import { workspaceRoot } from './agentCommands';
+import type { KiteCommandId } from './commandIds';
 
-/** Returned from activate(): lets integration tests watch Kite; answers still go through commands. */
-export interface KiteApi {
-  version: string;
-  activationMs: number;
+/** Kite's parts once loaded; activate() exposes them to tests as `ready` (answers still go through commands). */
+export interface KiteParts {
+  /** The implementation behind every command id (extension.ts registers them). */
+  commands: Record<KiteCommandId, (...args: never[]) => unknown>;
   serverPid(): number | null;
   pendingApprovals(): { key: string; kind: 'write' | 'command'; path: string | null; command: string | null }[];
   onDidChangeApprovals: vscode.Event<void>;
@@ -28,7 +29,7 @@ export interface KiteApi {
   refreshViews(): void;
 }
 
-export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Omit<KiteApi, 'version' | 'activationMs'> {
+export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): KiteParts {
   const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log);
   const tracker = new RunTracker(client, log);
   const approvals = new ApprovalController(client, log);
@@ -40,7 +41,6 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const agent = new AgentCommands(client, tracker, keys, features, runs, log);
   const approvalsTree = new ApprovalsTree(approvals.queue);
 
-  const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
   context.subscriptions.push(
     client,
     tracker,
@@ -59,36 +59,39 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       void vscode.window.showErrorMessage(`Kite's harness server stopped unexpectedly and was restarted.${d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''}`, 'Show Log').then((p) => (p ? log.show() : undefined));
       void agent.offerResume(d.logs, "Kite's harness server stopped.");
     }),
-    reg('kite.startAgent', (arg?: string) => agent.start(arg)),
-    reg('kite.startAgentOnFeature', (arg?: Parameters<AgentCommands['start']>[0]) => (arg ? agent.start(arg) : agent.startPick())),
-    reg('kite.stopAgent', () => agent.stop()),
-    reg('kite.resumeRun', (arg?: Parameters<AgentCommands['resume']>[0]) => agent.resume(arg)),
-    reg('kite.openRun', (arg?: Parameters<AgentCommands['openRun']>[0]) => agent.openRun(arg)),
-    reg('kite.openLastRun', (arg?: Parameters<AgentCommands['openLastRun']>[0]) => agent.openLastRun(arg)),
-    reg('kite.replayRun', (arg?: Parameters<AgentCommands['replay']>[0]) => agent.replay(arg)),
-    reg('kite.refreshViews', () => {
+  );
+  const commands: Record<KiteCommandId, (...args: never[]) => unknown> = {
+    'kite.startAgent': (arg?: string) => agent.start(arg),
+    'kite.startAgentOnFeature': (arg?: Parameters<AgentCommands['start']>[0]) => (arg ? agent.start(arg) : agent.startPick()),
+    'kite.stopAgent': () => agent.stop(),
+    'kite.resumeRun': (arg?: Parameters<AgentCommands['resume']>[0]) => agent.resume(arg),
+    'kite.openRun': (arg?: Parameters<AgentCommands['openRun']>[0]) => agent.openRun(arg),
+    'kite.openLastRun': (arg?: Parameters<AgentCommands['openLastRun']>[0]) => agent.openLastRun(arg),
+    'kite.replayRun': (arg?: Parameters<AgentCommands['replay']>[0]) => agent.replay(arg),
+    'kite.refreshViews': () => {
       features.refresh();
       runs.refresh();
-    }),
-    reg('kite.init', async () => {
+    },
+    'kite.init': async () => {
       const root = workspaceRoot();
       if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first.');
       await initWorkspace(root);
       features.refresh();
-    }),
-    reg('kite.setApiKey', () => keys.prompt()),
-    reg('kite.acceptAll', (target?: vscode.Uri | string) => approvals.writes.acceptAll(target)),
-    reg('kite.rejectAll', (args?: vscode.Uri | string | RejectArgs) => approvals.writes.rejectAll(args)),
-    reg('kite.acceptHunk', (uri: string, key: string) => approvals.writes.acceptHunk(uri, key)),
-    reg('kite.rejectHunk', (uri: string, key: string) => approvals.writes.rejectHunk(uri, key)),
-    reg('kite.approval.open', (t?: ApprovalTarget) => approvals.open(t)),
-    reg('kite.approval.runOnce', (t?: ApprovalTarget) => approvals.answerCommand('once', t)),
-    reg('kite.approval.alwaysAllow', (t?: ApprovalTarget) => approvals.answerCommand('always', t)),
-    reg('kite.approval.deny', (t?: ApprovalTarget) => approvals.answerCommand('deny', t)),
-  );
+    },
+    'kite.setApiKey': () => keys.prompt(),
+    'kite.acceptAll': (target?: vscode.Uri | string) => approvals.writes.acceptAll(target),
+    'kite.rejectAll': (args?: vscode.Uri | string | RejectArgs) => approvals.writes.rejectAll(args),
+    'kite.acceptHunk': (uri: string, key: string) => approvals.writes.acceptHunk(uri, key),
+    'kite.rejectHunk': (uri: string, key: string) => approvals.writes.rejectHunk(uri, key),
+    'kite.approval.open': (t?: ApprovalTarget) => approvals.open(t),
+    'kite.approval.runOnce': (t?: ApprovalTarget) => approvals.answerCommand('once', t),
+    'kite.approval.alwaysAllow': (t?: ApprovalTarget) => approvals.answerCommand('always', t),
+    'kite.approval.deny': (t?: ApprovalTarget) => approvals.answerCommand('deny', t),
+  };
   void offerResumeAfterReload(agent, runs);
 
   return {
+    commands,
     serverPid: () => client.serverPid,
     pendingApprovals: () =>
       approvals.queue.all().map((p) => ({

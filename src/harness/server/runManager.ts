@@ -1,6 +1,7 @@
 // The harness server's state: the runs it is driving and the approvals they wait for. Transport-free
 // (main.ts binds it to JSON-RPC), so unit tests drive it with fake runners and a recording notifier.
 import { dirname, join, resolve } from 'node:path';
+import { addAlwaysAllowRule } from './alwaysAllow';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import type {
@@ -132,6 +133,12 @@ export class RunManager {
     const pending = this.runs.get(token)?.pending.get(id);
     if (!pending) return false;
     this.runs.get(token)?.pending.delete(id);
+    const root = this.runs.get(token)?.root;
+    if (answer.decision === 'approve' && answer.always && pending.request.kind === 'command' && root) {
+      const r = addAlwaysAllowRule(root, pending.request.command);
+      if ('error' in r) this.notify.log({ level: 'warn', message: r.error });
+      else this.notify.log({ level: 'info', message: r.added ? `added policy rule ${r.ruleId} to ${r.file}` : `policy rule ${r.ruleId} already in ${r.file}` });
+    }
     pending.resolve(answer);
     return true;
   }
