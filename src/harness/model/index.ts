@@ -31,9 +31,9 @@ export function defaultModelSpec(configModel: string | null | undefined): string
   return configModel ? normalizeSpec(configModel) : `anthropic:${DEFAULT_MODEL}`;
 }
 
-/** A bare model id means Anthropic. */
+/** A bare model id (no scheme) means Anthropic. */
 export function normalizeSpec(spec: string): string {
-  return /^(script|anthropic|replay):/.test(spec) ? spec : `anthropic:${spec}`;
+  return spec.includes(':') ? spec : `anthropic:${spec}`;
 }
 
 interface AnthropicCtor {

@@ -8,7 +8,9 @@ import { ReplySchema, type AssistantBlock, type Reply, type StopReason, type Usa
 import { ModelError, type Model, type ModelRequest } from './model';
 import { formatIssues } from '../config/formatIssues';
 
-const ScriptSchema = z.union([z.array(ReplySchema), z.looseObject({ replies: z.array(ReplySchema) }).transform((o) => o.replies)]);
+// Either a bare array of replies or {"replies": [...]} (room for metadata next to them).
+const ScriptSchema = z.array(ReplySchema);
+const WrappedScriptSchema = z.looseObject({ replies: ScriptSchema });
 
 export const DEFAULT_USAGE: Usage = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
@@ -30,7 +32,7 @@ export class ScriptedModel implements Model {
     } catch (e) {
       throw new ModelError('script_invalid', `${abs}: cannot read the script (${(e as Error).message})`);
     }
-    const parsed = ScriptSchema.safeParse(raw);
+    const parsed = Array.isArray(raw) ? ScriptSchema.safeParse(raw) : WrappedScriptSchema.transform((o) => o.replies).safeParse(raw);
     if (!parsed.success) throw new ModelError('script_invalid', formatIssues(abs, parsed.error));
     return new ScriptedModel(parsed.data, `script:${abs}`);
   }

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { formatSummary, formatTimeline } from '../../../src/harness/events/timeline';
+import { LOG_VERSION, type EventBody, type KiteEvent } from '../../../src/harness/protocol/events';
+
+let seq = 0;
+const ev = (t: number, body: EventBody): KiteEvent => ({ v: LOG_VERSION, seq: seq++, run: 'r', t, ...body }) as KiteEvent;
+
+describe('timeline text', () => {
+  it('one row per model turn, tool call and gate, like the original Kite; denials name their rule', () => {
+    const events: KiteEvent[] = [
+      ev(0, { kind: 'user', reason: 'briefing', text: 'go' }),
+      ev(1.2, { kind: 'model', turn: 1, ms: 1200, stop: 'tool_use', content: [], input_tokens: 1234, output_tokens: 56, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0, model: 'm', retries: 0 }),
+      ev(1.3, { kind: 'proposed', turn: 1, id: 'a', name: 'run', args: { command: 'git push origin main' } }),
+      ev(1.3, { kind: 'policy', id: 'a', name: 'run', decision: 'deny', rule: 'deny:git-push', reason: 'no' }),
+      ev(1.3, { kind: 'tool', id: 'a', name: 'run', args: { command: 'git push origin main' }, ms: 0, is_error: true, output: 'Denied', error_code: 'denied' }),
+      ev(1.4, { kind: 'tool', id: 'b', name: 'write_file', args: { path: 'src/a.js', content: 'x'.repeat(1500) }, ms: 2, is_error: false, output: 'ok', error_code: null }),
+      ev(1.5, { kind: 'tool', id: 'c', name: 'run', args: { command: 'npm test' }, ms: 900, is_error: true, output: 'fail', error_code: 'failed', exit_code: 1 }),
+      ev(2.5, { kind: 'gate', attempt: 1, passed: false, feedback: 'f', checks: [{ command: 'npm test', exit_code: 0, ms: 1, timed_out: false, output_tail: '', source: 'check' }, { command: 'node --test t.js', exit_code: 1, ms: 1, timed_out: false, output_tail: '', source: 'verify' }] }),
+      ev(3, { kind: 'session_end', status: 'gate_failed', turns: 1, tokens: 1290, cost_usd: 0, commit: null, summary: '', error: null }),
+    ];
+    const rows = formatTimeline(events).split('\n');
+    assert.deepEqual(rows, [
+      '    1.2s  turn 1   tool_use  in=1,234 out=56',
+      '    1.3s    DENY  run git push origin main  [deny:git-push]',
+      '    1.4s    ok    write_file src/a.js (1,500 chars)',
+      '    1.5s    ERROR run npm test → exit 1  [failed]',
+      '    2.5s  gate FAILED  ✓ npm test  ✗ node --test t.js (exit 1)',
+      '    3.0s  end  gate_failed',
+    ]);
+  });
+
+  it('the summary line: feature, outcome, turns, tokens, cost, commit, log path', () => {
+    const line = formatSummary({ feature: 'F1', outcome: 'done', turns: 7, tokens: 38634, cost_usd: 0.05461, commit: '61e476fabcdef', logPath: '/w/.kite/runs/x.jsonl', proposals: ['Q1'] }, '/w');
+    assert.equal(line, 'F1: done in 7 turns, 38,634 tokens, $0.0546. Commit 61e476f. Proposed: Q1. Log .kite/runs/x.jsonl');
+  });
+});
