@@ -48,6 +48,9 @@ export interface RunSummary {
   commit: string | null;
   logPath: string;
   proposals: string[];
+  /** The run is paused for an approval (no session_end, progress untouched): `kite resume` continues it. */
+  paused?: boolean;
+  summary?: string;
 }
 
 /** Problems with the request itself (exit 2 in the CLI), as opposed to a run that went badly. */
@@ -170,6 +173,9 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
 
   const signal = c.opts.signal ?? new AbortController().signal;
   const result = await runLoop(deps, state, signal);
+  if (result.paused) {
+    return { feature: feature.id, outcome: result.outcome, paused: true, summary: result.summary, turns: result.state.turns, tokens: totalTokensOf(result.state.usage), cost_usd: result.state.usage.cost_usd, commit: null, logPath: writer.path, proposals: [] };
+  }
   return finishRun(c, result.outcome, result.summary, result.error, result.state.turns, totalTokensOf(result.state.usage), result.state.usage.cost_usd);
 }
 

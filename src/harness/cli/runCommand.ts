@@ -1,7 +1,7 @@
 // `kite run [DIR] …` — work on the current feature (or --feature ID, or --all of them), print the
 // timeline and a summary line. Exit 0 only when the run ends done.
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { formatSummary, formatTimeline } from '../events/timeline';
 import type { Host } from '../host';
 import { EventSchema, type KiteEvent, type Limits, type Mode } from '../protocol/events';
@@ -124,8 +124,12 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
   }
 }
 
-function report(s: RunSummary, out: Out): number {
+export function report(s: RunSummary, out: Out): number {
   out.out(formatTimeline(readEvents(s.logPath)));
+  if (s.paused) {
+    out.out(`${s.feature}: paused, resume with kite resume ${basename(s.logPath).replace(/\.jsonl$/, '')} (${s.summary ?? 'waiting for approval'})`);
+    return 1;
+  }
   out.out(formatSummary(s));
   return s.outcome === 'done' ? 0 : 1;
 }

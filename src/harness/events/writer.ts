@@ -63,6 +63,7 @@ export class EventWriter {
     const line = this.redactor.redact(raw);
     appendFileSync(this.path, line + '\n');
     this.seq++;
+    crashForTests(event.seq);
     // Listeners see what is on disk: the redacted event when something was redacted.
     const written = line === raw ? event : (JSON.parse(line) as KiteEvent);
     for (const l of this.listeners) l(written);
@@ -90,6 +91,13 @@ function lastCompleteEvent(text: string): { seq?: unknown; t?: unknown; run?: un
     }
   }
   return null;
+}
+
+// Test-only hook: KITE_TEST_CRASH_AFTER_SEQ=N makes the process SIGKILL itself right after event N
+// is on disk (kill -9 at an exact event boundary; test/unit/resume/crash.test.ts). Unset in real use.
+function crashForTests(seq: number): void {
+  const at = process.env.KITE_TEST_CRASH_AFTER_SEQ;
+  if (at !== undefined && at !== '' && Number(at) === seq) process.kill(process.pid, 'SIGKILL');
 }
 
 function ensureLogDir(logDir: string): void {

@@ -26,6 +26,8 @@ export interface LoopDeps extends ToolCallDeps {
 }
 
 export interface LoopResult {
+  /** Waiting for an approval nobody could give: no outcome yet; `kite resume` continues it. */
+  paused?: boolean;
   outcome: Outcome;
   summary: string; // the agent's closing words, or why the run stopped
   error: string | null;
@@ -137,7 +139,7 @@ async function runTools(deps: LoopDeps, state: LoopState, uses: ToolUseBlock[], 
       case 'stuck':
         return { outcome: 'stuck', summary: `stuck: ${r.message}`, error: null, state };
       case 'paused':
-        return { outcome: 'cancelled', summary: `paused: ${r.message}; continue it with \`kite resume\``, error: null, state };
+        return { outcome: 'cancelled', paused: true, summary: `paused: ${r.message}; continue it with \`kite resume\``, error: null, state };
       default:
         return assertNever(r, 'tool call result');
     }

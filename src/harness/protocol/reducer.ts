@@ -113,6 +113,8 @@ export interface RunState {
   divergences: EventOf<'divergence'>[];
   paused: { seq: number; reason: string; pending: string[] } | null;
   resumed: number;
+  briefed: boolean; // the briefing `user` event is in the log
+  progressCount: number; // `progress` events: the first is the start, a later one the closing update
   features: { id: string; title: string; status: FeatureStatus }[];
   proposals: string[];
   outcome: { seq: number; status: Outcome; commit: string | null; summary: string; error: string | null; turns: number; tokens: number; cost_usd: number } | null;
@@ -148,6 +150,8 @@ export function initialRunState(opts: { conversation?: boolean } = {}): RunState
     divergences: [],
     paused: null,
     resumed: 0,
+    briefed: false,
+    progressCount: 0,
     features: [],
     proposals: [],
     outcome: null,
@@ -202,6 +206,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
     case 'user':
       s.conversation?.addUserText(e.text);
       if (e.reason === 'gate_feedback') s.feedbackOwed = null;
+      else if (e.reason === 'briefing') s.briefed = true;
       break;
     case 'model': {
       s.turns = Math.max(s.turns, e.turn);
@@ -317,6 +322,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.divergences.push(e);
       break;
     case 'progress':
+      s.progressCount++;
       s.features = e.features;
       s.proposals = e.proposals;
       break;
