@@ -36,3 +36,23 @@ export function reduceOutput(text: string, maxChars: number): string {
   const sep1 = head === '' || head.endsWith('\n') ? '' : '\n';
   return `${head}${sep1}${marker}\n${text.slice(tailStart)}`;
 }
+
+// CSI / OSC escape sequences (colours, cursor moves, hyperlinks).
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/**
+ * What a terminal would finally show, as plain text: colour codes removed, and progress lines
+ * redrawn with "\r" reduced to their last state. Saves the model's context, loses nothing it needs.
+ */
+export function cleanTerminalOutput(text: string): string {
+  const noAnsi = text.replace(ANSI, '');
+  if (!noAnsi.includes('\r')) return noAnsi;
+  return noAnsi
+    .split('\n')
+    .map((line) => {
+      const l = line.endsWith('\r') ? line.slice(0, -1) : line;
+      const i = l.lastIndexOf('\r');
+      return i < 0 ? l : l.slice(i + 1);
+    })
+    .join('\n');
+}

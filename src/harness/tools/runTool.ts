@@ -1,7 +1,7 @@
 // run: one shell command in the workspace, through the sandboxed process runner.
 import { z } from 'zod';
 import { defineTool } from './defineTool';
-import { reduceOutput } from './reduce';
+import { cleanTerminalOutput, reduceOutput } from './reduce';
 import type { ToolOutcome } from './types';
 
 export const RUN_OUTPUT_CHARS = 20_000; // per stream, what the model sees
@@ -24,10 +24,11 @@ export const runTool = defineTool({
     const timeout = Math.min(args.timeout_s ?? max, max);
     const note = args.timeout_s !== undefined && args.timeout_s > max ? `(timeout_s ${args.timeout_s} is over the maximum of ${max} s; ${max} s was used)\n` : '';
     const res = await ctx.runner.run({ command: args.command, cwd: ctx.root, timeout_s: timeout, signal: ctx.signal });
-    const body = [
-      res.stdout ? `--- stdout ---\n${reduceOutput(res.stdout, RUN_OUTPUT_CHARS).replace(/\n$/, '')}` : '--- stdout: (empty) ---',
-      res.stderr ? `--- stderr ---\n${reduceOutput(res.stderr, RUN_OUTPUT_CHARS).replace(/\n$/, '')}` : '--- stderr: (empty) ---',
-    ].join('\n');
+    const stream = (name: string, text: string): string => {
+      const clean = cleanTerminalOutput(text);
+      return clean.trim() === '' ? `--- ${name}: (empty) ---` : `--- ${name} ---\n${reduceOutput(clean, RUN_OUTPUT_CHARS).replace(/\n$/, '')}`;
+    };
+    const body = [stream('stdout', res.stdout), stream('stderr', res.stderr)].join('\n');
     const secs = (res.ms / 1000).toFixed(1);
     let head: string;
     let outcome: Pick<ToolOutcome, 'is_error' | 'error_code'>;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { reduceOutput } from '../../../src/harness/tools/reduce';
+import { cleanTerminalOutput, reduceOutput } from '../../../src/harness/tools/reduce';
 
 describe('reduceOutput', () => {
   it('returns short text unchanged', () => {
@@ -25,5 +25,11 @@ describe('reduceOutput', () => {
   it('cuts text without line breaks too', () => {
     const out = reduceOutput('x'.repeat(10_000), 100);
     assert.match(out, /^x{40}\n\[… 9900 characters cut \(0 lines\) …\]\nx{60}$/);
+  });
+
+  it('cleanTerminalOutput drops colour codes and keeps the last state of redrawn lines', () => {
+    const raw = '\x1b[32m✔ passed\x1b[0m\nDownloading 10%\rDownloading 50%\rDownloading 100%\r\n\x1b]8;;http://x\x07link\x1b]8;;\x07 done\r\n';
+    assert.equal(cleanTerminalOutput(raw), '✔ passed\nDownloading 100%\nlink done\n');
+    assert.equal(cleanTerminalOutput('plain\n'), 'plain\n');
   });
 });
