@@ -2,6 +2,7 @@
 // (resume, timeline, cost, diagnose, export, server, debug-adapter).
 import { initCommand } from './initCommand';
 import { runCommand } from './runCommand';
+import { resumeCommand } from './resumeCommand';
 
 export interface Command {
   name: string;
@@ -10,4 +11,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand];

@@ -1,0 +1,138 @@
+// `kite resume <run id | log path> …` — continue a run that crashed or paused for approval, from
+// its log alone. Mode and limits come from the log; the flags of `kite run` override them.
+// Pending approvals are asked on a terminal, or answered with --approve / --deny REASON; with
+// neither (no terminal, attended run) the run pauses again and says how to continue.
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { loadConfig } from '../config/config';
+import { LogReadError, readLog } from '../events/reader';
+import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
+import type { Limits, Mode } from '../protocol/events';
+import { foldEvents } from '../protocol/reducer';
+import { resumeRun, ResumeError, type ResumeOptions } from '../resume';
+import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
+import type { Command } from './commands';
+import { describeError, stdio, usageProblem, type Out } from './output';
+import { report } from './runCommand';
+import { TtyHost } from './ttyHost';
+import { UnattendedHost } from './unattendedHost';
+
+const FLAGS: FlagSpec[] = [
+  { name: 'unattended', type: 'bool', help: 'continue unattended (overrides the mode recorded in the log)' },
+  { name: 'attended', type: 'bool', help: 'continue attended (overrides the mode recorded in the log)' },
+  { name: 'max-turns', type: 'int', value: 'N', help: 'stop after N model turns (overrides the recorded limit)' },
+  { name: 'max-tokens', type: 'int', value: 'N', help: 'stop after N tokens' },
+  { name: 'max-usd', type: 'number', value: 'X', help: 'stop after X dollars' },
+  { name: 'approve', type: 'bool', help: 'approve the calls that were waiting for approval' },
+  { name: 'deny', type: 'string', value: 'REASON', help: 'deny the calls that were waiting for approval (the agent is told REASON)' },
+  { name: 'dir', type: 'string', value: 'DIR', help: 'project folder to look for a run id in (default: the current folder)' },
+];
+
+const USAGE = `usage: kite resume <run id | log path> [options]\n\nContinues a run that stopped (crash, kill, or a pause for approval) from its log.\n\n${formatFlags(FLAGS)}`;
+
+/** A run id is looked up in the project's log folder; an existing path is used as is. */
+export function resolveLog(arg: string, dir: string): string {
+  if (arg.endsWith('.jsonl') || isAbsolute(arg) || arg.includes('/')) return resolve(dir, arg);
+  let logDir = join('.kite', 'runs');
+  try {
+    logDir = loadConfig(dir).log_dir;
+  } catch {
+    // an unreadable config is reported by the run itself; the default folder is the best guess
+  }
+  const p = resolve(dir, logDir, `${arg}.jsonl`);
+  return existsSync(p) ? p : resolve(dir, arg);
+}
+
+/** Nobody is at a terminal: the approval cannot be answered here, so the run pauses. */
+class NoTerminalHost implements Host {
+  approve(): Promise<ApprovalAnswer> {
+    return Promise.reject(new Error('no terminal to ask on (answer with `kite resume <run> --approve` or `--deny REASON`, or resume on a terminal)'));
+  }
+}
+
+/** Answers the given call ids from the command line; the rest go to `inner`. */
+class PresetHost implements Host {
+  constructor(
+    private readonly ids: Set<string>,
+    private readonly answer: ApprovalAnswer,
+    private readonly inner: Host,
+  ) {}
+
+  approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (this.ids.delete(req.id)) return Promise.resolve(this.answer);
+    return this.inner.approve(req, signal);
+  }
+}
+
+export interface ResumeCommandDeps {
+  out?: Out;
+  isTty?: boolean;
+  host?: Host;
+  extra?: Partial<ResumeOptions>;
+}
+
+export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): Promise<number> {
+  const out = deps.out ?? stdio;
+  let tty: TtyHost | null = null;
+  try {
+    const args = parseArgs(argv, FLAGS, 1);
+    if (args.help) {
+      out.out(USAGE);
+      return 0;
+    }
+    const f = args.flags;
+    const target = args.positionals[0];
+    if (!target) throw new UsageError('which run? give a run id (e.g. 20260301-101500-F4) or a log path');
+    if (f.unattended && f.attended) throw new UsageError('--unattended and --attended cannot be combined');
+    if (f.approve && typeof f.deny === 'string') throw new UsageError('--approve and --deny cannot be combined');
+    const log = resolveLog(target, resolve(typeof f.dir === 'string' ? f.dir : '.'));
+    const mode: Mode | undefined = f.unattended ? 'unattended' : f.attended ? 'attended' : undefined;
+    const limits: Partial<Limits> = {};
+    if (typeof f['max-turns'] === 'number') limits.turns = f['max-turns'];
+    if (typeof f['max-tokens'] === 'number') limits.tokens = f['max-tokens'];
+    if (typeof f['max-usd'] === 'number') limits.usd = f['max-usd'];
+
+    const isTty = deps.isTty ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    let host: Host = deps.host ?? (mode === 'unattended' ? new UnattendedHost() : isTty ? (tty = new TtyHost()) : new NoTerminalHost());
+    if (f.approve || typeof f.deny === 'string') {
+      const { events } = await readLog(log);
+      const pending = new Set(Object.keys(foldEvents(events, { conversation: false }).pending));
+      const answer: ApprovalAnswer = f.approve ? { decision: 'approve' } : { decision: 'deny', reason: String(f.deny) };
+      host = new PresetHost(pending, answer, host);
+    }
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const s = await resumeRun({ log, mode, limits, signal: controller.signal, ...deps.extra }, host);
+      return report(s, out);
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  } catch (e) {
+    if (e instanceof LogReadError) {
+      out.err(`kite: ${e.message}`);
+      return 2;
+    }
+    if (e instanceof ResumeError) {
+      out.err(`kite: ${e.message}`);
+      return e.code === 'already_finished' ? 1 : 2;
+    }
+    const problem = usageProblem(e);
+    if (problem !== null) {
+      out.err(`kite: ${problem}`);
+      if (e instanceof UsageError) out.err(USAGE);
+      return 2;
+    }
+    out.err(`kite: ${describeError(e)}`);
+    return 1;
+  } finally {
+    tty?.close();
+  }
+}
+
+export const resumeCommand: Command = {
+  name: 'resume',
+  summary: 'continue a run that crashed or paused for approval, from its log',
+  run: (argv) => resumeMain(argv),
+};
