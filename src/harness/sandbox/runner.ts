@@ -1,10 +1,12 @@
 // The one process runner: every command (tool `run` and the gate's checks) goes through here.
 // /bin/sh -c in its own process group, scrubbed environment, no stdin, a timeout that kills the
-// whole group (SIGTERM, then SIGKILL), cancellation by AbortSignal, a per-stream output cap.
+// whole group (SIGTERM, then SIGKILL), cancellation by AbortSignal, a per-stream output cap, and
+// optionally no network (see isolation.ts).
 // It never throws for a failing command: failures are in the result.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { CappedCapture } from './capture';
+import { wrapCommand, type NetworkMode } from './isolation';
 import { scrubEnv } from './scrubEnv';
 import type { ProcessRunner, RunRequest, RunResult } from './types';
 
@@ -17,6 +19,7 @@ export interface RunnerOptions {
   outputCap?: number; // bytes kept per stream
   env?: NodeJS.ProcessEnv; // base environment before scrubbing (default: process.env)
   killGraceMs?: number; // between SIGTERM and SIGKILL (default 2000)
+  network?: NetworkMode; // 'deny': commands get a private network namespace (loopback only)
 }
 
 /** Settings that keep tools from waiting for a person who is not there. */
@@ -48,7 +51,12 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
           resolve({ exit_code: null, stdout: '', stderr: 'kite: cancelled before the command started; it did not run.', timed_out: false, cancelled: true, ms: 0 });
           return;
         }
-        const child = spawn('/bin/sh', ['-c', req.command], { cwd: req.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        const prog = wrapCommand(req.command, opts.network ?? 'allow');
+        if ('error' in prog) {
+          resolve({ exit_code: null, stdout: '', stderr: prog.error, timed_out: false, cancelled: false, ms: 0 });
+          return;
+        }
+        const child = spawn(prog.file, prog.args, { cwd: req.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
         let timedOut = false;
         let cancelled = false;
         let exitCode: number | null = null;

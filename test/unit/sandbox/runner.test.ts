@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { noNetworkPrefix } from '../../../src/harness/sandbox/isolation';
 import { createRunner } from '../../../src/harness/sandbox/runner';
 
 /** True while a process exists and is not a zombie waiting to be reaped. */
@@ -125,5 +126,21 @@ describe('process runner', () => {
   it('gives the command no stdin, so prompts fail instead of hanging', async () => {
     const r = await createRunner().run({ command: 'read x; echo "read=$?"', cwd: dir, timeout_s: 10 });
     assert.match(r.stdout, /read=1/);
+  });
+
+  it('network: deny gives the command only a loopback interface (or refuses to run it where impossible)', async () => {
+    const r = await createRunner({ network: 'deny' }).run({ command: 'cat /proc/net/dev', cwd: dir, timeout_s: 10 });
+    if (noNetworkPrefix() === null) {
+      assert.equal(r.exit_code, null);
+      assert.match(r.stderr, /network isolation was requested .* the command did not run/);
+      return;
+    }
+    assert.equal(r.exit_code, 0, r.stderr);
+    const ifaces = r.stdout.split('\n').slice(2).map((l) => l.split(':')[0].trim()).filter(Boolean);
+    assert.deepEqual(ifaces, ['lo']);
+    // Loopback is up, so local servers still work: a TCP listener on 127.0.0.1 accepts a connection.
+    const js = "const s=require('net').createServer(c=>c.end('pong')).listen(0,'127.0.0.1',()=>{require('net').connect(s.address().port,'127.0.0.1').on('data',d=>{console.log(String(d));process.exit(0)})})";
+    const local = await createRunner({ network: 'deny' }).run({ command: `node -e "${js}"`, cwd: dir, timeout_s: 20 });
+    assert.equal(local.stdout.trim(), 'pong', local.stderr);
   });
 });
