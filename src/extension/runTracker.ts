@@ -114,7 +114,13 @@ export class RunTracker implements vscode.Disposable {
     const feature = e.summary?.feature ?? r?.feature ?? 'run';
     if (e.error) {
       this.log.error(`run ${feature} failed: ${e.error.message}`);
-      void vscode.window.showErrorMessage(`Kite: ${feature} could not run: ${e.error.message}`, 'Show Log').then((p) => (p ? this.log.show() : undefined));
+      const fix = e.error.code === 'dirty_tree' ? 'Allow Uncommitted Changes…' : e.error.code === 'missing_key' ? 'Set API Key' : 'Show Log';
+      void vscode.window.showErrorMessage(`Kite: ${feature} could not run: ${e.error.message}`, fix).then((p) => {
+        if (p === 'Allow Uncommitted Changes…') return vscode.commands.executeCommand('workbench.action.openSettings', 'kite.allowDirtyWorkingTree');
+        if (p === 'Set API Key') return vscode.commands.executeCommand('kite.setApiKey');
+        if (p) this.log.show();
+        return undefined;
+      });
       return;
     }
     const s = e.summary!;

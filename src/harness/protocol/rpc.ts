@@ -120,7 +120,7 @@ export const RunSummaryWireSchema = z.object({
 });
 export type RunSummaryWire = z.infer<typeof RunSummaryWireSchema>;
 
-export const RunErrorCodeSchema = z.enum(['bad_params', 'no_feature', 'dirty_tree', 'missing_key', 'not_found', 'failed']);
+export const RunErrorCodeSchema = z.enum(['bad_params', 'no_feature', 'dirty_tree', 'not_a_repo', 'missing_key', 'invalid_config', 'not_found', 'failed']);
 export type RunErrorCode = z.infer<typeof RunErrorCodeSchema>;
 
 export const RunEndedSchema = z.object({

@@ -69,10 +69,21 @@ function errorCodeOf(err: unknown): RunErrorCode {
   const code = (err as { code?: unknown } | null)?.code;
   switch (code) {
     case 'no_feature':
-    case 'dirty_tree':
-    case 'missing_key':
+    case 'unknown_feature':
+      return 'no_feature';
+    case 'dirty':
+      return 'dirty_tree';
+    case 'not_a_repo':
     case 'not_found':
       return code;
+    case 'missing_key':
+    case 'auth':
+      return 'missing_key';
+    case 'invalid_json':
+    case 'invalid_config':
+    case 'invalid_progress':
+    case 'script_invalid':
+      return 'invalid_config';
     default:
       return 'failed';
   }
