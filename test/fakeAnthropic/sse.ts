@@ -4,12 +4,12 @@
 // usage), message_stop.
 import type { AssistantBlock, StopReason } from '../../src/harness/protocol/content';
 
-export interface FullUsage {
+export type FullUsage = {
   input_tokens: number;
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
-}
+};
 
 export interface FakeMessage {
   id: string;
