@@ -2,7 +2,7 @@
 // import zones: only src/extension and test/integration may import 'vscode'; webview-ui may import
 // only src/harness/protocol; protocol itself imports no node builtins.
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 // Matched as whole module names (a regex), so a relative './events' is not mistaken for node's 'events'.
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'net', 'http', 'stream', 'readline', 'util', 'events'];
@@ -14,6 +14,9 @@ export default tseslint.config(
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'import-x': importX },
+    // Without a resolver that knows .ts, import-x cannot resolve '../host' and the zones below
+    // silently never match (test/unit/layerRule.test.ts proves they do).
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'] })] },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
