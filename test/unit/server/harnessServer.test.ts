@@ -41,8 +41,8 @@ async function startServer(): Promise<Harness> {
   const h: Harness = { child, conn, events: [], approvals: [], withdrawn: [], ended: null as unknown as Promise<RunEnded>, onApproval: () => undefined };
   let answerer: (a: ApprovalRequested) => WireApprovalAnswer | null = () => null;
   h.onApproval = (fn) => (answerer = fn);
-  conn.onNotification(Rpc.event, (n: EventNotification) => h.events.push(n));
-  conn.onNotification(Rpc.approvalWithdrawn, (n: { id: string }) => h.withdrawn.push(n.id));
+  conn.onNotification(Rpc.event, (n: EventNotification) => void h.events.push(n));
+  conn.onNotification(Rpc.approvalWithdrawn, (n: { id: string }) => void h.withdrawn.push(n.id));
   conn.onNotification(Rpc.approvalRequested, (a: ApprovalRequested) => {
     h.approvals.push(a);
     const answer = answerer(a);
