@@ -33,6 +33,7 @@ function readCurrent(abs: string, rel: string): string | null | ToolOutcome {
     return null;
   }
   if (st.isDirectory()) return fail('is_directory', `"${rel || '.'}" is a directory; it cannot be written as a file. Nothing was written.`, { path: rel });
+  if (!st.isFile()) return fail('failed', `"${rel}" is not a regular file (a FIFO, socket or device); Kite's file tools do not write to it. Nothing was written.`, { path: rel });
   const buf = fs.readFileSync(abs);
   if (looksBinary(buf)) return fail('binary_file', `"${rel}" is a binary file; Kite's file tools only change text files. It was not modified.`, { path: rel });
   return buf.toString('utf8');

@@ -55,6 +55,7 @@ export const readFileTool = defineTool({
       return fail('not_found', `No file at "${r.rel}". Nothing was read. Use list_files to see what exists.`, { path: r.rel });
     }
     if (st.isDirectory()) return fail('is_directory', `"${r.rel || '.'}" is a directory, not a file. Use list_files to see its contents.`, { path: r.rel });
+    if (!st.isFile()) return fail('failed', `"${r.rel}" is not a regular file (a FIFO, socket or device), so it cannot be read as text. Nothing was read.`, { path: r.rel });
     if (st.size > READ_LIMITS.maxFileBytes) {
       return fail('too_large', `"${r.rel}" is ${st.size} bytes, over the ${READ_LIMITS.maxFileBytes}-byte limit of read_file. Nothing was read. Use search to find the part you need.`, { path: r.rel });
     }

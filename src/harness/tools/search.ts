@@ -44,7 +44,9 @@ export const searchTool = defineTool({
       return fail('not_found', `Nothing at "${r.rel}". Nothing was searched.`, { path: r.rel });
     }
     const base = r.rel === '' ? '' : r.rel + '/';
-    const w = st.isDirectory() ? walk(ctx.root, r.rel, { recursive: true, maxEntries: SEARCH_LIMITS.maxVisited }) : { entries: [{ rel: r.rel, abs: r.abs, dir: false }], truncated: false };
+    const w = st.isDirectory()
+      ? walk(ctx.root, r.rel, { recursive: true, maxEntries: SEARCH_LIMITS.maxVisited })
+      : { entries: [{ rel: r.rel, abs: r.abs, dir: false, link: false, special: !st.isFile() }], truncated: false };
     const hits: string[] = [];
     let total = 0;
     let files = 0;
@@ -53,7 +55,9 @@ export const searchTool = defineTool({
     let outOfTime = false;
     const deadline = Date.now() + SEARCH_LIMITS.maxMs;
     for (const e of w.entries) {
-      if (e.dir) continue;
+      if (e.dir || e.special) continue;
+      // A link may point outside the workspace: search only what confinement allows.
+      if (e.link && !resolveInWorkspace(ctx.root, ctx.logDir, e.rel, { forWrite: false }).ok) continue;
       if (Date.now() > deadline) {
         outOfTime = true;
         break;
@@ -61,7 +65,9 @@ export const searchTool = defineTool({
       if (args.glob !== undefined && st.isDirectory() && !matchGlob(args.glob, e.rel.slice(base.length))) continue;
       let buf: Buffer;
       try {
-        if (fs.statSync(e.abs).size > SEARCH_LIMITS.maxFileBytes) {
+        const fst = fs.statSync(e.abs);
+        if (!fst.isFile()) continue;
+        if (fst.size > SEARCH_LIMITS.maxFileBytes) {
           skipped++;
           continue;
         }

@@ -8,6 +8,8 @@ export interface WalkEntry {
   rel: string; // workspace-relative, forward slashes
   abs: string;
   dir: boolean;
+  link: boolean; // a symlink: check confinement before reading through it
+  special: boolean; // not a regular file or directory (FIFO, socket, device): never read
 }
 
 interface Level {
@@ -98,7 +100,8 @@ export function walk(root: string, startRel: string, opts: WalkOptions): WalkRes
         }
       }
       if (ignoredBy(lv, childRel, dir)) continue;
-      entries.push({ rel: childRel, abs, dir });
+      const special = !dir && !d.isFile() && !d.isSymbolicLink();
+      entries.push({ rel: childRel, abs, dir, link: d.isSymbolicLink(), special });
       if (dir && opts.recursive && !d.isSymbolicLink()) {
         const ig = loadIgnore(abs);
         visit(childRel, ig ? [...lv, { base: childRel, ig }] : lv);

@@ -127,3 +127,35 @@ describe('workspace confinement', () => {
     assert.ok(resolve('.kite/config.json', true).ok);
   });
 });
+
+describe('confinement inside listing and search', () => {
+  let ws: Workspace;
+  beforeEach(() => {
+    ws = makeWorkspace();
+    fs.writeFileSync(path.join(ws.outside, 'passwd'), 'root:x:0:0:SECRET-LINE\n');
+  });
+  afterEach(() => ws.cleanup());
+
+  it('search does not read through a file symlink that points outside the workspace', async () => {
+    ws.write('notes.txt', 'SECRET-LINE is not here\n');
+    fs.symlinkSync(path.join(ws.outside, 'passwd'), path.join(ws.root, 'passwd'));
+    fs.symlinkSync(ws.outside, path.join(ws.root, 'outdir'));
+    const out = await ws.call('search', { pattern: 'SECRET-LINE' });
+    assert.equal(out.output, 'notes.txt:1: SECRET-LINE is not here');
+    const direct = await ws.call('search', { pattern: 'SECRET', path: 'passwd' });
+    assert.equal(direct.error_code, 'outside_workspace');
+  });
+
+  it('never blocks on a FIFO: read and write refuse it, search skips it', async () => {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [path.join(ws.root, 'pipe')]);
+    ws.write('a.txt', 'needle\n');
+    const read = await ws.call('read_file', { path: 'pipe' });
+    assert.equal(read.error_code, 'failed');
+    assert.match(read.output, /not a regular file/);
+    const write = await ws.call('write_file', { path: 'pipe', content: 'x' });
+    assert.match(write.output, /not a regular file.*Nothing was written/);
+    assert.equal((await ws.call('search', { pattern: 'needle' })).output, 'a.txt:1: needle');
+    assert.match((await ws.call('search', { pattern: 'needle', path: 'pipe' })).output, /^No matches/);
+  });
+});
