@@ -19,8 +19,12 @@ export function usage(): string {
 export async function cliMain(argv: string[], out: Out = stdio): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    (name === undefined ? out.err : out.out)(usage());
-    return name === undefined ? 2 : 0;
+    if (name === undefined) {
+      out.err(usage());
+      return 2;
+    }
+    out.out(usage());
+    return 0;
   }
   if (name === '--version' || name === '-v') {
     out.out(typeof KITE_VERSION === 'string' ? KITE_VERSION : '0.1.0');

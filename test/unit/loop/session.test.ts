@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoop, type LoopDeps } from '../../../src/harness/loop/session';
 import { initialLoopState, type LoopState } from '../../../src/harness/loop/state';
@@ -9,7 +9,7 @@ import type { Message } from '../../../src/harness/protocol/content';
 import { foldEvents } from '../../../src/harness/protocol/reducer';
 import { makeDeps, MemorySink, ScriptedGate, tempRepo } from './kit';
 
-function start(deps: LoopDeps, sink: MemorySink, text = 'Briefing: fix F1'): LoopState {
+function start(_deps: LoopDeps, sink: MemorySink, text = 'Briefing: fix F1'): LoopState {
   const state = initialLoopState();
   sink.append({ kind: 'user', reason: 'briefing', text });
   state.conversation.addUserText(text);

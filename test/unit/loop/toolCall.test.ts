@@ -9,7 +9,7 @@ import type { ToolResultBlock } from '../../../src/harness/protocol/content';
 import { sha256 } from '../../../src/harness/tools/hash';
 import { CannedHost, makeDeps, MemorySink, ScriptedGate, tempRepo } from './kit';
 
-function start(deps: LoopDeps, sink: MemorySink): LoopState {
+function start(_deps: LoopDeps, sink: MemorySink): LoopState {
   const s = initialLoopState();
   sink.append({ kind: 'user', reason: 'briefing', text: 'go' });
   s.conversation.addUserText('go');

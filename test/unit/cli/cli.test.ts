@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { initMain } from '../../../src/harness/cli/initCommand';
+import { cliMain } from '../../../src/harness/cli/main';
+import type { Out } from '../../../src/harness/cli/output';
+import { runMain, type RunCommandDeps } from '../../../src/harness/cli/runCommand';
+import { say, ScriptedModel } from '../../../src/harness/model/scripted';
+import { loadProgress } from '../../../src/harness/progress/progressFile';
+import { DEMO_SCRIPT, git, tempDir, tempRepo } from '../loop/kit';
+
+class Capture implements Out {
+  stdout = '';
+  stderr = '';
+  out(t: string) {
+    this.stdout += t + '\n';
+  }
+  err(t: string) {
+    this.stderr += t + '\n';
+  }
+}
+
+async function run(argv: string[], extra: RunCommandDeps['extra'] = {}) {
+  const c = new Capture();
+  const code = await runMain(argv, { out: c, isTty: false, extra });
+  return { code, ...c };
+}
+
+function twoFeatureRepo(verify2 = 'true'): string {
+  return tempRepo({
+    'kite-progress.json': JSON.stringify({
+      goal: 'g',
+      log: [],
+      features: [
+        { id: 'F1', title: 'First', status: 'todo', verify: 'true', notes: '' },
+        { id: 'F2', title: 'Second', status: 'todo', verify: verify2, notes: '' },
+        { id: 'F3', title: 'Third', status: 'todo', verify: 'true', notes: '' },
+      ],
+    }),
+    '.kite/config.json': JSON.stringify({ max_gate_failures: 1 }),
+  });
+}
+
+describe('kite CLI (in process)', function () {
+  it('no command, unknown command → exit 2 with usage; help → 0 listing run and init', async () => {
+    const c = new Capture();
+    assert.equal(await cliMain([], c), 2);
+    assert.equal(await cliMain(['fly'], c), 2);
+    assert.match(c.stderr, /unknown command "fly"/);
+    const h = new Capture();
+    assert.equal(await cliMain(['--help'], h), 0);
+    assert.match(h.stdout, /^\s+run\s+run the agent/m);
+    assert.match(h.stdout, /^\s+init\s+write a starter/m);
+  });
+
+  it('usage errors exit 2 with one clear line (and the usage), never a stack trace', async () => {
+    for (const [argv, msg] of [
+      [['--frobnicate'], /^kite: unknown option --frobnicate$/m],
+      [['--max-turns', 'many'], /--max-turns must be a positive whole number, got "many"/],
+      [['--max-usd'], /--max-usd needs a value/],
+      [['--all', '--feature', 'F1'], /--all and --feature cannot be combined/],
+      [['a', 'b'], /unexpected argument "b"/],
+    ] as const) {
+      const r = await run([...argv]);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.match(r.stderr, msg);
+      assert.match(r.stderr, /usage: kite run/);
+      assert.doesNotMatch(r.stderr, /\n\s+at /);
+    }
+  });
+
+  it('project problems exit 2 naming the problem: bad config (JSON path), not a repo, dirty tree, no feature, bad script', async () => {
+    const repo = tempRepo();
+    writeFileSync(join(repo, '.kite', 'config.json'), '{"budget": {"usd": "lots"}}');
+    git(repo, 'commit', '-qam', 'bad config');
+    let r = await run([repo, '--model', `script:${DEMO_SCRIPT}`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /config\.json: \$\.budget\.usd: /);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+
+    const plain = tempDir();
+    writeFileSync(join(plain, 'kite-progress.json'), JSON.stringify({ goal: 'g', features: [{ id: 'F1', title: 't', status: 'todo' }] }));
+    r = await run([plain, '--model', `script:${DEMO_SCRIPT}`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /not inside a git repository/);
+
+    const dirty = tempRepo();
+    writeFileSync(join(dirty, 'src', 'ledger.js'), '// local change\n');
+    r = await run([dirty, '--model', `script:${DEMO_SCRIPT}`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /uncommitted changes \(src\/ledger\.js\).*--allow-dirty/);
+
+    r = await run([tempRepo(), '--feature', 'F9', '--model', `script:${DEMO_SCRIPT}`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /no feature "F9"/);
+
+    const badScript = join(tempDir(), 's.json');
+    writeFileSync(badScript, '[{"content": 1}]');
+    r = await run([tempRepo(), '--model', `script:${badScript}`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /s\.json: \$\[0\]\.content/);
+  });
+
+  it('--allow-dirty starts anyway; a run that does not end done exits 1 and prints timeline + summary', async () => {
+    const dirty = tempRepo();
+    writeFileSync(join(dirty, 'scratch.txt'), 'x');
+    const r = await run([dirty, '--allow-dirty', '--max-turns', '2', '--model', `script:${DEMO_SCRIPT}`]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /budget stop: turns 2 of 2/);
+    assert.match(r.stdout, /^F1: budget_exceeded in 2 turns, [\d,]+ tokens, \$[\d.]+\. Commit none\. Log \S+\.jsonl$/m);
+    assert.equal(loadProgress(join(dirty, 'kite-progress.json')).features[0].status, 'budget_exceeded');
+  });
+
+  it('--all keeps going feature by feature until none is left', async () => {
+    const repo = twoFeatureRepo();
+    const model = new ScriptedModel([say('one'), say('two'), say('three')]);
+    const r = await run([repo, '--all'], { modelOverride: model });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(git(repo, 'log', '--pretty=%s').split('\n'), ['F3: Third', 'F2: Second', 'F1: First', 'initial']);
+    assert.match(r.stdout, /all done — 3 feature\(s\) finished/);
+  });
+
+  it('--all stops at the first feature that does not end done', async () => {
+    const repo = twoFeatureRepo('false');
+    const model = new ScriptedModel([say('one'), say('two'), say('three')]);
+    const r = await run([repo, '--all'], { modelOverride: model });
+    assert.equal(r.code, 1);
+    const p = loadProgress(join(repo, 'kite-progress.json'));
+    assert.deepEqual(p.features.map((f) => f.status), ['done', 'gate_failed', 'todo']);
+    assert.equal(model.remaining, 1);
+  });
+
+  it('--worktree works on branch kite/<id> in a new worktree; the main checkout is untouched', async () => {
+    const repo = twoFeatureRepo();
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const r = await run([repo, '--worktree'], { modelOverride: new ScriptedModel([say('one')]) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(git(repo, 'rev-parse', 'HEAD'), head);
+    assert.equal(git(repo, 'log', '-1', '--pretty=%s', 'kite/F1'), 'F1: First');
+    assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'todo');
+  });
+
+  it('kite init writes a valid starter progress file and config, guesses checks, never overwrites', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
+    const c = new Capture();
+    assert.equal(await initMain([dir, '--goal', 'A ledger'], c), 0);
+    const p = loadProgress(join(dir, 'kite-progress.json'));
+    assert.equal(p.goal, 'A ledger');
+    assert.equal(p.features[0].status, 'todo');
+    const cfg = JSON.parse(readFileSync(join(dir, '.kite', 'config.json'), 'utf8')) as { checks: string[] };
+    assert.deepEqual(cfg.checks, ['npm test']);
+    writeFileSync(join(dir, 'kite-progress.json'), '{"mine": true}');
+    const again = new Capture();
+    assert.equal(await initMain([dir], again), 0);
+    assert.match(again.stdout, /kept .*kite-progress\.json/);
+    assert.equal(readFileSync(join(dir, 'kite-progress.json'), 'utf8'), '{"mine": true}');
+    assert.equal(await initMain([join(dir, 'nope')], new Capture()), 2);
+    assert.ok(existsSync(join(dir, '.kite', 'config.json')));
+  });
+});
