@@ -1,14 +1,22 @@
 // The one per-model price table (USD per million tokens, list prices). Cache writes (5-minute TTL)
-// cost 1.25x input and cache reads 0.1x input. Overridable per model with config `prices`.
+// cost 1.25x input and cache reads 0.1x input unless a model lists its own rates (several current
+// models read the cache cheaper). Overridable per model with config `prices`.
 // Budgets, reports and the status bar all price usage through priceOf/costOf here.
+// Source: platform.claude.com model overviews and pricing page (checked 2026-11-29).
 import { z } from 'zod';
 import type { Usage } from '../protocol/content';
 
-export const PriceSchema = z.object({
+const RatesSchema = z.object({
   input: z.number().nonnegative(), // $ per MTok
   output: z.number().nonnegative(),
   cache_write: z.number().nonnegative().optional(), // default input * CACHE_WRITE_MULTIPLIER
   cache_read: z.number().nonnegative().optional(), // default input * CACHE_READ_MULTIPLIER
+});
+
+export const PriceSchema = RatesSchema.extend({
+  /** Rates for a request whose prompt (input + cache writes + cache reads) exceeds threshold_tokens;
+   *  they then apply to every token of that request, output included (e.g. Haiku 5.5). */
+  long_prompt: RatesSchema.extend({ threshold_tokens: z.number().int().positive() }).optional(),
 });
 export type Price = z.infer<typeof PriceSchema>;
 export const PriceTableSchema = z.record(z.string(), PriceSchema);
@@ -19,7 +27,11 @@ export const CACHE_READ_MULTIPLIER = 0.1;
 
 /** Exact ids first; family prefixes (longest match wins) cover dated snapshots like -20251001. */
 export const DEFAULT_PRICES: PriceTable = {
-  'claude-opus-5-5': { input: 5, output: 25 },
+  'claude-fable-5-1': { input: 10, output: 50, cache_write: 12.5, cache_read: 0.25 },
+  'claude-mythos-5-1': { input: 10, output: 50, cache_write: 12.5, cache_read: 0.25 },
+  'claude-fable-5': { input: 10, output: 50 },
+  'claude-mythos-5': { input: 10, output: 50 },
+  'claude-opus-5-5': { input: 4, output: 20, cache_write: 5, cache_read: 0.2 },
   'claude-opus-5': { input: 5, output: 25 },
   'claude-opus-4-8': { input: 5, output: 25 },
   'claude-opus-4-7': { input: 5, output: 25 },
@@ -27,12 +39,19 @@ export const DEFAULT_PRICES: PriceTable = {
   'claude-opus-4-5': { input: 5, output: 25 },
   'claude-opus-4-1': { input: 15, output: 75 },
   'claude-opus-4': { input: 15, output: 75 },
-  'claude-sonnet-5-5': { input: 3, output: 15 },
-  'claude-sonnet-5': { input: 3, output: 15 },
+  // Sonnet 5.5 cache reads were cut from 0.20 to 0.10 $/MTok on 2026-10-07.
+  'claude-sonnet-5-5': { input: 2, output: 10, cache_write: 2.5, cache_read: 0.1 },
+  'claude-sonnet-5': { input: 2, output: 10 },
   'claude-sonnet-4-6': { input: 3, output: 15 },
   'claude-sonnet-4-5': { input: 3, output: 15 },
   'claude-sonnet-4': { input: 3, output: 15 },
-  'claude-haiku-5-5': { input: 1, output: 5 },
+  'claude-haiku-5-5': {
+    input: 0.1,
+    output: 0.5,
+    cache_write: 0.125,
+    cache_read: 0.01,
+    long_prompt: { threshold_tokens: 100_000, input: 0.5, output: 2.5, cache_write: 0.625, cache_read: 0.05 },
+  },
   'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
 };
@@ -51,14 +70,23 @@ export function priceOf(model: string, overrides: PriceTable = {}): Price {
   return table[family ?? DEFAULT_MODEL] ?? { input: 3, output: 15 };
 }
 
+const promptTokens = (u: Usage) => u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+
+/** The rates that apply to this usage (a long prompt may switch a model to its long-prompt tier). */
+function ratesFor(usage: Usage, price: Price): z.infer<typeof RatesSchema> {
+  const long = price.long_prompt;
+  return long && promptTokens(usage) > long.threshold_tokens ? long : price;
+}
+
 /** Billed dollars for one reply's usage (cache-aware). */
 export function costOf(usage: Usage, price: Price): number {
+  const r = ratesFor(usage, price);
   const perTok = (perMTok: number) => perMTok / 1_000_000;
-  const write = price.cache_write ?? price.input * CACHE_WRITE_MULTIPLIER;
-  const read = price.cache_read ?? price.input * CACHE_READ_MULTIPLIER;
+  const write = r.cache_write ?? r.input * CACHE_WRITE_MULTIPLIER;
+  const read = r.cache_read ?? r.input * CACHE_READ_MULTIPLIER;
   return (
-    usage.input_tokens * perTok(price.input) +
-    usage.output_tokens * perTok(price.output) +
+    usage.input_tokens * perTok(r.input) +
+    usage.output_tokens * perTok(r.output) +
     (usage.cache_creation_input_tokens ?? 0) * perTok(write) +
     (usage.cache_read_input_tokens ?? 0) * perTok(read)
   );
@@ -66,6 +94,6 @@ export function costOf(usage: Usage, price: Price): number {
 
 /** What the same usage would cost at list input price with no caching (for reports). */
 export function uncachedCostOf(usage: Usage, price: Price): number {
-  const input = usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
-  return (input * price.input + usage.output_tokens * price.output) / 1_000_000;
+  const r = ratesFor(usage, price);
+  return (promptTokens(usage) * r.input + usage.output_tokens * r.output) / 1_000_000;
 }

@@ -60,7 +60,8 @@ describe('AnthropicModel streaming (real SDK against the local Messages API)', (
     );
     assert.ok(served.cache_creation_input_tokens > 0, 'a first request writes its breakpointed prefix');
     const price = priceOf('anthropic:claude-sonnet-5-5');
-    const expected = (served.input_tokens * 3 + 321 * 15 + served.cache_creation_input_tokens * 3.75 + served.cache_read_input_tokens * 0.3) / 1e6;
+    // Sonnet 5.5 list prices: $2 in, $10 out, $2.50 cache write, $0.10 cache read per MTok.
+    const expected = (served.input_tokens * 2 + 321 * 10 + served.cache_creation_input_tokens * 2.5 + served.cache_read_input_tokens * 0.1) / 1e6;
     assert.ok(Math.abs(costOf(reply.usage, price) - expected) < 1e-12);
   });
 
