@@ -25,7 +25,12 @@ import { format } from 'node:util';
 import { createHelpers } from './helpers.mjs';
 
 // Workbench log lines that are pure noise on a machine without internet / GitHub login.
-const NOISE = /ENOTFOUND|ERR_NAME_NOT_RESOLVED|No signed-in session|ChatModelSelection|AccountPolicyGate|\[AgentHost|open-vsx|authentication provider|vsda|Service Worker|mobile\.events\.data/;
+const NOISE = new RegExp([
+  'ENOTFOUND', 'ERR_NAME_NOT_RESOLVED', 'No signed-in session', 'ChatModelSelection', 'AccountPolicyGate', '\\[AgentHost',
+  'open-vsx', 'authentication provider', 'vsda', 'Service Worker', 'mobile\\.events\\.data',
+  // connection chatter of every window
+  'Creating a socket', 'connection token', 'reconnection-grace-time', 'Updating additional builtin extensions',
+].join('|'));
 
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -149,6 +154,11 @@ async function runScenarios(args) {
     // The status bar shows the remote authority once the window is connected to the server.
     await page.locator('.statusbar').waitFor({ timeout: 60_000 });
     const h = createHelpers(page, { log });
+    if (args.vsix) {
+      // Stage C must exercise the installed VSIX, not a development folder.
+      const title = await page.title();
+      check('window runs the installed extension, not an Extension Development Host', !title.includes('Extension Development Host'), title);
+    }
     for (const file of files) {
       const name = basename(file).replace(/\.browser\.mjs$/, '');
       let mod;

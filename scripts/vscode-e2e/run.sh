@@ -14,7 +14,8 @@
 #   KITE_IT_GREP=regex      stage A: only tests whose full title matches
 #   KITE_IT_FILES=a.test    stage A: only these bundles (comma-separated, without .js)
 #   KITE_IT_SCENARIOS=word  stages B/C: only scenario files whose name contains word
-#   KITE_IT_TIMEOUT=240     seconds per stage before the driver is killed (hard kill 15 s later)
+#   KITE_IT_TIMEOUT=240     seconds for stage A (B/C: at least that, 90 s per scenario file) before the
+#                           driver is killed (hard kill 15 s later)
 #   KITE_IT_KEEP=1          keep the run dir (logs, user data, workspaces) and print its path
 #   KITE_IT_VERBOSE=1       also print the workbench's noise (gallery, auth, ...)
 # Artifacts (screenshots, server logs) go to test-results/integration/ (git-ignored).
@@ -150,8 +151,9 @@ stop_server() {
   true
 }
 
-run_driver() { # own process group + hard timeout: a hung browser can never hang CI
-  setsid timeout -k 15 "$STAGE_TIMEOUT" "$NODE" "$HERE/driver.mjs" "$@" < /dev/null &
+run_driver() { # seconds args...: own process group + hard timeout, so a hung browser never hangs CI
+  local secs="$1"; shift
+  setsid timeout -k 15 "$secs" "$NODE" "$HERE/driver.mjs" "$@" < /dev/null &
   DRIVER_PID=$!
   wait "$DRIVER_PID"; local rc=$?
   DRIVER_PID=""
@@ -164,12 +166,14 @@ stage_counts() { # counts-file label: a driver killed before writing its counts 
 
 mapfile -t SCENARIOS < <(ls "$REPO"/test/integration/browser/*.browser.mjs 2>/dev/null | grep -F "${KITE_IT_SCENARIOS:-}" | sort)
 rm -rf "$OUT/logs"
+# Stages B/C: 90 s per scenario file (the driver enforces it) + 60 s to open the window.
+SCENARIO_TIMEOUT=$(( 60 + 90 * ${#SCENARIOS[@]} )); [ "$SCENARIO_TIMEOUT" -lt "$STAGE_TIMEOUT" ] && SCENARIO_TIMEOUT="$STAGE_TIMEOUT"
 
 # ---- 2. stages A and B: the extension under development ----------------------------------------
 if [[ "$STAGES" == *A* || "$STAGES" == *B* ]] && start_server dev "$RUN/dev/extensions"; then
   if [[ "$STAGES" == *A* ]] && make_workspace "$RUN/ws-a"; then
     ts=$(date +%s%N); say "stage A: mocha suite inside the extension host"
-    run_driver tests --url "$URL" --ext "$EXT" --tests "$RUN/tests" --folder "$RUN/ws-a" \
+    run_driver "$STAGE_TIMEOUT" tests --url "$URL" --ext "$EXT" --tests "$RUN/tests" --folder "$RUN/ws-a" \
       --env "$(ext_env "$RUN/ws-a" "$RUN/a-results.json")" --results "$RUN/a-results.json" \
       --counts "$RUN/counts/a.json" --out "$OUT" --timeout $(( (STAGE_TIMEOUT - 20) * 1000 ))
     stage_counts "$RUN/counts/a.json" "stage A"; cp "$RUN/a-results.json" "$OUT/" 2>/dev/null
@@ -177,8 +181,8 @@ if [[ "$STAGES" == *A* || "$STAGES" == *B* ]] && start_server dev "$RUN/dev/exte
   fi
   if [[ "$STAGES" == *B* ]] && [ ${#SCENARIOS[@]} -gt 0 ] && make_workspace "$RUN/ws-b"; then
     ts=$(date +%s%N); say "stage B: ${#SCENARIOS[@]} browser scenario file(s)"
-    run_driver scenarios --url "$URL" --ext "$EXT" --folder "$RUN/ws-b" --env "$(ext_env "$RUN/ws-b")" \
-      --counts "$RUN/counts/b.json" --results "$OUT/b-results.json" --out "$OUT" --timeout 120000 "${SCENARIOS[@]}"
+    run_driver "$SCENARIO_TIMEOUT" scenarios --url "$URL" --ext "$EXT" --folder "$RUN/ws-b" --env "$(ext_env "$RUN/ws-b")" \
+      --counts "$RUN/counts/b.json" --results "$OUT/b-results.json" --out "$OUT" --timeout 90000 "${SCENARIOS[@]}"
     stage_counts "$RUN/counts/b.json" "stage B"
     say "stage B done in $(since "$ts") ms"
   fi
@@ -197,8 +201,8 @@ if [[ "$STAGES" == *C* ]]; then
     record "VSIX installs into the server ($ID@$VERSION)" ok
     say "stage C: installed $ID@$VERSION from the VSIX"
     if make_workspace "$RUN/ws-c" && start_server vsix "$RUN/vsix/extensions"; then
-      run_driver scenarios --vsix --url "$URL" --folder "$RUN/ws-c" --env "$(ext_env "$RUN/ws-c")" \
-        --counts "$RUN/counts/c.json" --results "$OUT/c-results.json" --out "$OUT" --timeout 120000 "${SCENARIOS[@]}"
+      run_driver "$SCENARIO_TIMEOUT" scenarios --vsix --url "$URL" --folder "$RUN/ws-c" --env "$(ext_env "$RUN/ws-c")" \
+        --counts "$RUN/counts/c.json" --results "$OUT/c-results.json" --out "$OUT" --timeout 90000 "${SCENARIOS[@]}"
       stage_counts "$RUN/counts/c.json" "stage C"
       stop_server vsix
     fi

@@ -3,7 +3,7 @@
 // no extensionDevelopmentPath) this proves the installed VSIX activates.
 export const vsix = true;
 
-/** @param {import('../../../scripts/vscode-e2e/scenario').ScenarioApi} api */
+/** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, check, runCommand, screenshot }) {
   await runCommand('Kite: Show Kite Log');
   const panel = page.locator('.part.panel');
