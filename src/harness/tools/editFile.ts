@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from './defineTool';
 import { commitWrite, isOutcome, previewWrite } from './preview';
+import { numberLine, splitLines } from './readFile';
 
 export const editFileTool = defineTool({
   name: 'edit_file',
@@ -24,7 +25,19 @@ export const editFileTool = defineTool({
     const done = commitWrite(ctx, p.path, p.proposed);
     if (done.is_error) return done;
     const count = p.count ?? 1;
-    const where = (p.lines ?? []).slice(0, 10).join(', ');
-    return { ...done, output: `Edited ${p.path}: replaced ${count} occurrence${count === 1 ? '' : 's'} (starting at line${count === 1 ? '' : 's'} ${where}).` };
+    const where = (p.lines ?? []).slice(0, 10).join(', ') + ((p.lines ?? []).length > 10 ? ', …' : '');
+    const head = `Edited ${p.path}: replaced ${count} occurrence${count === 1 ? '' : 's'} (starting at line${count === 1 ? '' : 's'} ${where}).`;
+    return { ...done, output: count === 1 ? `${head}\n${snippet(p.proposed, p.lines?.[0] ?? 1, args.new_string)}` : head };
   },
 });
+
+/** The edited region with a little context, numbered like read_file, so the model sees the result. */
+function snippet(content: string, firstLine: number, inserted: string): string {
+  const lines = splitLines(content);
+  const span = Math.max(1, inserted.split('\n').length);
+  const from = Math.max(1, firstLine - 2);
+  const to = Math.min(lines.length, firstLine + span + 1, from + 29);
+  const out: string[] = [];
+  for (let n = from; n <= to; n++) out.push(numberLine(n, lines[n - 1]));
+  return out.length ? `Lines ${from}–${to} now read:\n${out.join('\n')}` : '(the file is now empty)';
+}

@@ -77,9 +77,16 @@ const lineCount = (s: string): number => (s === '' ? 0 : s.split('\n').length - 
 export function commitWrite(ctx: Ctx, relPath: string, content: string): ToolOutcome {
   const r = resolveInWorkspace(ctx.root, ctx.logDir, relPath, { forWrite: true });
   if (!r.ok) return fail(r.code, `${r.message} Nothing was written.`);
-  const existed = fs.existsSync(r.abs);
+  let previous: string | null = null;
+  try {
+    previous = fs.readFileSync(r.abs, 'utf8');
+  } catch {
+    previous = null;
+  }
   fs.mkdirSync(path.dirname(r.abs), { recursive: true });
   fs.writeFileSync(r.abs, content);
-  const what = `${lineCount(content)} lines, ${Buffer.byteLength(content)} bytes`;
-  return ok(`${existed ? 'Overwrote' : 'Created'} ${r.rel} (${what}).`, { path: r.rel, post_hash: sha256(content) });
+  const n = lineCount(content);
+  const what = `${n} line${n === 1 ? '' : 's'}, ${Buffer.byteLength(content)} bytes`;
+  const verb = previous === null ? 'Created' : previous === content ? 'Rewrote (content unchanged)' : 'Overwrote';
+  return ok(`${verb} ${r.rel} (${what}).`, { path: r.rel, post_hash: sha256(content) });
 }

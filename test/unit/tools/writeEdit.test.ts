@@ -24,6 +24,8 @@ describe('write_file', () => {
     const out = await ws.call('write_file', { path: 'a.txt', content: 'new\n' });
     assert.match(out.output, /^Overwrote a.txt/);
     assert.equal(ws.read('a.txt'), 'new\n');
+    const same = await ws.call('write_file', { path: 'a.txt', content: 'new\n' });
+    assert.equal(same.output, 'Rewrote (content unchanged) a.txt (1 line, 4 bytes).');
   });
 
   it('refuses to write over a directory or a binary file', async () => {
@@ -54,7 +56,17 @@ describe('edit_file', () => {
   it('replaces a unique exact match', async () => {
     const out = await ws.call('edit_file', { path: 'src/fees.js', old_string: 'Math.round(total * rate) / 100', new_string: 'Number((total * rate / 100).toFixed(2))' });
     assert.equal(out.is_error, false);
-    assert.equal(out.output, 'Edited src/fees.js: replaced 1 occurrence (starting at line 2).');
+    assert.equal(
+      out.output,
+      [
+        'Edited src/fees.js: replaced 1 occurrence (starting at line 2).',
+        'Lines 1–4 now read:',
+        '    1\texport function addFee(total, rate) {',
+        '    2\t  return Number((total * rate / 100).toFixed(2));',
+        '    3\t}',
+        '    4\t',
+      ].join('\n'),
+    );
     const now = ws.read('src/fees.js');
     assert.match(now, /toFixed\(2\)/);
     assert.equal(out.post_hash, sha256(now));
