@@ -74,6 +74,18 @@ describe('prompt caching', () => {
     assert.match(obs.warnings[1]!.message, /tool definitions changed: write_file/);
   });
 
+  it('warns when the conversation history is rewritten instead of only growing', async () => {
+    server = await startServer(sessionScript(3));
+    const model = modelFor(server);
+    const obs = recorder();
+    const history: Message[] = [userText('one'), { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, userText('two')];
+    await model.complete(request(history), obs);
+    await model.complete(request([...history, { role: 'assistant', content: [{ type: 'text', text: 'fine' }] }, userText('three')]), obs);
+    assert.equal(obs.warnings.length, 0, 'appending keeps the prefix');
+    await model.complete(request([history[0]!, { role: 'assistant', content: [{ type: 'text', text: 'edited' }] }, userText('two')]), obs);
+    assert.match(obs.warnings[0]?.message ?? '', /conversation history changed at message 1/);
+  });
+
   it('simulates the service honestly: TTL, minimum length, 20-block lookback', () => {
     let now = 0;
     const sim = new CacheSimulator({ clock: () => now, minCacheTokens: 50 });

@@ -11,12 +11,13 @@ describe('AnthropicModel streaming (real SDK against the local Messages API)', (
   let server: FakeAnthropicServer;
   afterEach(async () => server?.close());
 
-  it('assembles text, tool_use (input from several json pieces) and thinking with its signature', async () => {
+  it('assembles text, tool_use (input from several json pieces), thinking with its signature and redacted thinking', async () => {
     const input = { path: 'src/money.ts', content: 'export const fee = (t: number) => Math.round(t * 2) / 100;\n', nested: { a: [1, 2, 3], ok: true } };
     server = await startServer([
       {
         content: [
           { type: 'thinking', thinking: 'The fee rounds wrong; I will rewrite money.ts.', signature: 'sig-abc' },
+          { type: 'redacted_thinking', data: 'EqQBCkYIARgCKkA' },
           { type: 'text', text: 'I will fix the rounding in money.ts now, then run the tests.' },
           { type: 'tool_use', id: 'toolu_01', name: 'write_file', input },
         ],
@@ -27,6 +28,7 @@ describe('AnthropicModel streaming (real SDK against the local Messages API)', (
     const reply = await modelFor(server).complete(request([userText('Fix the fee rounding.')]), obs);
     assert.deepEqual(reply.content, [
       { type: 'thinking', thinking: 'The fee rounds wrong; I will rewrite money.ts.', signature: 'sig-abc' },
+      { type: 'redacted_thinking', data: 'EqQBCkYIARgCKkA' },
       { type: 'text', text: 'I will fix the rounding in money.ts now, then run the tests.' },
       { type: 'tool_use', id: 'toolu_01', name: 'write_file', input },
     ]);
