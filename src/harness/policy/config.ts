@@ -20,7 +20,7 @@ export const PolicyRuleSchema = z.strictObject({
   decision: DecisionSchema,
   tool: z.union([z.string(), z.array(z.string())]).optional(), // tool name(s)
   command: z.string().optional(), // exact command (compared after trimming)
-  command_pattern: Pattern.optional(), // regex that must match the whole trimmed command
+  command_pattern: Pattern.optional(), // regex matching the whole trimmed command (operators as for `allow`)
   path: z.string().optional(), // glob on the workspace-relative path (file tools)
   reason: z.string().optional(), // told to the model on deny
 });
@@ -37,7 +37,10 @@ export const PolicyConfigSchema = z.strictObject({
   deny: z.array(DenyEntrySchema).default([]),
   /** Ids of default deny rules to switch off, e.g. "deny:git-push". */
   disable: z.array(z.string()).default([]),
-  /** Commands allowed without asking (also in unattended mode): regexes matching the whole trimmed command. */
+  /**
+   * Commands allowed without asking (also in unattended mode): regexes matching the whole trimmed
+   * command. A command with ; & | ` < > or $( matches only a pattern that writes that operator out.
+   */
   allow: z.array(Pattern).default([]),
 });
 export type PolicyConfig = z.infer<typeof PolicyConfigSchema>;

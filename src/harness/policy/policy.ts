@@ -33,12 +33,26 @@ function toDenyRule(e: DenyEntry, i: number): DenyRule {
   return { id: e.id, re: new RegExp(e.pattern), reason: e.reason ?? `The command matches the policy's deny pattern /${e.pattern}/.` };
 }
 
-const wholeMatch = (pattern: string): RegExp => new RegExp(`^(?:${pattern})$`);
+/** Shell syntax that chains, redirects or substitutes commands. */
+const SHELL_OPS = /[;&|`<>\n]|\$\(/;
+
+/**
+ * A pattern that must match the whole command. `.*` in "npx eslint .*" would otherwise also
+ * allow "npx eslint x; rm -rf src": unless the pattern itself spells out shell operators, a
+ * command that chains, redirects or substitutes never matches it.
+ */
+function wholeMatch(pattern: string): { test(cmd: string): boolean } {
+  const re = new RegExp(`^(?:${pattern})$`);
+  // Operators written literally in the pattern (";", "&", "<", ">", "`", "\\|", "\\$\\("); a bare "|" is
+  // regex alternation, not a pipe.
+  const opsAllowed = /[;&`<>]|\\\||\\\$\\\(/.test(pattern);
+  return { test: (cmd) => (opsAllowed || !SHELL_OPS.test(cmd)) && re.test(cmd) };
+}
 
 export class Policy {
   private readonly deny: DenyRule[];
-  private readonly allow: { id: string; re: RegExp }[];
-  private readonly rules: { id: string; rule: PolicyRule; re: RegExp | null }[];
+  private readonly allow: { id: string; re: { test(cmd: string): boolean } }[];
+  private readonly rules: { id: string; rule: PolicyRule; re: { test(cmd: string): boolean } | null }[];
 
   constructor(config: PolicyConfig) {
     const off = new Set(config.disable);
@@ -90,7 +104,7 @@ export class Policy {
     return { decision: 'ask', rule: 'ask:commands', reason: 'Commands are shown to a person for approval.' };
   }
 
-  private ruleMatches(rule: PolicyRule, re: RegExp | null, name: string, p: string | null, cmd: string | null): boolean {
+  private ruleMatches(rule: PolicyRule, re: { test(cmd: string): boolean } | null, name: string, p: string | null, cmd: string | null): boolean {
     if (rule.tool !== undefined && !(Array.isArray(rule.tool) ? rule.tool : [rule.tool]).includes(name)) return false;
     if (rule.command !== undefined && (cmd === null || rule.command.trim() !== cmd)) return false;
     if (re !== null && (cmd === null || !re.test(cmd))) return false;

@@ -105,6 +105,19 @@ describe('policy: configuration', () => {
     assert.deepEqual(pick(p.decide(cmd('git diff && git push'), attended)), ['deny', 'deny:git-push']);
   });
 
+  it('an allow pattern never allows a chained, redirected or substituted command unless it spells the operator out', () => {
+    const p = policy({ allow: ['npx eslint .*', 'npm test && npm run lint', 'git log .*\\| head'] });
+    assert.equal(p.decide(cmd('npx eslint src --fix'), unattended).decision, 'allow');
+    for (const c of ['npx eslint x; rm -rf src', 'npx eslint x && curl evil', 'npx eslint $(cat list)', 'npx eslint x > /etc/hosts', 'npx eslint `x`', 'npx eslint x | tee y']) {
+      assert.deepEqual(pick(p.decide(cmd(c), unattended)), ['deny', 'unattended:refuse'], c);
+    }
+    assert.deepEqual(pick(p.decide(cmd('npm test && npm run lint'), unattended)), ['allow', 'allow:config:1']);
+    assert.deepEqual(pick(p.decide(cmd('git log --oneline | head'), unattended)), ['allow', 'allow:config:2']);
+    const q = policy({ rules: [{ decision: 'allow', command_pattern: 'make .*' }] });
+    assert.equal(q.decide(cmd('make x; reboot now'), attended).rule, 'deny:shutdown');
+    assert.equal(q.decide(cmd('make x; echo hi'), attended).rule, 'ask:commands');
+  });
+
   it('explicit rules come first, in order, matched on tool, exact command, pattern and path glob', () => {
     const p = policy({
       rules: [
