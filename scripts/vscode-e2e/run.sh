@@ -104,11 +104,8 @@ export HOME="$RUN/home" TMPDIR="$RUN/tmp" XDG_CONFIG_HOME="$RUN/home/.config" XD
 export GIT_AUTHOR_NAME="Kite Tests" GIT_AUTHOR_EMAIL="tests@kite.invalid" GIT_COMMITTER_NAME="Kite Tests" GIT_COMMITTER_EMAIL="tests@kite.invalid"
 export KITE_REPO="$REPO" KITE_TEST_OUT="$OUT"
 
-make_workspace() { # dir: a fresh copy of the sample project with one commit
-  mkdir -p "$1"
-  [ -d "$REPO/test/fixtures/sample" ] && cp -a "$REPO/test/fixtures/sample/." "$1/"
-  git -C "$1" init -q -b main && git -C "$1" add -A && git -C "$1" commit -q --allow-empty -m "sample project" \
-    || { record "git workspace $1" fail; return 1; }
+make_workspace() { # dir: a fresh git copy of test/fixtures/sample with one commit
+  "$NODE" "$HERE/prepare-workspace.mjs" "$1" --fresh > /dev/null || { record "prepare workspace $1" fail; return 1; }
 }
 
 ext_env() { # workspace results-file -> JSON for the payload's extensionEnvironment
