@@ -63,6 +63,7 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
         let settled = false;
         let killTimer: NodeJS.Timeout | undefined;
         let drainTimer: NodeJS.Timeout | undefined;
+        let lastTimer: NodeJS.Timeout | undefined;
 
         const terminate = (): void => {
           if (child.pid === undefined) return;
@@ -84,6 +85,7 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
           settled = true;
           clearTimeout(timer);
           clearTimeout(drainTimer);
+          clearTimeout(lastTimer);
           req.signal?.removeEventListener('abort', onAbort);
           // Leftover background processes die with the command; the group must not outlive it.
           if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
@@ -101,8 +103,13 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
         });
         child.on('exit', (code, signal) => {
           exitCode = code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : null);
-          // A background child may still hold the pipes open: give them a moment, then stop waiting.
-          drainTimer = setTimeout(finish, 200);
+          // A background child may still hold the pipes open: after a moment, kill the group so the
+          // pipes close and every byte already written is still read ('close' then finishes). A
+          // process that left the group (setsid) could hold them forever: stop waiting after 2 s.
+          drainTimer = setTimeout(() => {
+            if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+            lastTimer = setTimeout(finish, 2000);
+          }, 200);
         });
         child.on('close', finish);
       });

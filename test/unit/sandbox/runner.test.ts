@@ -80,6 +80,29 @@ describe('process runner', () => {
     await until(() => !alive(Number(fs.readFileSync(pidFile, 'utf8'))), 'background process to die');
   });
 
+  it('reads every byte a command wrote before it exited', async () => {
+    const r = await createRunner({ outputCap: 1 << 20 }).run({ command: "head -c 300000 /dev/zero | tr '\\0' a", cwd: dir, timeout_s: 20 });
+    assert.equal(r.exit_code, 0);
+    assert.equal(r.stdout.length, 300000);
+  });
+
+  it('does not hang on a process that left the group (setsid) and still holds the output pipe', async () => {
+    const pidFile = path.join(dir, 'escapee');
+    const t0 = Date.now();
+    const r = await createRunner().run({ command: `setsid sleep 30 & echo $! > ${pidFile}; echo out`, cwd: dir, timeout_s: 20 });
+    try {
+      assert.equal(r.exit_code, 0);
+      assert.equal(r.stdout, 'out\n');
+      assert.ok(Date.now() - t0 < 8000);
+    } finally {
+      try {
+        process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
+    }
+  });
+
   it('hides secret-looking variables of the parent from the command', async () => {
     const env = { PATH: process.env.PATH, HOME: '/home/x', LANG: 'C.UTF-8', FOO_API_KEY: 'abc123', ANTHROPIC_API_KEY: 'sk-ant-xyz', MY_DB_PASSWORD: 'pw', PLAIN: 'visible', DB: 'postgres://u:hunter2@db/x' };
     const r = await createRunner({ env, extraSecretNames: ['PLAIN_SECRETISH'] }).run({ command: 'env', cwd: dir, timeout_s: 10 });
