@@ -8,7 +8,8 @@ import { runIdFor, uniqueRunId, EventWriter, monotonicClock, type Clock } from '
 import type { Host } from './host';
 import { createModel, defaultModelSpec } from './model/index';
 import type { Model } from './model/model';
-import type { Limits, Mode, Outcome } from './protocol/events';
+import type { KiteEvent, Limits, Mode, Outcome } from './protocol/events';
+import type { EventSink } from './events/sink';
 import { mergeLimits } from './budget/budget';
 import { finishFeature } from './progress/finish';
 import { addWorktree, dirtyPaths, gitBranch, gitHead, isGitRepo } from './progress/git';
@@ -30,7 +31,9 @@ export interface RunOptions {
   worktree?: boolean;
   signal?: AbortSignal;
   modelOverride?: Model; // tests
-  replayOf?: string; // a replay: log name gets -replay, nothing is committed
+  replayOf?: string; // a replay: log name gets -replay, nothing is committed, the progress file is not written
+  /** Sees every event after it is on disk and may append to the log (replay divergence checks). */
+  watch?: (event: KiteEvent, log: EventSink) => void;
   env?: NodeJS.ProcessEnv;
   /** Test seams. */
   runner?: ProcessRunner;
@@ -93,19 +96,22 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
     }
   }
 
-  const model = opts.modelOverride ?? createModel(opts.model || defaultModelSpec(config.model), { cwd: process.cwd() });
+  // A script named on the command line is relative to the shell's folder; one in the config to the project.
+  const model = opts.modelOverride ?? createModel(opts.model || defaultModelSpec(config.model), { cwd: opts.model ? process.cwd() : root });
   const limits = mergeLimits(config.budget, opts.limits);
   const startProgress: ProgressFile = structuredClone(progress);
   feature.status = 'in_progress';
-  saveProgress(progressPath, progress);
+  if (!opts.replayOf) saveProgress(progressPath, progress); // a replay is for looking, not saving
 
   const clock = opts.clock ?? monotonicClock;
   const logDir = logDirOf(root, config);
   const writer = EventWriter.create(logDir, uniqueRunId(logDir, runIdFor(feature.id, opts.now ?? new Date(), opts.replayOf ? '-replay' : '')), clock);
   const unsubscribe = host.onEvent ? writer.subscribe((e) => host.onEvent?.(e)) : () => undefined;
+  const unwatch = opts.watch ? writer.subscribe((e) => opts.watch?.(e, writer)) : () => undefined;
   try {
     return await runInWriter({ opts, host, root, config, progress, startProgress, progressPath, feature, model, limits, writer, clock, commits });
   } finally {
+    unwatch();
     unsubscribe();
   }
 }
@@ -189,6 +195,11 @@ export function finishRun(
   tokens: number,
   costUsd: number,
 ): RunSummary {
+  if (!c.commits) {
+    // A replay: no progress file, no commit; only the closing event of its own log.
+    c.writer.append({ kind: 'session_end', status: outcome0, turns, tokens, cost_usd: costUsd, commit: null, summary, error: error0 });
+    return { feature: c.feature.id, outcome: outcome0, turns, tokens, cost_usd: costUsd, commit: null, logPath: c.writer.path, proposals: [] };
+  }
   const fin = finishFeature({
     root: c.root,
     progressPath: c.progressPath,

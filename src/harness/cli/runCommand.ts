@@ -2,7 +2,7 @@
 // timeline and a summary line. Exit 0 only when the run ends done.
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { formatSummary, formatTimeline } from '../events/timeline';
+import { formatSummary, formatTimeline, TimelineFormatter } from '../events/timeline';
 import type { Host } from '../host';
 import { EventSchema, type KiteEvent, type Limits, type Mode } from '../protocol/events';
 import { ProgressError } from '../progress/progressFile';
@@ -30,6 +30,8 @@ export const RUN_USAGE = `usage: kite run [DIR] [options]\n\nRuns the agent on o
 export interface RunCommandDeps {
   out?: Out;
   isTty?: boolean;
+  /** Print timeline rows as they happen (default: when stdout and stderr are terminals). */
+  live?: boolean;
   host?: Host;
   /** Test seam: runFeature options merged in (runner, clock, …). */
   extra?: Partial<RunOptions>;
@@ -51,7 +53,7 @@ export function readEvents(path: string): KiteEvent[] {
 
 export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
   const out = deps.out ?? stdio;
-  let host: Host | null = null;
+  let host: Host;
   try {
     const args = parseArgs(argv, RUN_FLAGS, 1);
     if (args.help) {
@@ -66,8 +68,21 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     if (typeof f['max-turns'] === 'number') limits.turns = f['max-turns'];
     if (typeof f['max-tokens'] === 'number') limits.tokens = f['max-tokens'];
     if (typeof f['max-usd'] === 'number') limits.usd = f['max-usd'];
-    const tty = mode === 'attended' && !deps.host ? new TtyHost() : null;
-    host = deps.host ?? tty ?? new UnattendedHost();
+    const live = deps.live ?? Boolean(process.stdout.isTTY && process.stderr.isTTY);
+    const color = live && !process.env.NO_COLOR;
+    let rows = new TimelineFormatter({ color });
+    const onEvent = live
+      ? (e: KiteEvent) => {
+          if (e.kind === 'session_start') {
+            rows = new TimelineFormatter({ color });
+            out.out(`${e.feature}: ${e.title}  (${e.mode}, ${e.model.replace(/^script:.*[/\\]/, 'script:')})`);
+          }
+          const r = rows.row(e);
+          if (r !== null) out.out(r);
+        }
+      : undefined;
+    const tty = mode === 'attended' && !deps.host ? new TtyHost(process.stdin, process.stderr, onEvent) : null;
+    host = deps.host ?? tty ?? new UnattendedHost(onEvent);
 
     const controller = new AbortController();
     const onSigint = () => {
@@ -88,7 +103,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
         signal: controller.signal,
         ...deps.extra,
       };
-      if (!f.all) return report(await runFeature(base, host), out);
+      if (!f.all) return report(await runFeature(base, host), out, live);
       let ran = 0;
       for (;;) {
         let s: RunSummary;
@@ -102,7 +117,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
           throw e;
         }
         ran++;
-        const code = report(s, out);
+        const code = report(s, out, live);
         if (code !== 0) return code;
         if (controller.signal.aborted) return 1;
         // the next feature's run starts from the commit this one made; only Kite's own
@@ -124,8 +139,9 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
   }
 }
 
-export function report(s: RunSummary, out: Out): number {
-  out.out(formatTimeline(readEvents(s.logPath)));
+/** The timeline (unless it was already shown live) and the one summary line. */
+export function report(s: RunSummary, out: Out, live = false): number {
+  if (!live) out.out(formatTimeline(readEvents(s.logPath)));
   if (s.paused) {
     out.out(`${s.feature}: paused, resume with kite resume ${basename(s.logPath).replace(/\.jsonl$/, '')} (${s.summary ?? 'waiting for approval'})`);
     return 1;

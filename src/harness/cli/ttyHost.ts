@@ -8,7 +8,6 @@ import { createInterface, type Interface } from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent } from '../protocol/events';
-import { formatTimeline } from '../events/timeline';
 
 const color = (code: number) => (s: string) => (process.stderr.isTTY ? `\x1b[${code}m${s}\x1b[0m` : s);
 const red = color(31);
@@ -29,6 +28,7 @@ export class TtyHost implements Host {
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
     private readonly output: NodeJS.WritableStream = process.stderr,
+    private readonly listener?: (e: KiteEvent) => void,
   ) {}
 
   private say(text: string): void {
@@ -36,14 +36,12 @@ export class TtyHost implements Host {
   }
 
   private readline(): Interface {
-    this.rl ??= createInterface({ input: this.input, output: this.output, terminal: true });
+    this.rl ??= createInterface({ input: this.input, output: this.output, terminal: (this.input as { isTTY?: boolean }).isTTY === true });
     return this.rl;
   }
 
   onEvent(e: KiteEvent): void {
-    // Live progress: the same rows the final timeline shows.
-    const row = formatTimeline([e]);
-    if (row) this.say(row);
+    this.listener?.(e);
   }
 
   async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {

@@ -32,49 +32,62 @@ function clip(s: string, w = ARGS_WIDTH): string {
   return one.length > w ? `${one.slice(0, w - 1)}…` : one;
 }
 
-export function formatTimeline(events: readonly KiteEvent[]): string {
-  const rows: string[] = [];
-  const policyById = new Map<string, { decision: string; rule: string }>();
-  for (const e of events) {
+export interface TimelineOptions {
+  color?: boolean; // ANSI colors for a terminal
+}
+
+const paint = (on: boolean, code: number, s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+
+/** Turns events into timeline rows one at a time (live output) — remembers policy rules by call. */
+export class TimelineFormatter {
+  private readonly policyById = new Map<string, string>();
+  constructor(private readonly opts: TimelineOptions = {}) {}
+
+  /** The row for this event, or null when the event has no row of its own. */
+  row(e: KiteEvent): string | null {
+    const c = Boolean(this.opts.color);
     switch (e.kind) {
       case 'model': {
         const cache = e.cache_read_input_tokens || e.cache_creation_input_tokens ? ` cache r=${n(e.cache_read_input_tokens)} w=${n(e.cache_creation_input_tokens)}` : '';
-        rows.push(`${secs(e.t)}  turn ${String(e.turn).padEnd(3)} ${e.stop.padEnd(9)} in=${n(e.input_tokens)} out=${n(e.output_tokens)}${cache}`);
-        break;
+        return `${secs(e.t)}  ${paint(c, 1, `turn ${String(e.turn).padEnd(3)}`)} ${e.stop.padEnd(9)} in=${n(e.input_tokens)} out=${n(e.output_tokens)}${cache}`;
       }
       case 'policy':
-        policyById.set(e.id, { decision: e.decision, rule: e.rule });
-        break;
+        this.policyById.set(e.id, e.rule);
+        return null;
       case 'tool': {
-        const p = policyById.get(e.id);
+        const rule = this.policyById.get(e.id);
         const flag = e.error_code === 'denied' ? 'DENY' : e.is_error ? 'ERROR' : 'ok';
-        const why = e.error_code === 'denied' && p ? `  [${p.rule}]` : e.is_error && e.error_code ? `  [${e.error_code}]` : '';
+        const why = e.error_code === 'denied' && rule ? `  [${rule}]` : e.is_error && e.error_code ? `  [${e.error_code}]` : '';
         const exit = e.exit_code !== undefined && e.exit_code !== null && e.exit_code !== 0 ? ` → exit ${e.exit_code}` : '';
-        rows.push(`${secs(e.t)}    ${flag.padEnd(5)} ${e.name} ${argsPreview(e.args)}${exit}${why}`);
-        break;
+        const shown = paint(c, flag === 'ok' ? 2 : flag === 'DENY' ? 31 : 33, flag.padEnd(5));
+        return `${secs(e.t)}    ${shown} ${e.name} ${argsPreview(e.args)}${exit}${why}`;
       }
       case 'gate': {
         const checks = e.checks
-          .map((c) => (c.exit_code === 0 && !c.timed_out ? `✓ ${c.command}` : `✗ ${c.command} (${c.timed_out ? 'timed out' : `exit ${c.exit_code ?? 'killed'}`})`))
+          .map((x) => (x.exit_code === 0 && !x.timed_out ? `✓ ${x.command}` : `✗ ${x.command} (${x.timed_out ? 'timed out' : `exit ${x.exit_code ?? 'killed'}`})`))
           .join('  ');
-        rows.push(`${secs(e.t)}  gate ${e.passed ? 'PASSED' : 'FAILED'}  ${checks}`);
-        break;
+        return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}  ${checks}`;
       }
       case 'budget_stop':
-        rows.push(`${secs(e.t)}  budget stop: ${e.limit} ${e.used} of ${e.max}`);
-        break;
+        return `${secs(e.t)}  ${paint(c, 31, 'budget stop')}: ${e.limit} ${e.used} of ${e.max}`;
       case 'warning':
-        if (e.code === 'repetition' || e.code === 'max_tokens') rows.push(`${secs(e.t)}    warn  ${clip(e.message, 80)}`);
-        break;
+        return e.code === 'repetition' || e.code === 'max_tokens' ? `${secs(e.t)}    ${paint(c, 33, 'warn ')} ${clip(e.message, 80)}` : null;
       case 'approval':
-        if (e.decision !== 'approve') rows.push(`${secs(e.t)}    ${e.decision === 'deny' ? 'user deny' : 'user edit'}${e.reason ? `: ${clip(e.reason)}` : ''}`);
-        break;
+        return e.decision === 'approve' ? null : `${secs(e.t)}    ${e.decision === 'deny' ? 'user deny' : 'user edit'}${e.reason ? `: ${clip(e.reason)}` : ''}`;
       case 'session_end':
-        rows.push(`${secs(e.t)}  end  ${e.status}`);
-        break;
+        return `${secs(e.t)}  end  ${e.status === 'done' ? paint(c, 32, e.status) : paint(c, 31, e.status)}`;
       default:
-        break; // other kinds have no row of their own
+        return null; // other kinds have no row of their own
     }
+  }
+}
+
+export function formatTimeline(events: readonly KiteEvent[], opts: TimelineOptions = {}): string {
+  const f = new TimelineFormatter(opts);
+  const rows: string[] = [];
+  for (const e of events) {
+    const r = f.row(e);
+    if (r !== null) rows.push(r);
   }
   return rows.join('\n');
 }

@@ -1,14 +1,13 @@
 // Builds a Model from a spec string: "script:<file>" | "anthropic:<id>" | "replay:<log>" | "<id>".
 // The Anthropic adapter (model/anthropic.ts) is loaded lazily so the CLI works without it and a
 // scripted run never touches the SDK.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { ModelError, type Model } from './model';
 import { DEFAULT_MODEL } from './pricing';
 import { ScriptedModel } from './scripted';
 
 export interface CreateModelOptions {
-  cwd?: string; // relative script paths resolve here
+  cwd?: string; // relative script paths resolve here (default: the process's cwd)
   apiKey?: string;
   baseURL?: string;
   /** Builds the replay model for "replay:<log>" (owned by the log slice; injected to avoid a cycle). */
@@ -47,11 +46,8 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
   const rest = s.slice(colon + 1);
   if (!rest) throw new ModelSpecError('bad_spec', `model "${spec}": nothing after "${scheme}:"`);
   switch (scheme) {
-    case 'script': {
-      const file = opts.cwd ? join(opts.cwd, rest) : rest;
-      const path = existsSync(rest) ? rest : file;
-      return ScriptedModel.fromFile(path);
-    }
+    case 'script':
+      return ScriptedModel.fromFile(resolve(opts.cwd ?? process.cwd(), rest));
     case 'replay': {
       if (!opts.replay) throw new ModelSpecError('adapter_missing', 'replay models are not available in this build');
       return opts.replay(rest);

@@ -52,8 +52,8 @@ describe('budgets', function () {
     });
 
     it('dollars use the price table incl. cache prices, with config overrides', async () => {
-      // claude-opus-4-1: $15 in, $75 out, cache write 18.75, read 1.5 per MTok → $0.032475 per reply
-      const { sink, model } = await loop({ usd: 0.05 });
+      // priced at $15 in, $75 out; cache write 1.25x (18.75), read 0.1x (1.5) per MTok → $0.032475 per reply
+      const { sink, model } = await loop({ usd: 0.05 }, 10, undefined, { 'claude-opus-4-1': { input: 15, output: 75 } });
       assert.equal(model.requests.length, 2);
       assert.equal(sink.of('budget_stop')[0].limit, 'usd');
       assert.ok(Math.abs(sink.of('model')[0].cost_usd - 0.032475) < 1e-9, String(sink.of('model')[0].cost_usd));

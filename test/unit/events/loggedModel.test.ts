@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { LoggedModel } from '../../../src/harness/events/loggedModel';
 import { createModel, defaultModelSpec, ModelSpecError } from '../../../src/harness/model/index';
 import { ModelError, type Model, type ModelObserver } from '../../../src/harness/model/model';
-import { DEFAULT_MODEL, priceOf } from '../../../src/harness/model/pricing';
+import { DEFAULT_MODEL } from '../../../src/harness/model/pricing';
 import { reply, say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import { MemorySink, tempDir } from '../loop/kit';
 
@@ -75,7 +75,7 @@ describe('logged model', () => {
     };
     const sink = new MemorySink();
     let t = 0;
-    const m = new LoggedModel(inner, sink, priceOf('claude-sonnet-5-5'), 4, () => (t += 250));
+    const m = new LoggedModel(inner, sink, { input: 3, output: 15 }, 4, () => (t += 250));
     await m.complete(req);
     assert.deepEqual(sink.kinds(), ['model_retry', 'model']);
     const e = sink.of('model')[0];
@@ -84,7 +84,7 @@ describe('logged model', () => {
     assert.equal(e.retries, 1);
     assert.equal(e.cache_creation_input_tokens, 2000);
     assert.equal(e.cache_read_input_tokens, 3000);
-    // $3 in, $15 out, cache write 3.75, read 0.3 per MTok
+    // $3 in, $15 out; cache write defaults to 1.25x input (3.75), read to 0.1x (0.3) per MTok
     assert.ok(Math.abs(e.cost_usd - (0.003 + 0.0015 + 0.0075 + 0.0009)) < 1e-12);
     assert.equal(sink.of('model_retry')[0].turn, 5);
   });
