@@ -24,7 +24,8 @@ import { editLine, fileContentAt, filesTouchedAt } from './fileContents';
 import { parseLaunchArgs, type LaunchArgs } from './launchArgs';
 import { ReplayOpenError, openReplay } from './openReplay';
 import type { ReplayRuntime, Stop } from './replayRuntime';
-import { SCOPE_ROOTS, gateView, groupTurn, progressView, replyView, toolView } from './scope';
+import { SCOPE_ROOTS, gateView, groupTurn, progressView, replyView, toolView, totalsView } from './scope';
+import { runStateView } from './runStateView';
 import { transcriptText } from './transcript';
 import { VariableStore } from './variableStore';
 
@@ -61,6 +62,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   private logPath = '';
   private root = '';
   private terminated = false;
+  private readonly warming = { cancelled: false };
   private readonly vars = new VariableStore();
   private configurationDone!: () => void;
   private readonly configured = new Promise<void>((r) => (this.configurationDone = r));
@@ -127,6 +129,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     await Promise.race([this.configured, new Promise<void>((r) => setTimeout(r, timeout).unref())]);
     this.sendResponse(response);
     this.report(args.stopOnEntry ? this.runtime.entry() : this.runtime.start());
+    await this.runtime.warm(this.warming);
   }
 
   private fail(response: DebugProtocol.Response, id: number, message: string): void {
@@ -358,12 +361,12 @@ export class KiteDebugSession extends LoggingDebugSession {
       if (value === null || value === undefined) return;
       scopes.push(new Scope(name, this.vars.ref(value, { root, steps: [] }), expensive));
     };
-    const lazy = (name: string, root: string, compute: () => unknown) => {
-      scopes.push(new Scope(name, this.vars.ref(compute(), { root, steps: [] }), true));
+    const lazy = (name: string, root: string | null, compute: () => unknown) => {
+      scopes.push(new Scope(name, this.vars.deferredRef(compute, root ? { root, steps: [] } : null), true));
     };
     const turn = groupTurn(rt.index, i);
     const reply = replyView(rt.index, i);
-    const totals = () => this.totals(rt, i);
+    const totals = () => totalsView(rt.index, i);
     switch (args.frameId) {
       case FRAME_FILE: {
         const p = rt.index.writePathAt(i);
@@ -382,6 +385,7 @@ export class KiteDebugSession extends LoggingDebugSession {
         add('Totals', 'totals', totals());
         scopes.push(new Scope('Files touched', this.vars.ref(this.fileEntries(rt, i, filesTouchedAt(rt.index, i)), { root: 'files', steps: [] }), true));
         lazy('Messages sent this turn', 'messages', () => rt.messagesFor(i) ?? []);
+        lazy('Run state (reducer)', null, () => runStateView(rt.stateAfter(i)));
         break;
       case FRAME_TURN:
         add(turn ? `Turn ${turn}` : 'Turn (none yet)', 'reply', reply);
@@ -398,22 +402,6 @@ export class KiteDebugSession extends LoggingDebugSession {
     }
     response.body = { scopes };
     this.sendResponse(response);
-  }
-
-  /** Totals from the reducer's fold at this moment (the same numbers the timeline shows). */
-  private totals(rt: ReplayRuntime<RunState>, i: number): Record<string, unknown> {
-    const s = rt.stateAfter(i);
-    if (!s) return { turns: rt.index.turns[i], tokens: rt.index.tokens[i], cost: rt.index.cost[i], gate_failures: rt.index.gateFailures[i] };
-    return {
-      turns: s.turns,
-      tokens: s.tokens.total,
-      cost: Math.round(s.cost_usd * 1e6) / 1e6,
-      gate_failures: s.gateFailures,
-      token_detail: { ...s.tokens },
-      retries: s.retries,
-      warnings: s.warnings.length,
-      phase: s.phase,
-    };
   }
 
   /** Placeholder object whose fields expand lazily to each file's content at this moment. */
@@ -467,6 +455,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   private end(): void {
     if (this.terminated) return;
     this.terminated = true;
+    this.warming.cancelled = true;
     this.sendEvent(new TerminatedEvent());
   }
 

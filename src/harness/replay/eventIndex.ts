@@ -32,9 +32,13 @@ export class EventIndex {
   readonly cost: Float64Array;
   readonly turns: Int32Array;
   readonly gateFailures: Int32Array;
+  readonly tokenDetail: { input: Float64Array; output: Float64Array; cache_write: Float64Array; cache_read: Float64Array };
+  readonly retries: Int32Array;
+  readonly warnings: Int32Array;
   readonly callOfEvent: Int32Array; // index into calls, -1 when the event is not part of a call
   readonly calls: CallInfo[] = [];
-  readonly modelOfGroup: Int32Array; // event index of the group's model reply, -1 if none
+  readonly modelOfGroup: Int32Array;
+  readonly modelOrdinal: Int32Array; // for a model event: how many model events came before it // event index of the group's model reply, -1 if none
   readonly groupOfEvent: Int32Array;
   readonly lastGate: Int32Array; // index of the latest gate event at or before i, -1 if none
   readonly lastProgress: Int32Array; // latest progress or session_start at or before i
@@ -47,7 +51,15 @@ export class EventIndex {
     this.cost = new Float64Array(n);
     this.turns = new Int32Array(n);
     this.gateFailures = new Int32Array(n);
+    this.tokenDetail = { input: new Float64Array(n), output: new Float64Array(n), cache_write: new Float64Array(n), cache_read: new Float64Array(n) };
+    this.retries = new Int32Array(n);
+    this.warnings = new Int32Array(n);
+    const td = { input: 0, output: 0, cache_write: 0, cache_read: 0 };
+    let retries = 0;
+    let warnings = 0;
     this.callOfEvent = new Int32Array(n).fill(-1);
+    this.modelOrdinal = new Int32Array(n).fill(-1);
+    let models = 0;
     this.lastGate = new Int32Array(n).fill(-1);
     this.lastProgress = new Int32Array(n).fill(-1);
     const { groups, groupOfEvent } = groupTurns(events);
@@ -83,9 +95,20 @@ export class EventIndex {
           break;
         case 'model':
           tokens += totalTokens(e);
+          this.modelOrdinal[i] = models++;
+          td.input += e.input_tokens;
+          td.output += e.output_tokens;
+          td.cache_write += e.cache_creation_input_tokens;
+          td.cache_read += e.cache_read_input_tokens;
           cost += e.cost_usd;
           turns = Math.max(turns, e.turn); // as the reducer counts: the highest turn number
           if (this.modelOfGroup[groupOfEvent[i]] < 0) this.modelOfGroup[groupOfEvent[i]] = i;
+          break;
+        case 'model_retry':
+          retries++;
+          break;
+        case 'warning':
+          warnings++;
           break;
         case 'gate':
           gate = i;
@@ -132,6 +155,12 @@ export class EventIndex {
       this.cost[i] = cost;
       this.turns[i] = turns;
       this.gateFailures[i] = gateFailures;
+      this.tokenDetail.input[i] = td.input;
+      this.tokenDetail.output[i] = td.output;
+      this.tokenDetail.cache_write[i] = td.cache_write;
+      this.tokenDetail.cache_read[i] = td.cache_read;
+      this.retries[i] = retries;
+      this.warnings[i] = warnings;
       this.lastGate[i] = gate;
       this.lastProgress[i] = progress;
     }

@@ -2,14 +2,26 @@
 import { assertNever, type KiteEvent } from '../protocol/events';
 
 export function oneLine(text: string, max = 100): string {
-  const s = text.replace(/\s+/g, ' ').trim();
+  // Cut before collapsing whitespace: transcripts of 100k events summarize megabytes of output.
+  const s = (text.length > max * 4 ? text.slice(0, max * 4) : text).replace(/\s+/g, ' ').trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** Long strings cut short before stringifying (a write_file's content can be megabytes). */
+function shorten(v: unknown, max: number): unknown {
+  if (typeof v === 'string') return v.length > max ? v.slice(0, max) : v;
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = typeof x === 'string' && x.length > max ? x.slice(0, max) : x;
+    return out;
+  }
+  return v;
 }
 
 export function compactJson(v: unknown, max = 100): string {
   let s: string;
   try {
-    s = JSON.stringify(v) ?? 'undefined';
+    s = JSON.stringify(shorten(v, max)) ?? 'undefined';
   } catch {
     s = String(v);
   }
@@ -17,7 +29,8 @@ export function compactJson(v: unknown, max = 100): string {
 }
 
 export function fmtInt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  // Not toLocaleString: Intl formatting is the slowest part of a 100k-line transcript.
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 export function fmtUsd(n: number): string {

@@ -57,6 +57,8 @@ export class ReplayRuntime<S = unknown> {
   private fnBps = new Map<string, Breakpoint[]>(); // tool name -> breakpoints
   private exceptions = new Set<ExceptionFilterId>(DEFAULT_EXCEPTION_FILTERS);
   lastStop: Stop | null = null;
+  private allMessages: Message[] | null = null;
+  private assistantAt: number[] = [];
 
   constructor(
     readonly events: readonly KiteEvent[],
@@ -64,7 +66,23 @@ export class ReplayRuntime<S = unknown> {
   ) {
     this.index = new EventIndex(events);
     this.transcript = buildTranscript(events, opts.name);
-    this.cursor = opts.folder ? new StateCursor(events, opts.folder, opts.snapshotEvery) : null;
+    // ~200 snapshots whatever the length: a far jump costs one clone plus at most `every` steps.
+    const every = opts.snapshotEvery ?? Math.min(2048, Math.max(128, Math.round(events.length / 200)));
+    this.cursor = opts.folder ? new StateCursor(events, opts.folder, every) : null;
+  }
+
+  /**
+   * Fold the whole log in the background, in slices that leave the event loop free between
+   * them, so the snapshots exist before anyone asks for state far into the run.
+   */
+  async warm(signal?: { cancelled: boolean }, slice = 2000): Promise<void> {
+    if (!this.cursor) return;
+    for (let i = slice; ; i += slice) {
+      if (signal?.cancelled) return;
+      this.cursor.stateAfter(Math.min(i, this.length - 1));
+      if (i >= this.length - 1) return;
+      await new Promise<void>((r) => setImmediate(r));
+    }
   }
 
   get length(): number {
@@ -83,8 +101,28 @@ export class ReplayRuntime<S = unknown> {
     return this.cursor ? { ...this.cursor.stats, snapshots: this.cursor.snapshotCount } : null;
   }
 
-  /** Messages the model was sent for the turn of event i: the state just before its reply. */
+  /**
+   * Messages the model was sent for the turn of event i. The conversation is append-only, so the
+   * messages before the k-th reply are the first messages of the final fold up to the k-th
+   * assistant message: one fold of the whole run answers every turn (a unit test checks this
+   * against a fold up to each reply).
+   */
   messagesFor(i: number): Message[] | null {
+    const m = this.index.modelOfGroup[this.index.groupOfEvent[i]];
+    if (m < 0 || !this.cursor || !this.opts.messagesOf) return null;
+    if (!this.allMessages) {
+      const all = this.opts.messagesOf(this.cursor.stateAfter(this.length - 1));
+      if (!all) return null;
+      this.allMessages = all;
+      this.assistantAt = [];
+      all.forEach((msg, j) => msg.role === 'assistant' && this.assistantAt.push(j));
+    }
+    const k = this.index.modelOrdinal[m];
+    return k < this.assistantAt.length ? this.allMessages.slice(0, this.assistantAt[k]) : null;
+  }
+
+  /** The same, folded up to just before the reply (slow path; used to check the fast one). */
+  messagesByFold(i: number): Message[] | null {
     const m = this.index.modelOfGroup[this.index.groupOfEvent[i]];
     if (m < 0 || !this.cursor || !this.opts.messagesOf) return null;
     const msgs = this.opts.messagesOf(this.cursor.stateAfter(m - 1));

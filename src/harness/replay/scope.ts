@@ -96,8 +96,18 @@ export function progressView(index: EventIndex, i: number): Record<string, unkno
   return null;
 }
 
-export function totalsView(index: EventIndex, i: number): Record<string, number> {
-  return { turns: index.turns[i], tokens: index.tokens[i], cost: Math.round(index.cost[i] * 1e6) / 1e6, gate_failures: index.gateFailures[i] };
+/** Running totals at event i (the same numbers the reducer's fold gives; a unit test checks). */
+export function totalsView(index: EventIndex, i: number): Record<string, unknown> {
+  const d = index.tokenDetail;
+  return {
+    turns: index.turns[i],
+    tokens: index.tokens[i],
+    cost: Math.round(index.cost[i] * 1e6) / 1e6,
+    gate_failures: index.gateFailures[i],
+    token_detail: { input: d.input[i], output: d.output[i], cache_write: d.cache_write[i], cache_read: d.cache_read[i] },
+    retries: index.retries[i],
+    warnings: index.warnings[i],
+  };
 }
 
 /** path -> content at that moment, or a sentence saying why it is unknown. */

@@ -11,7 +11,8 @@ export interface PathRef {
 
 type Container =
   | { kind: 'value'; value: unknown; path: PathRef | null }
-  | { kind: 'lazy'; name: string; compute: () => unknown; path: PathRef | null };
+  | { kind: 'lazy'; name: string; compute: () => unknown; path: PathRef | null }
+  | { kind: 'deferred'; compute: () => unknown; path: PathRef | null };
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const PAGE = 100;
@@ -64,6 +65,13 @@ export class VariableStore {
     return id;
   }
 
+  /** A container whose value is computed when it is first expanded (expensive scopes). */
+  deferredRef(compute: () => unknown, path: PathRef | null): number {
+    const id = this.next++;
+    this.items.set(id, { kind: 'deferred', compute, path });
+    return id;
+  }
+
   /** A reference computed on first expansion (for costly scopes such as messages and files). */
   lazyRef(name: string, compute: () => unknown, path: PathRef | null): number {
     const id = this.next++;
@@ -95,7 +103,11 @@ export class VariableStore {
       const value = c.compute();
       return [this.variable(c.name, value, c.path)];
     }
-    const value = c.value;
+    let value: unknown;
+    if (c.kind === 'deferred') {
+      value = c.compute();
+      this.items.set(ref, { kind: 'value', value, path: c.path }); // compute once per stop
+    } else value = c.value;
     if (Array.isArray(value)) {
       if (args.filter === 'named') return [];
       const start = args.start ?? 0;

@@ -1,0 +1,162 @@
+// Benchmark of the replay debugger on a 100,000-event log (~100 MB): launch-to-entry time and
+// step / stepBack latency (p50/p95), through the runtime directly and over DAP (stdio, the
+// stand-alone adapter). Target: p95 <= 20 ms per step. Prints figures; asserts nothing.
+//   npx tsx test/bench/dap.bench.ts [events]
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openReplay } from '../../src/harness/replay/openReplay';
+import { gateView, replyView, toolView, totalsView } from '../../src/harness/replay/scope';
+import { writeLargeLog } from '../helpers/largeLog';
+import { adapterBundle } from '../dap/helpers';
+
+const N = Number(process.argv[2] ?? 100_000);
+const STEPS = 300;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+const fmt = (xs: number[]) => `p50 ${pct(xs, 50).toFixed(2)} ms  p95 ${pct(xs, 95).toFixed(2)} ms  max ${Math.max(...xs).toFixed(2)} ms  (n=${xs.length})`;
+
+/** Deterministic positions spread over the whole log. */
+function positions(n: number, count: number): number[] {
+  const out: number[] = [];
+  let x = 12345;
+  for (let i = 0; i < count; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    out.push(1 + (x % (n - 2)));
+  }
+  return out;
+}
+
+async function direct(log: string): Promise<void> {
+  const t0 = performance.now();
+  const { runtime: rt } = await openReplay(log);
+  rt.entry();
+  const launch = performance.now() - t0;
+  console.log(`runtime: open (read + parse) + index + transcript + entry: ${launch.toFixed(0)} ms (${rt.length} events, ${rt.transcript.lines.length} transcript lines)`);
+  let tw = performance.now();
+  const again = new (rt.constructor as new (e: typeof rt.events, o: object) => typeof rt)(rt.events, {});
+  console.log(`runtime: index + transcript alone: ${(performance.now() - tw).toFixed(0)} ms`);
+  void again;
+  tw = performance.now();
+  await rt.warm();
+  console.log(`runtime: background fold of the whole log with snapshots: ${(performance.now() - tw).toFixed(0)} ms; cursor ${JSON.stringify(rt.cursorStats)}`);
+  // What a client asks after every stop: the frame views and the totals from the reducer fold.
+  const inspect = (i: number) => {
+    replyView(rt.index, i);
+    toolView(rt.index, i);
+    gateView(rt.index, i);
+    totalsView(rt.index, i);
+  };
+  // Expanding "Messages sent this turn" / "Run state" folds state at that moment from a snapshot.
+  const folds: number[] = [];
+  for (const p of positions(rt.length, 100)) {
+    const t = performance.now();
+    rt.messagesFor(p);
+    folds.push(performance.now() - t);
+  }
+  console.log(`runtime messages-at-a-random-turn (snapshot clone + fold) ${fmt(folds)}`);
+  const fwd: number[] = [];
+  const back: number[] = [];
+  const jumps: number[] = [];
+  for (const p of positions(rt.length, STEPS)) {
+    let t = performance.now();
+    rt.goto(p);
+    inspect(p);
+    jumps.push(performance.now() - t);
+    t = performance.now();
+    inspect(rt.stepIn().index);
+    fwd.push(performance.now() - t);
+    t = performance.now();
+    inspect(rt.stepBack().index);
+    back.push(performance.now() - t);
+    t = performance.now();
+    inspect(rt.stepBack().index);
+    back.push(performance.now() - t);
+  }
+  console.log(`runtime stepIn   ${fmt(fwd)}`);
+  console.log(`runtime stepBack ${fmt(back)}`);
+  console.log(`runtime goto (random position, incl. state fold) ${fmt(jumps)}`);
+  let t = performance.now();
+  rt.goto(0);
+  rt.setExceptionFilters(['divergence']); // none in this log: a full scan
+  rt.continue();
+  console.log(`runtime continue over the whole log (no stop): ${(performance.now() - t).toFixed(1)} ms`);
+  rt.setLineBreakpoints([{ line: rt.transcript.lines.length - 1, condition: 'tokens > 1 && tool.name == "run"' }]);
+  t = performance.now();
+  rt.reverseContinue();
+  console.log(`runtime reverseContinue over the whole log (no stop): ${(performance.now() - t).toFixed(1)} ms; cursor ${JSON.stringify(rt.cursorStats)}`);
+}
+
+async function overDap(log: string): Promise<void> {
+  const dc = new DebugClient(process.execPath, await adapterBundle(), 'kite');
+  dc.defaultTimeout = 120_000;
+  await dc.start();
+  try {
+    const t0 = performance.now();
+    const stopped = dc.waitForEvent('stopped', 120_000);
+    const init = dc.waitForEvent('initialized', 120_000).then(() => dc.configurationDoneRequest());
+    await Promise.all([dc.launch({ log }), init]);
+    await stopped;
+    const st = await dc.stackTraceRequest({ threadId: 1 });
+    console.log(`DAP: launch request to stopped on entry + first stackTrace: ${(performance.now() - t0).toFixed(0)} ms`);
+    const source = st.body.stackFrames[1].source;
+    if (!source) throw new Error('no source');
+    // One step as VS Code does it: request -> stopped -> stackTrace -> scopes -> first scope's variables.
+    const roundTrip = async (req: () => Promise<unknown>) => {
+      const t = performance.now();
+      const s = dc.waitForEvent('stopped');
+      await req();
+      await s;
+      const frames = await dc.stackTraceRequest({ threadId: 1 });
+      const ev = frames.body.stackFrames.find((f) => f.name.startsWith('#')) ?? frames.body.stackFrames[0];
+      const scopes = await dc.scopesRequest({ frameId: ev.id });
+      await dc.variablesRequest({ variablesReference: scopes.body.scopes[0].variablesReference });
+      const totals = scopes.body.scopes.find((x) => x.name === 'Totals');
+      if (totals) await dc.variablesRequest({ variablesReference: totals.variablesReference });
+      return performance.now() - t;
+    };
+    const fwd: number[] = [];
+    const back: number[] = [];
+    const jumps: number[] = [];
+    for (const p of positions(N, 120)) {
+      const targets = await dc.gotoTargetsRequest({ source, line: p + 3 });
+      jumps.push(await roundTrip(() => dc.gotoRequest({ threadId: 1, targetId: targets.body.targets[0].id })));
+      fwd.push(await roundTrip(() => dc.stepInRequest({ threadId: 1 })));
+      back.push(await roundTrip(() => dc.stepBackRequest({ threadId: 1 })));
+      back.push(await roundTrip(() => dc.stepBackRequest({ threadId: 1 })));
+    }
+    console.log(`DAP stepIn   (request→stopped→stackTrace→scopes→variables) ${fmt(fwd)}`);
+    console.log(`DAP stepBack (same round trip) ${fmt(back)}`);
+    console.log(`DAP goto     (same round trip) ${fmt(jumps)}`);
+    await dc.disconnectRequest({});
+  } finally {
+    await dc.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kite-dap-bench-'));
+  try {
+    const log = join(dir, 'bench-run.jsonl');
+    let t = performance.now();
+    const info = writeLargeLog(log, N);
+    console.log(`log: ${info.events} events, ${(info.bytes / 1e6).toFixed(1)} MB, written in ${(performance.now() - t).toFixed(0)} ms`);
+    t = performance.now();
+    await adapterBundle();
+    console.log(`adapter bundle built in ${(performance.now() - t).toFixed(0)} ms`);
+    await direct(log);
+    await overDap(log);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
