@@ -26,6 +26,7 @@ export interface KiteParts {
   onDidEndRun: vscode.Event<RunEnded>;
   onDidRestartServer: vscode.Event<ServerDeath>;
   features(): Promise<{ id: string; status: string }[]>;
+  onDidChangeFeatures: vscode.Event<void>;
   refreshViews(): void;
 }
 
@@ -105,6 +106,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     onDidEndRun: tracker.onDidEnd,
     onDidRestartServer: client.onDidRestart,
     features: async () => (await features.features()).map((f) => ({ id: f.id, status: f.status })),
+    onDidChangeFeatures: features.onDidChangeTreeData,
     refreshViews: () => {
       features.refresh();
       runs.refresh();

@@ -18,6 +18,7 @@ export class ApprovalController implements vscode.Disposable {
   readonly queue = new ApprovalQueue();
   readonly writes: WriteApprovals;
   private presenting: string | null = null;
+  private prompt: vscode.CancellationTokenSource | null = null; // the open command prompt, closed when answered elsewhere
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -44,8 +45,15 @@ export class ApprovalController implements vscode.Disposable {
     const accepted = await this.client.answer(p.token, p.id, answer);
     this.log.info(`answered ${describe(p)}: ${answer.decision}${accepted ? '' : ' (the run was no longer waiting)'}`);
     this.queue.remove(p.key);
-    if (this.presenting === p.key) this.presenting = null;
+    if (this.presenting === p.key) this.endPresenting();
     this.showNext();
+  }
+
+  private endPresenting(): void {
+    this.presenting = null;
+    this.prompt?.cancel();
+    this.prompt?.dispose();
+    this.prompt = null;
   }
 
   /** Shows one pending approval (the first when no key is given). */
@@ -80,7 +88,9 @@ export class ApprovalController implements vscode.Disposable {
         await this.writes.open({ ...p, request: p.request });
         return;
       case 'command': {
-        const a = await promptCommand(p);
+        this.prompt?.cancel();
+        const cts = (this.prompt = new vscode.CancellationTokenSource());
+        const a = await promptCommand(p, cts.token);
         if (!this.queue.get(p.key)) return; // answered elsewhere meanwhile
         if (a) await this.answer(p, a);
         else if (this.presenting === p.key) this.presenting = null; // dismissed: stays in the Kite view
@@ -93,12 +103,13 @@ export class ApprovalController implements vscode.Disposable {
     for (const k of keys) {
       this.queue.remove(k);
       if (this.writes.has(k)) await this.writes.withdraw(k);
-      if (this.presenting === k) this.presenting = null;
+      if (this.presenting === k) this.endPresenting();
     }
     this.showNext();
   }
 
   dispose(): void {
+    this.endPresenting();
     for (const d of this.disposables) d.dispose();
   }
 }

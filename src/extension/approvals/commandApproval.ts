@@ -10,7 +10,7 @@ export type CommandChoice = 'once' | 'always' | 'deny';
 type Item = vscode.QuickPickItem & { choice: CommandChoice };
 
 /** Shows the prompt; resolves with the answer, or undefined when dismissed. */
-export async function promptCommand(p: PendingApproval): Promise<WireApprovalAnswer | undefined> {
+export async function promptCommand(p: PendingApproval, token: vscode.CancellationToken): Promise<WireApprovalAnswer | undefined> {
   if (p.request.kind !== 'command') return undefined;
   const { command, cwd } = p.request;
   const items: Item[] = [
@@ -22,8 +22,8 @@ export async function promptCommand(p: PendingApproval): Promise<WireApprovalAns
     title: `Kite wants to run: ${command}`,
     placeHolder: `$ ${command}    (in ${cwd})`,
     ignoreFocusOut: true,
-  });
-  if (!pick) return undefined;
+  }, token);
+  if (!pick || token.isCancellationRequested) return undefined;
   return answerFor(pick.choice, p);
 }
 

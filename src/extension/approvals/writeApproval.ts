@@ -16,6 +16,7 @@ interface Session {
   proposal: vscode.Uri;
   accepted: Set<string>; // hunk keys the person accepted one by one
   finishing: boolean;
+  opening: Promise<unknown> | null; // a diff being opened; closing waits for it, or the tab would outlive the session
 }
 
 /** Answers go through here (the controller sends them to the harness and shows the next one). */
@@ -56,13 +57,16 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
       const proposal = sideUri(PROPOSAL_SCHEME, p.key, p.request.path);
       this.originals.set(original, p.request.before ?? '');
       this.proposals.set(proposal, p.request.proposed);
-      s = { pending: p, original, proposal, accepted: new Set(), finishing: false };
+      s = { pending: p, original, proposal, accepted: new Set(), finishing: false, opening: null };
       this.sessions.set(p.key, s);
     }
     const verb = p.request.before === null ? 'create' : p.request.tool === 'edit_file' ? 'edit' : 'write';
     const title = `Kite wants to ${verb} ${path.basename(p.request.path)} (left: as it is ↔ right: proposal)`;
-    await vscode.commands.executeCommand('vscode.diff', s.original, s.proposal, title, { preview: false });
-    this.warnIfDirty(p);
+    const opening = (s.opening = Promise.resolve(vscode.commands.executeCommand('vscode.diff', s.original, s.proposal, title, { preview: false })));
+    await opening.finally(() => {
+      if (s.opening === opening) s.opening = null;
+    });
+    if (this.sessions.get(p.key) === s) this.warnIfDirty(p);
   }
 
   has(key: string): boolean {
@@ -205,6 +209,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
   private async closeSession(s: Session): Promise<void> {
     this.sessions.delete(s.pending.key);
     this.lensChanged.fire();
+    await s.opening?.catch(() => undefined);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === s.proposal.toString());
     if (doc?.isDirty) await doc.save(); // to memory only; avoids a "save changes?" prompt on close
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === s.proposal.toString());

@@ -1,0 +1,165 @@
+// Kite's extension in a real VS Code: start the agent from its command with a scripted model on the
+// sample workspace, answer the approvals through the same UI paths a person uses (editor-title
+// Accept All / Reject All commands, CodeLens on hunks, typing in the proposal, the command prompt's
+// choices), and check the file on disk, what the model was told (the log's tool events), the gate,
+// the commit and the Features view.
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { KiteParts } from '../../src/extension/wireKite';
+import {
+  approvalEvent,
+  click,
+  fixtureText,
+  headCommit,
+  kite,
+  lenses,
+  nextRunEnd,
+  proposalTabs,
+  readEvents,
+  resetWorkspace,
+  scriptedWrite,
+  toolEvent,
+  useScript,
+  waitForAsync,
+  waitForPending,
+  waitForProposal,
+} from './extensionHelpers';
+
+describe('extension: approvals in the editor', function () {
+  this.timeout(90_000);
+  let k: KiteParts;
+  let ws: string;
+
+  before(async () => {
+    k = await kite();
+  });
+  beforeEach(async () => {
+    ws = await resetWorkspace();
+    k.refreshViews();
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('kite').update('model', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('Accept All on two diffs, Run once on a command: the gate runs, the run ends done with a commit and the Features view says done', async () => {
+    await useScript('extension-accept.json');
+    const before = headCommit();
+    const ended = nextRunEnd(k);
+    await vscode.commands.executeCommand('kite.startAgent');
+
+    // The first proposal opens as a diff: left = the file as it is, right = the proposal.
+    const ledger = await waitForProposal('src/ledger.js');
+    const tab = proposalTabs()[0];
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff);
+    const left = await vscode.workspace.openTextDocument(tab.input.original);
+    assert.equal(left.getText(), fixtureText('src/ledger.js'));
+    assert.equal(ledger.document.getText(), scriptedWrite('extension-accept.json', 'toolu_acc_1'));
+    await vscode.commands.executeCommand('kite.acceptAll', ledger.document.uri); // the editor-title button passes the resource
+
+    // The second (a new file) opens next; accept it through its top CodeLens.
+    const fees = await waitForProposal('test/fees.test.js');
+    const acceptAll = (await lenses(fees.document.uri)).find((l) => /Accept All/.test(l.command?.title ?? ''));
+    assert.ok(acceptAll, 'no Accept All CodeLens on the proposal');
+    await click(acceptAll);
+
+    // The command approval waits in the Kite view; answer Run once.
+    const cmd = await waitForPending(k, 'the node --version approval', (p) => p.kind === 'command');
+    assert.equal(cmd.command, 'node --version');
+    await vscode.commands.executeCommand('kite.approval.runOnce', { key: cmd.key });
+
+    const end = await ended;
+    assert.equal(end.error, null, end.error?.message);
+    assert.equal(end.summary?.outcome, 'done');
+    assert.ok(end.summary?.commit, 'no commit');
+    assert.notEqual(headCommit(), before);
+    assert.equal(readFileSync(join(ws, 'src/ledger.js'), 'utf8'), scriptedWrite('extension-accept.json', 'toolu_acc_1'));
+    assert.ok(existsSync(join(ws, 'test/fees.test.js')));
+
+    const events = readEvents(end.summary.logPath);
+    assert.equal(approvalEvent(events, 'toolu_acc_1').decision, 'approve');
+    assert.equal(toolEvent(events, 'toolu_acc_1').is_error, false);
+    const run = toolEvent(events, 'toolu_acc_3');
+    assert.equal(run.is_error, false);
+    assert.match(run.output, /v\d+\.\d+/);
+    const gates = events.filter((e) => e.kind === 'gate');
+    assert.ok(gates.length >= 1 && gates.at(-1)?.kind === 'gate' && gates.at(-1)!.passed, 'the gate did not pass');
+    assert.equal(proposalTabs().length, 0, 'approval diffs left open');
+    assert.equal(k.activeRuns().length, 0);
+
+    const features = await waitForAsync('F1 done in the Features view', () => k.features(), (f) => f[0]?.status === 'done', [k.onDidChangeFeatures]);
+    assert.equal(features[0]?.id, 'F1');
+  });
+
+  it('partial accept (one hunk of two), an edit before accepting, and a denied command: exact content on disk and the model is told the diff / the reason', async () => {
+    await useScript('extension-partial-edit.json');
+    const ended = nextRunEnd(k);
+    await vscode.commands.executeCommand('kite.startAgent');
+
+    const ledger = await waitForProposal('src/ledger.js');
+    const hunks = (await lenses(ledger.document.uri)).filter((l) => /^\$\(check\) Accept \(/.test(l.command?.title ?? ''));
+    assert.equal(hunks.length, 2, 'expected two hunks with an Accept CodeLens');
+    const [first, second] = hunks.sort((a, b) => a.range.start.line - b.range.start.line);
+    await click(second!); // keep the addFee fix
+    const rejectFirst = (await lenses(ledger.document.uri)).find((l) => l.command?.title === '$(discard) Reject' && l.range.start.line === first!.range.start.line);
+    assert.ok(rejectFirst, 'no Reject CodeLens on the first hunk');
+    await click(rejectFirst); // drop the comment change: both hunks decided → answered
+
+    const original = fixtureText('src/ledger.js');
+    const proposed = scriptedWrite('extension-partial-edit.json', 'toolu_par_1');
+    const expectedLedger = proposed.replace(/^\/\/ A tiny ledger\..*$/m, original.split('\n').find((l) => l.startsWith('// A tiny ledger.'))!);
+
+    // Type into the proposal of the new test file, then Accept All.
+    const fees = await waitForProposal('test/fees.test.js');
+    const extra = "\ntest('a whole paisa stays', () => {\n  assert.equal(addFee(100, 2), 2);\n});\n";
+    assert.ok(await fees.edit((b) => b.insert(fees.document.positionAt(fees.document.getText().length), extra)));
+    const expectedFees = scriptedWrite('extension-partial-edit.json', 'toolu_par_2') + extra;
+    await vscode.commands.executeCommand('kite.acceptAll');
+
+    const cmd = await waitForPending(k, 'the node --version approval', (p) => p.kind === 'command');
+    await vscode.commands.executeCommand('kite.approval.deny', { key: cmd.key, reason: 'no need to check the Node version' });
+
+    const end = await ended;
+    assert.equal(end.summary?.outcome, 'done', end.error?.message);
+    assert.equal(readFileSync(join(ws, 'src/ledger.js'), 'utf8'), expectedLedger);
+    assert.equal(readFileSync(join(ws, 'test/fees.test.js'), 'utf8'), expectedFees);
+
+    const events = readEvents(end.summary!.logPath);
+    const partial = approvalEvent(events, 'toolu_par_1');
+    assert.equal(partial.decision, 'edit');
+    assert.match(partial.diff ?? '', /^-\/\/ A tiny ledger\. Amounts are rupees/m, 'the diff shows the rejected hunk');
+    assert.match(toolEvent(events, 'toolu_par_1').output, /edited your proposal/);
+    const edited = toolEvent(events, 'toolu_par_2');
+    assert.match(edited.output, /\+test\('a whole paisa stays'/, 'the model sees the typed lines as a diff');
+    const denied = toolEvent(events, 'toolu_par_3');
+    assert.equal(denied.is_error, true);
+    assert.match(denied.output, /no need to check the Node version/);
+    assert.equal(approvalEvent(events, 'toolu_par_3').decision, 'deny');
+  });
+
+  it('Reject All with a reason leaves the file untouched and tells the model; Stop Agent mid-run cancels and closes the pending diff', async () => {
+    await useScript('extension-reject-stop.json');
+    const ended = nextRunEnd(k);
+    await vscode.commands.executeCommand('kite.startAgent');
+
+    const first = await waitForProposal('src/ledger.js');
+    await vscode.commands.executeCommand('kite.rejectAll', { uri: first.document.uri, reason: 'keep the toFixed rounding for now' });
+
+    // The model proposes again; stop while that approval is pending.
+    await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
+    assert.equal(await vscode.commands.executeCommand('kite.stopAgent'), true);
+    const end = await ended;
+    assert.equal(end.summary?.outcome, 'cancelled');
+    assert.equal(readFileSync(join(ws, 'src/ledger.js'), 'utf8'), fixtureText('src/ledger.js'), 'the file was modified');
+    await waitForAsync('the pending diff to close', async () => proposalTabs().length, (n) => n === 0, [vscode.window.tabGroups.onDidChangeTabs]);
+    assert.deepEqual(k.pendingApprovals(), []);
+
+    const events = readEvents(end.summary!.logPath);
+    const rejected = toolEvent(events, 'toolu_rej_1');
+    assert.equal(rejected.is_error, true);
+    assert.match(rejected.output, /keep the toFixed rounding for now/);
+    assert.match(rejected.output, /not (been )?(modified|written|changed)/i);
+    assert.equal(events.at(-1)?.kind, 'session_end');
+  });
+});
