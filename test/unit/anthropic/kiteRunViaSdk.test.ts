@@ -108,6 +108,9 @@ describe('kite run through the Anthropic SDK against the local Messages API', fu
       assert.equal(q.outcome, 'served', `request ${q.n} was ${q.outcome}: ${q.error?.message ?? ''}`);
       assert.ok(q.cacheControlBlocks >= 3 && q.cacheControlBlocks <= 4, `request ${q.n}: ${q.cacheControlBlocks} breakpoints`);
     }
+    // The harness keeps the prefix byte-stable: tools and system are identical in every request.
+    const prefixes = new Set(server.requests.map((q) => JSON.stringify([(q.body as { tools: unknown }).tools, (q.body as { system: unknown }).system])));
+    assert.equal(prefixes.size, 1, 'tools + system changed between turns');
     const reads = server.requests.map((q) => q.usage!.cache_read_input_tokens);
     for (let i = 1; i < reads.length; i++) assert.ok(reads[i]! > reads[i - 1]!, `cache reads grow turn by turn: ${reads.join(', ')}`);
 
