@@ -89,7 +89,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   }
   if (commits && !opts.allowDirty) {
     // Kite owns the progress file (it records each run there) and the log folder.
-    const dirty = dirtyPaths(root, [logDirOf(root, config)]).filter((p) => !p.endsWith(PROGRESS_FILE));
+    const dirty = dirtyPaths(root, [logDirOf(root, config), progressPath]);
     if (dirty.length) {
       const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
       throw new RunError('dirty', `the work tree has uncommitted changes (${shown}); commit or stash them, or pass --allow-dirty`);
