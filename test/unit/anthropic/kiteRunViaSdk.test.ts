@@ -3,7 +3,7 @@
 // project. The session runs tools, fails the gate once, fixes it and ends done; every request
 // passes the server's validation; injected transport faults never run a tool twice.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,9 +27,10 @@ function git(cwd: string, ...args: string[]): Promise<string> {
   });
 }
 
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, onChild?: (c: ChildProcess) => void): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    onChild?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -69,11 +70,11 @@ describe('kite run through the Anthropic SDK against the local Messages API', fu
     return dir;
   }
 
-  function kite(dir: string, key: string) {
+  function kite(dir: string, key: string, onChild?: (c: ChildProcess) => void) {
     const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: server!.url };
     delete env.ANTHROPIC_AUTH_TOKEN;
     delete env.KITE_DEBUG;
-    return run(process.execPath, [cli, 'run', '--unattended', '--model', `anthropic:${MODEL}`], dir, env);
+    return run(process.execPath, [cli, 'run', '--unattended', '--model', `anthropic:${MODEL}`], dir, env, onChild);
   }
 
   function logOf(dir: string): Ev[] {
@@ -179,6 +180,23 @@ describe('kite run through the Anthropic SDK against the local Messages API', fu
     const ledger = readFileSync(join(dir, 'src', 'ledger.js'), 'utf8');
     assert.equal(ledger.split('Work in paise').length - 1, 1);
     assert.ok(events.filter((e) => e.kind === 'tool' && e.name === 'edit_file').every((e) => e.is_error === false));
+  });
+
+  it('Ctrl-C while Claude is answering aborts the HTTP request and ends the run cancelled', async () => {
+    const script = loadScript(SCRIPT);
+    script[1]!.faults = [{ kind: 'slow', delay_ms: 60_000 }];
+    server = await FakeAnthropicServer.start({ script, apiKeys: [KEY] });
+    const dir = await project('cancel');
+    let child: ChildProcess | undefined;
+    server.on('arrived', (r: { turn: number }) => r.turn === 2 && child?.kill('SIGINT'));
+    const closed = new Promise<{ outcome: string; turn: number | null }>((resolve) => server!.on('request', (r: { outcome: string; turn: number | null }) => r.turn === 2 && resolve(r)));
+    const r = await kite(dir, KEY, (c) => (child = c));
+    assert.equal(r.code, 1, `exit code ${r.code}\n${r.stdout}\n${r.stderr}`);
+    assert.equal((await closed).outcome, 'client_closed', 'the server saw the request go away');
+    const events = logOf(dir);
+    assert.equal(events.at(-1)?.kind, 'session_end');
+    assert.equal(events.at(-1)?.status, 'cancelled');
+    assert.equal(events.filter((e) => e.kind === 'tool').length, 1, 'only the first turn’s tool ran');
   });
 
   it('a rejected key ends the run with the clear message on stderr, no stack trace', async () => {
