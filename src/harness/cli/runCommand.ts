@@ -10,6 +10,7 @@ import { runFeature, type RunOptions, type RunSummary } from '../run';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { describeError, stdio, usageProblem, type Out } from './output';
+import { replayMain } from './replayCommand';
 import { TtyHost } from './ttyHost';
 import { UnattendedHost } from './unattendedHost';
 
@@ -53,6 +54,7 @@ export function readEvents(path: string): KiteEvent[] {
 
 export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
   const out = deps.out ?? stdio;
+  if (argv.some((a) => a === '--replay' || a.startsWith('--replay='))) return replayMain(argv, out); // cli/replayCommand.ts
   let host: Host;
   try {
     const args = parseArgs(argv, RUN_FLAGS, 1);
@@ -62,6 +64,8 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     }
     const f = args.flags;
     if (f.all && f.feature) throw new UsageError('--all and --feature cannot be combined');
+    // Each feature would get its own branch while the main progress file never changes.
+    if (f.all && f.worktree) throw new UsageError('--all and --worktree cannot be combined: create one worktree (git worktree add) and run --all inside it');
     const isTty = deps.isTty ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
     const mode: Mode = f.unattended || !isTty ? 'unattended' : 'attended';
     const limits: Partial<Limits> = {};

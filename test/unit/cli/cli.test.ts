@@ -59,6 +59,7 @@ describe('kite CLI (in process)', function () {
       [['--max-turns', 'many'], /--max-turns must be a positive whole number, got "many"/],
       [['--max-usd'], /--max-usd needs a value/],
       [['--all', '--feature', 'F1'], /--all and --feature cannot be combined/],
+      [['--all', '--worktree'], /--all and --worktree cannot be combined/],
       [['a', 'b'], /unexpected argument "b"/],
     ] as const) {
       const r = await run([...argv]);

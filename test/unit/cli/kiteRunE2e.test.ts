@@ -81,6 +81,9 @@ describe('kite run end to end (dist/cli.js, scripted demo, real git)', function 
     assert.ok(proposed?.kind === 'proposed' && (proposed.args as { command: string }).command === 'git push origin main');
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i));
     assert.deepEqual(events.slice(0, 3).map((e) => e.kind), ['session_start', 'progress', 'user']);
+    assert.deepEqual(events.slice(-2).map((e) => e.kind), ['progress', 'session_end']);
+    const after = events.at(-2);
+    assert.ok(after?.kind === 'progress' && after.proposals.join() === 'Q1');
     const start = events[0];
     assert.ok(start.kind === 'session_start' && start.git_head === head && start.mode === 'unattended');
     const fb = events.find((e) => e.kind === 'user' && e.reason === 'gate_feedback');
