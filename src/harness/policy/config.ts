@@ -1,5 +1,6 @@
 // The `policy` key of .kite/config.json. Every key optional. Patterns are JavaScript regular
-// expressions; a bad one is reported with its JSON path when the config is loaded.
+// expressions; a bad one is reported with its JSON path when the config is loaded. The
+// descriptions end up in the JSON Schema VS Code uses to validate and explain config.json.
 import { z } from 'zod';
 import { DecisionSchema } from '../protocol/events';
 
@@ -15,33 +16,36 @@ function compiles(s: string): boolean {
 const Pattern = z.string().min(1).refine(compiles, { message: 'not a valid regular expression (JavaScript syntax)' });
 
 /** One explicit rule. All given conditions must hold; the first matching rule decides. */
-export const PolicyRuleSchema = z.strictObject({
-  id: z.string().min(1).optional(), // recorded in the log; default "rule:<index>"
-  decision: DecisionSchema,
-  tool: z.union([z.string(), z.array(z.string())]).optional(), // tool name(s)
-  command: z.string().optional(), // exact command (compared after trimming)
-  command_pattern: Pattern.optional(), // regex matching the whole trimmed command (operators as for `allow`)
-  path: z.string().optional(), // glob on the workspace-relative path (file tools)
-  reason: z.string().optional(), // told to the model on deny
-});
+export const PolicyRuleSchema = z
+  .strictObject({
+    id: z.string().min(1).optional().describe('Name recorded in the log when this rule decides. Default: "rule:<index>".'),
+    decision: DecisionSchema.describe('allow: run without asking; ask: a person approves; deny: refused, the model is told the reason.'),
+    tool: z.union([z.string(), z.array(z.string())]).optional().describe('Tool name(s) this rule applies to: read_file, list_files, search, write_file, edit_file, run.'),
+    command: z.string().optional().describe('run only: the exact command (compared after trimming).'),
+    command_pattern: Pattern.optional().describe('run only: a regex matching the whole trimmed command. Commands with ; & | ` < > or $( match only if the pattern spells that operator out.'),
+    path: z.string().optional().describe('File tools: a glob on the workspace-relative path ("test/**", "*.lock"; a leading "/" anchors at the root).'),
+    reason: z.string().optional().describe('Told to the model when this rule denies.'),
+  })
+  .describe('An explicit policy rule; rules are checked first, in order, and the first match decides.');
 export type PolicyRule = z.infer<typeof PolicyRuleSchema>;
 
 /** A deny-list entry: a regex searched anywhere in the command, or an object naming it. */
-export const DenyEntrySchema = z.union([Pattern, z.strictObject({ id: z.string().min(1), pattern: Pattern, reason: z.string().optional() })]);
+export const DenyEntrySchema = z.union([
+  Pattern.describe('A regex searched anywhere in the command; the rule id is "deny:config:<index>".'),
+  z.strictObject({ id: z.string().min(1), pattern: Pattern, reason: z.string().optional() }).describe('A named deny pattern with the reason the model is told.'),
+]);
 export type DenyEntry = z.infer<typeof DenyEntrySchema>;
 
-export const PolicyConfigSchema = z.strictObject({
-  /** Explicit rules, checked first, in order ("Always allow" appends here). */
-  rules: z.array(PolicyRuleSchema).default([]),
-  /** Extra deny-list entries added to the defaults. */
-  deny: z.array(DenyEntrySchema).default([]),
-  /** Ids of default deny rules to switch off, e.g. "deny:git-push". */
-  disable: z.array(z.string()).default([]),
-  /**
-   * Commands allowed without asking (also in unattended mode): regexes matching the whole trimmed
-   * command. A command with ; & | ` < > or $( matches only a pattern that writes that operator out.
-   */
-  allow: z.array(Pattern).default([]),
-});
+export const PolicyConfigSchema = z
+  .strictObject({
+    rules: z.array(PolicyRuleSchema).default([]).describe('Explicit rules, checked before the defaults, in order. "Always allow" appends here.'),
+    deny: z.array(DenyEntrySchema).default([]).describe('Commands to refuse, added to the default deny list (sudo, rm -rf /, curl | sh, git push, git reset --hard, …).'),
+    disable: z.array(z.string()).default([]).describe('Ids of default deny rules to switch off, e.g. "deny:git-push".'),
+    allow: z
+      .array(Pattern)
+      .default([])
+      .describe('Commands that run without asking, also unattended: regexes matching the whole trimmed command. Commands with ; & | ` < > or $( match only patterns that spell that operator out.'),
+  })
+  .describe('Which tool calls are allowed, asked or denied (first matching rule wins; the log records its id).');
 export type PolicyConfig = z.infer<typeof PolicyConfigSchema>;
 export type PolicyConfigInput = z.input<typeof PolicyConfigSchema>;
