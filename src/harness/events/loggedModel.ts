@@ -15,7 +15,8 @@ export class LoggedModel implements Model {
   constructor(
     private readonly inner: Model,
     private readonly log: EventSink,
-    private readonly price: Price,
+    /** A fixed price, or a price per answering model id (a reply may name a dated snapshot). */
+    private readonly price: Price | ((model: string) => Price),
     turnsSoFar = 0, // a resumed run continues its turn numbering
     private readonly clock: Clock = monotonicClock,
   ) {
@@ -41,7 +42,8 @@ export class LoggedModel implements Model {
     const reply = await this.inner.complete(request, wrapped);
     this.turn = turn;
     const u = reply.usage;
-    this.lastCost = costOf(u, this.price);
+    const answeredBy = reply.model ?? this.inner.id;
+    this.lastCost = costOf(u, typeof this.price === 'function' ? this.price(answeredBy) : this.price);
     this.log.append({
       kind: 'model',
       turn,
@@ -53,7 +55,7 @@ export class LoggedModel implements Model {
       cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
       cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
       cost_usd: this.lastCost,
-      model: reply.model ?? this.inner.id,
+      model: answeredBy,
       retries,
     });
     return reply;

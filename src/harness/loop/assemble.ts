@@ -78,7 +78,10 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const runner = input.runner ?? createRunner({ env: input.env });
   const toolbox = input.toolbox ?? createToolbox();
   const verify = verifyOf(feature);
-  const price = priceOf(input.model.id.startsWith('anthropic:') ? input.model.id : (config.model ?? input.model.id), config.prices);
+  // Priced by the model that answered (recorded replies name it); a script without model names
+  // is priced as the configured model, else the default one.
+  const fallback = input.model.id.startsWith('anthropic:') ? input.model.id : (config.model ?? input.model.id);
+  const price = (answeredBy: string) => priceOf(answeredBy.startsWith('script:') || answeredBy.startsWith('replay:') ? fallback : answeredBy, config.prices);
   const logged = new LoggedModel(input.model, input.log, price, input.turnsSoFar, input.now);
   const gate = new LoggedGate(new Gate({ root, checks: config.checks, verify, timeoutS: config.command_timeout, runner }), input.log);
   const policy = new LivePolicy(root, config, input.log);

@@ -88,4 +88,13 @@ describe('logged model', () => {
     assert.ok(Math.abs(e.cost_usd - (0.003 + 0.0015 + 0.0075 + 0.0009)) < 1e-12);
     assert.equal(sink.of('model_retry')[0].turn, 5);
   });
+
+  it('prices each reply by the model that answered it when given a price function', async () => {
+    const inner: Model = { id: 'script:/s.json', complete: () => Promise.resolve({ ...say('x', { input_tokens: 1_000_000, output_tokens: 0 }), model: 'cheap-1' }) };
+    const sink = new MemorySink();
+    const m = new LoggedModel(inner, sink, (id) => (id === 'cheap-1' ? { input: 1, output: 1 } : { input: 100, output: 100 }));
+    await m.complete(req);
+    assert.equal(sink.of('model')[0].cost_usd, 1);
+    assert.equal(sink.of('model')[0].model, 'cheap-1');
+  });
 });
