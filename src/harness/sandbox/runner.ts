@@ -14,6 +14,9 @@ export { scrubEnv } from './scrubEnv';
 
 export const DEFAULT_OUTPUT_CAP = 256 * 1024;
 
+/** setTimeout fires at once for delays over 2^31-1 ms; a huge configured timeout means "~24 days". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface RunnerOptions {
   extraSecretNames?: string[];
   outputCap?: number; // bytes kept per stream
@@ -73,7 +76,7 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
         const timer = setTimeout(() => {
           timedOut = true;
           terminate();
-        }, req.timeout_s * 1000);
+        }, Math.min(Math.max(req.timeout_s, 0) * 1000, MAX_TIMER_MS));
         const onAbort = (): void => {
           cancelled = true;
           terminate();

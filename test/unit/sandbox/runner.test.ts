@@ -103,6 +103,12 @@ describe('process runner', () => {
     }
   });
 
+  it('treats an enormous timeout as "very long", not as an overflowed timer that fires at once', async () => {
+    const r = await createRunner().run({ command: 'echo fine', cwd: dir, timeout_s: 1e9 });
+    assert.equal(r.timed_out, false);
+    assert.equal(r.exit_code, 0);
+  });
+
   it('hides secret-looking variables of the parent from the command', async () => {
     const env = { PATH: process.env.PATH, HOME: '/home/x', LANG: 'C.UTF-8', FOO_API_KEY: 'abc123', ANTHROPIC_API_KEY: 'sk-ant-xyz', MY_DB_PASSWORD: 'pw', PLAIN: 'visible', DB: 'postgres://u:hunter2@db/x' };
     const r = await createRunner({ env, extraSecretNames: ['PLAIN_SECRETISH'] }).run({ command: 'env', cwd: dir, timeout_s: 10 });
