@@ -3,6 +3,7 @@
 // (zod schemas, the RPC client, views) load right after, off the activation path.
 import * as vscode from 'vscode';
 import { KITE_COMMANDS } from './commandIds';
+import { registerReplayDebugger } from './debug/registerReplayDebugger';
 import type { KiteParts } from './wireKite';
 
 export interface KiteApi {
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
     vscode.commands.registerCommand('kite.showLog', () => log.show()),
     ...KITE_COMMANDS.map((id) => vscode.commands.registerCommand(id, async (...args: never[]) => (await ready).commands[id](...args))),
   );
+  registerReplayDebugger(context); // the adapter itself loads on the first debug session
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
   return { version: String(context.extension.packageJSON.version), activationMs, ready };

@@ -128,7 +128,8 @@ export class KiteDebugSession extends LoggingDebugSession {
     const timeout = this.opts.configurationTimeoutMs ?? 5000;
     await Promise.race([this.configured, new Promise<void>((r) => setTimeout(r, timeout).unref())]);
     this.sendResponse(response);
-    this.report(args.stopOnEntry ? this.runtime.entry() : this.runtime.start());
+    const rt = this.runtime;
+    this.report(args.seq !== undefined ? rt.entryAtSeq(args.seq) : args.stopOnEntry ? rt.entry() : rt.start());
     await this.runtime.warm(this.warming);
   }
 

@@ -10,6 +10,7 @@ export const LaunchArgsSchema = z.looseObject({
     .enum(['recorded', 'live'])
     .describe('recorded: step through the log as it is. live: re-run the recorded model replies in a scratch worktree at the run\'s starting commit and stop where the live run diverges.')
     .default('recorded'),
+  seq: z.number().int().nonnegative().optional().describe('Open stopped at the event with this seq instead of the first event (stopOnEntry is then implied).'),
   root: z.string().optional().describe('Workspace folder the run worked in, for frames that open edited files. Default: the root recorded in the log.'),
 });
 export type LaunchArgs = z.infer<typeof LaunchArgsSchema>;

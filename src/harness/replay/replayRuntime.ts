@@ -175,6 +175,13 @@ export class ReplayRuntime<S = unknown> {
     return this.land(0, 'entry', `Entry: ${this.describe(0)}`);
   }
 
+  /** Open at the event with this seq (the timeline's "replay from here"); the first event if absent. */
+  entryAtSeq(seq: number): Stop {
+    const i = this.events.findIndex((e) => e.seq === seq);
+    if (i < 0) return this.land(0, 'entry', `No event #${seq} in this log; stopped at the first event`);
+    return this.land(i, 'entry', `Opened at ${this.describe(i)}`);
+  }
+
   /** Without stop on entry: run from the first event to the first stop (the first event counts). */
   start(): Stop {
     this.position = 0;
