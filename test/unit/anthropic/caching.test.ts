@@ -105,6 +105,11 @@ describe('prompt caching', () => {
     // After the 5-minute TTL the entry is gone.
     now += 6 * 60_000;
     assert.equal(sim.account(body(15, [14])).cache_read_input_tokens, 0);
+    // However the request is split, plain + written + read always adds up to the same prompt size.
+    const fresh = new CacheSimulator({ minCacheTokens: 0 });
+    const plain = fresh.account(body(15, []));
+    for (const u of [second, fresh.account(body(15, [3, 9])), fresh.account(body(15, [3, 9, 14]))])
+      assert.equal(u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens, plain.input_tokens);
     // Below the minimum cacheable length nothing is written.
     const tiny = new CacheSimulator({ minCacheTokens: 100_000 }).account(body(3, [2]));
     assert.deepEqual([tiny.cache_creation_input_tokens, tiny.cache_read_input_tokens], [0, 0]);
