@@ -5,6 +5,7 @@
 // The harness server, CLI and debug adapter are built WITHOUT `vscode` as external: a stray
 // `import 'vscode'` outside src/extension fails this build (ARCHITECTURE.md §1).
 import * as esbuild from 'esbuild';
+import { zodEnglishOnly } from './webview-ui/esbuildPlugins.mjs';
 import { existsSync, mkdirSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
@@ -37,6 +38,7 @@ export const builds = [
     entryPoints: { timeline: 'webview-ui/main.ts' },
     outdir: 'dist/webview',
     loader: { '.css': 'css' },
+    plugins: [zodEnglishOnly],
   },
 ];
 

@@ -114,6 +114,7 @@ export class TimelineApp {
         this.store = new TimelineStore();
         this.store.source = msg.source;
         this.store.expected = msg.total;
+        this.store.loading = msg.loading;
         this.store.setFilter(this.toolbar.filter);
         this.problems = [...msg.problems];
         this.statusMessage = null;
@@ -127,6 +128,7 @@ export class TimelineApp {
         break;
       }
       case 'append':
+        this.store.loading = msg.loading;
         this.problems.push(...msg.problems);
         this.appendEvents(msg.events, false);
         break;
@@ -186,7 +188,7 @@ export class TimelineApp {
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       this.header.update(this.store, this.problems, this.statusMessage);
-      this.toolbar.setCount(this.store.visible.length, this.store.rows.length);
+      this.toolbar.setCount(this.store.matchCount, this.store.rows.length);
       if (this.chartsDirty && !this.chartsEl.hidden) {
         this.chartsDirty = false;
         const dirty = this.store.series.takeDirty();
@@ -219,8 +221,9 @@ export class TimelineApp {
 
   private select(rowIndex: number): void {
     this.selectedRow = rowIndex;
-    this.list.setSelected(rowIndex);
+    // Details first: the pane takes room from the list, and the selection must stay in view.
     this.details.show(this.store.rows[rowIndex] ?? null, this.store.events[rowIndex] ?? null);
+    this.list.setSelected(rowIndex);
   }
 
   /** Enter: a turn with events toggles; another row runs its main action. */

@@ -6,7 +6,11 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import './timeline.css';
+import { z } from 'zod';
 import { TimelineApp, type VsCodeApi } from './app';
+
+// The CSP has no 'unsafe-eval': tell zod not to try compiling validators with new Function.
+z.config({ jitless: true });
 
 declare function acquireVsCodeApi(): VsCodeApi;
 

@@ -3,6 +3,7 @@
 // (zod schemas, the RPC client, views) load right after, off the activation path.
 import * as vscode from 'vscode';
 import { KITE_COMMANDS } from './commandIds';
+import { registerTimeline, type TimelineApi } from './timeline/registerTimeline';
 import { registerReplayDebugger } from './debug/registerReplayDebugger';
 import type { KiteParts } from './wireKite';
 
@@ -12,6 +13,8 @@ export interface KiteApi {
   activationMs: number;
   /** Resolves once the views, the approval UI and the harness client are wired. */
   ready: Promise<KiteParts>;
+  /** The timeline view and tabs (follow a log, open a run; test hooks). */
+  timeline: TimelineApi;
 }
 
 export function activate(context: vscode.ExtensionContext): KiteApi {
@@ -28,10 +31,12 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
     vscode.commands.registerCommand('kite.showLog', () => log.show()),
     ...KITE_COMMANDS.map((id) => vscode.commands.registerCommand(id, async (...args: never[]) => (await ready).commands[id](...args))),
   );
+  // Registered at once (light: the webview session code loads when a timeline first opens).
+  const timeline = registerTimeline(context, log);
   registerReplayDebugger(context); // the adapter itself loads on the first debug session
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
-  return { version: String(context.extension.packageJSON.version), activationMs, ready };
+  return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline };
 }
 
 export function deactivate(): void {}

@@ -46,8 +46,10 @@ export class TimelineStore {
   readonly groups: Group[] = [];
   readonly series = new TurnSeries();
   readonly tools: string[] = [];
-  /** Row indices shown, ascending. */
+  /** Row indices shown, ascending (matching rows, plus the turn rows that give them context). */
   visible: number[] = [];
+  /** Rows that pass the filter (all rows when none is set), collapsed turns included. */
+  matchCount = 0;
   readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, feature: null, model: null };
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
@@ -59,8 +61,10 @@ export class TimelineStore {
 
   /** The log shown, and whether it is followed live. */
   source: TimelineSource = { log: '', title: '', live: false };
-  /** Events the snapshot announced; loading while fewer have arrived. */
+  /** About how many events the history has (for the progress count while loading). */
   expected = 0;
+  /** More of the history is on its way. */
+  loading = false;
 
   get filter(): Filter {
     return this.filterState;
@@ -123,6 +127,7 @@ export class TimelineStore {
     }
     // Visibility of the new row: it is the last row, so it can only go at the end of `visible`.
     const m = this.matches(row);
+    if (m) this.matchCount++;
     if (row.head) {
       group.headShown = m;
       if (m) this.visible.push(index);
@@ -200,6 +205,7 @@ export class TimelineStore {
   private recompute(): void {
     const visible: number[] = [];
     const filtering = isFiltering(this.filterState);
+    let count = 0;
     for (const g of this.groups) {
       const end = g.head + g.count;
       let matches = 0;
@@ -213,9 +219,11 @@ export class TimelineStore {
       }
       g.matches = matches;
       g.headShown = headMatches || matches > 0;
+      count += matches + (headMatches ? 1 : 0);
       if (g.headShown) visible.push(g.head);
       for (const c of children) visible.push(c);
     }
     this.visible = visible;
+    this.matchCount = count;
   }
 }

@@ -6,7 +6,7 @@ import { compactNumber, formatMs, formatUsd } from '../model/format';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const PLOT_H = 100;
-const MIN_W = 16;
+const MIN_W = 8;
 
 export interface StackSpec {
   key: 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'modelMs' | 'toolMs' | 'gateMs';
@@ -101,8 +101,9 @@ abstract class Chart {
     if (yMax !== this.shownMax) {
       this.shownMax = yMax;
       this.plot.setAttribute('transform', `translate(0 ${PLOT_H}) scale(1 ${-PLOT_H / yMax})`);
-      this.yMax.textContent = this.formatValue(yMax);
     }
+    const label = this.yLabel(yMax);
+    if (this.yMax.textContent !== label) this.yMax.textContent = label;
     this.svgEl.setAttribute('viewBox', `0 0 ${Math.max(MIN_W, nb)} ${PLOT_H}`);
     const last = turns[turns.length - 1];
     this.xLabel.textContent = last ? `turn ${turns[0]?.turn ?? 1}–${last.turn}${size > 1 ? ` · ${size} turns per bar` : ''}` : 'no turns yet';
@@ -114,6 +115,9 @@ abstract class Chart {
   protected abstract formatValue(v: number): string;
   protected abstract describe(bucket: Bucket): string;
   protected finish(_buckets: number): void {}
+  protected yLabel(yMax: number): string {
+    return this.formatValue(yMax);
+  }
 
   private bucketAtPointer(ev: MouseEvent): Bucket | null {
     const rect = this.svgEl.getBoundingClientRect();
@@ -215,15 +219,25 @@ export class CostChart extends Chart {
     const pts = this.points.join(' ');
     this.line.setAttribute('points', pts);
     this.area.setAttribute('points', `${pts} ${buckets},0`);
-    if (this.budget !== null) {
+    if (this.budgetOnScale()) {
       this.budgetLine.setAttribute('y1', String(this.budget));
       this.budgetLine.setAttribute('y2', String(this.budget));
       this.budgetLine.style.display = '';
     } else this.budgetLine.style.display = 'none';
   }
 
+  /** A budget far above what was spent would flatten the line: it is then named, not drawn. */
+  private budgetOnScale(): boolean {
+    return this.budget !== null && this.budget <= 4 * this.max;
+  }
+
   protected axisMax(): number {
-    return niceMax(Math.max(this.max, this.budget ?? 0) * 1.05);
+    return niceMax(Math.max(this.max, this.budgetOnScale() ? (this.budget as number) : 0) * 1.05);
+  }
+
+  protected override yLabel(yMax: number): string {
+    const base = formatUsd(yMax);
+    return this.budget !== null && !this.budgetOnScale() ? `${base} · budget ${formatUsd(this.budget)} (off scale)` : base;
   }
 
   protected formatValue(v: number): string {

@@ -62,12 +62,12 @@ export class Header {
       budget !== null ? `${formatUsd(cost)} of ${formatUsd(budget)}` : formatUsd(cost),
       `${t.errors} error${t.errors === 1 ? '' : 's'}`,
     ];
-    if (store.expected > store.rows.length) parts.push(`loading ${store.rows.length.toLocaleString('en-US')} / ${store.expected.toLocaleString('en-US')}…`);
+    if (store.loading) parts.push(`loading ${store.rows.length.toLocaleString('en-US')} of ~${Math.max(store.expected, store.rows.length).toLocaleString('en-US')} events…`);
     this.stats.textContent = parts.join(' · ');
     this.stats.classList.toggle('over-budget', budget !== null && cost > budget);
     if (problems.length) {
       this.problemsEl.hidden = false;
-      const shown = problems.slice(0, 3).map((p) => `line ${p.line}: ${p.message}`);
+      const shown = problems.slice(0, 3).map((p) => p.message);
       this.problemsEl.textContent = `${problems.length} unreadable line${problems.length === 1 ? '' : 's'} skipped — ${shown.join('; ')}${problems.length > 3 ? '; …' : ''}`;
     } else this.problemsEl.hidden = true;
     this.banner.hidden = !statusMessage;

@@ -95,7 +95,8 @@ export class ListView {
     this.selected = rowIndex;
     this.stamp++;
     if (reveal) this.reveal(rowIndex);
-    this.schedule();
+    // At once, not at the next frame: keyboard navigation must not lag behind the keys.
+    this.render();
   }
 
   reveal(rowIndex: number): void {

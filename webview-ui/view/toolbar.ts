@@ -95,8 +95,8 @@ export class Toolbar {
     for (const n of names) this.tool.append(option(n, n, this.state.tool === n));
   }
 
-  setCount(shown: number, total: number): void {
-    this.count.textContent = shown === total ? `${total.toLocaleString('en-US')} events` : `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`;
+  setCount(matching: number, total: number): void {
+    this.count.textContent = matching === total ? `${total.toLocaleString('en-US')} events` : `${matching.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} events`;
   }
 
   private set(change: Partial<Filter>): void {

@@ -23,15 +23,18 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('snapshot'),
     source: TimelineSourceSchema,
-    /** How many events the whole history has; the rest follow as `append` (loading > 0). */
+    /** About how many events the history has (lines in the file), for a progress count. */
     total: z.number().int().nonnegative(),
     events: z.array(EventSchema),
     problems: z.array(LogProblemSchema),
+    /** More of the history follows as `append` messages with loading true, the last with false. */
+    loading: z.boolean(),
   }),
   z.object({
     type: z.literal('append'),
     events: z.array(EventSchema),
     problems: z.array(LogProblemSchema),
+    loading: z.boolean(),
   }),
   /** Tailing state changed (the file was removed, the run ended, the view stopped following). */
   z.object({ type: z.literal('status'), live: z.boolean(), message: z.string().nullable() }),

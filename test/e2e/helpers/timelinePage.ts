@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { timelineHtml } from '../../../src/extension/timeline/timelineHtml';
+import { zodEnglishOnly } from '../../../webview-ui/esbuildPlugins.mjs';
 import type { HostMessage, ViewMessage } from '../../../src/harness/protocol/webviewMessages';
 import { THEMES, type ThemeName } from './themes';
 
@@ -40,6 +41,7 @@ export function buildWebview(): Promise<string> {
       target: 'chrome120',
       outdir,
       loader: { '.css': 'css' },
+      plugins: [zodEnglishOnly],
       minify: true,
       logLevel: 'error',
       legalComments: 'none',

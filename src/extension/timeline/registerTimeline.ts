@@ -1,0 +1,121 @@
+// Registers the timeline: the Kite view that follows the active run, the per-run editor tabs,
+// the read-only documents of row actions, and the commands kite.openTimeline (optional log path,
+// else a pick of .kite/runs) and kite.timeline.follow (internal: a log path to follow).
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { RowActions } from './rowActions';
+import { DOC_SCHEME, TimelineDocs } from './timelineDocs';
+import { TIMELINE_EDITOR_ID, TimelineEditorProvider } from './timelineEditorProvider';
+import type { AppliedState } from './timelineSession';
+import { TIMELINE_VIEW_ID, TimelineViewProvider } from './timelineViewProvider';
+
+export interface TimelineApi {
+  /** The Kite view follows this log from now on. */
+  follow(logPath: string): void;
+  /** Opens a run's log in its own timeline tab. */
+  open(logPath: string): Promise<void>;
+  /** The log the view follows (null: none yet). */
+  followed(): string | null;
+  /** What the view's page holds, as it last reported (test hook). */
+  viewState(): AppliedState | null;
+  /** What each open timeline tab holds (test hook). */
+  editorStates(): AppliedState[];
+  /** Fires whenever a timeline page (view or tab) applied a message. */
+  onDidApply: vscode.Event<AppliedState>;
+}
+
+function logPathOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg instanceof vscode.Uri) return arg.fsPath;
+  if (arg && typeof arg === 'object') {
+    const o = arg as { path?: unknown; log?: unknown; resourceUri?: unknown };
+    if (o.resourceUri instanceof vscode.Uri) return o.resourceUri.fsPath;
+    if (typeof o.log === 'string') return o.log;
+    if (typeof o.path === 'string') return o.path;
+  }
+  return undefined;
+}
+
+/** Logs of the workspace's runs, newest first (names start with a timestamp). */
+async function listRuns(): Promise<string[]> {
+  const out: { path: string; mtime: number }[] = [];
+  for (const f of vscode.workspace.workspaceFolders ?? []) {
+    const dir = join(f.uri.fsPath, '.kite', 'runs');
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const n of names.filter((x) => x.endsWith('.jsonl'))) {
+      const s = await stat(join(dir, n)).catch(() => null);
+      if (s) out.push({ path: join(dir, n), mtime: s.mtimeMs });
+    }
+  }
+  return out.sort((a, b) => b.mtime - a.mtime || b.path.localeCompare(a.path)).map((x) => x.path);
+}
+
+export function registerTimeline(context: vscode.ExtensionContext, output?: vscode.LogOutputChannel): TimelineApi {
+  const docs = new TimelineDocs();
+  let actionsP: Promise<RowActions> | null = null;
+  const actions = (): Promise<RowActions> => (actionsP ??= import('./rowActions').then((m) => new m.RowActions(docs, output)));
+  const view = new TimelineViewProvider(context.extensionUri, actions, output);
+  const editors = new TimelineEditorProvider(context.extensionUri, actions, output);
+  const applied = new vscode.EventEmitter<AppliedState>();
+  let explicit = false;
+
+  const open = async (logPath: string): Promise<void> => {
+    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(logPath), TIMELINE_EDITOR_ID);
+  };
+  const follow = (logPath: string): void => {
+    explicit = true;
+    view.follow(logPath);
+  };
+
+  // A new log in .kite/runs is a run that just started: the view follows it.
+  const watcher = vscode.workspace.createFileSystemWatcher('**/.kite/runs/*.jsonl', false, true, true);
+  watcher.onDidCreate((uri) => view.follow(uri.fsPath));
+  void listRuns().then((runs) => {
+    if (!explicit && view.followed === null && runs[0]) view.follow(runs[0]);
+  });
+
+  context.subscriptions.push(
+    docs,
+    view,
+    editors,
+    applied,
+    watcher,
+    view.onDidApply((s) => applied.fire(s)),
+    editors.onDidApply((s) => applied.fire(s)),
+    vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, docs),
+    vscode.window.registerWebviewViewProvider(TIMELINE_VIEW_ID, view),
+    vscode.window.registerCustomEditorProvider(TIMELINE_EDITOR_ID, editors, { supportsMultipleEditorsPerDocument: true }),
+    vscode.commands.registerCommand('kite.openTimeline', async (arg?: unknown) => {
+      let logPath = logPathOf(arg);
+      if (!logPath) {
+        const runs = await listRuns();
+        if (!runs.length) {
+          await vscode.window.showInformationMessage('Kite: no runs in .kite/runs yet.');
+          return;
+        }
+        const pick = await vscode.window.showQuickPick(
+          runs.map((p) => ({ label: p.split(/[\\/]/).pop() ?? p, description: vscode.workspace.asRelativePath(p), path: p })),
+          { title: 'Open the timeline of a run', placeHolder: 'Pick a run log' },
+        );
+        if (!pick) return;
+        logPath = pick.path;
+      }
+      await open(logPath);
+    }),
+    vscode.commands.registerCommand('kite.timeline.follow', async (arg?: unknown) => {
+      const logPath = logPathOf(arg);
+      if (!logPath) return;
+      follow(logPath);
+      await view.reveal();
+    }),
+  );
+  return {
+    follow,
+    open,
+    followed: () => view.followed,
+    viewState: () => view.state,
+    editorStates: () => editors.states(),
+    onDidApply: applied.event,
+  };
+}

@@ -1,0 +1,190 @@
+// One webview showing one log. After the page's `ready` it reads the log from the start and sends
+// a snapshot (in chunks), then follows the file and sends only increments. A reloaded page says
+// `ready` again and gets a fresh snapshot. Every message from the page is validated.
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
+import { parseEventLine } from '../../harness/protocol/parse';
+import {
+  SNAPSHOT_CHUNK,
+  ViewMessageSchema,
+  describeIssues,
+  trimEventForView,
+  type HostMessage,
+  type TimelineSource,
+} from '../../harness/protocol/webviewMessages';
+import { LogTailer, type TailBatch, type TailerEvent } from './logTailer';
+import type { ActionSource, RowActions } from './rowActions';
+import { timelineHtml, makeNonce } from './timelineHtml';
+import { WriteIndex } from './writeResolver';
+
+export interface AppliedState {
+  log: string | null;
+  events: number;
+  lastSeq: number | null;
+}
+
+/** Sets up a webview for the timeline page: scripts on, resources only from dist/webview. */
+export function configureTimelineWebview(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): void {
+  const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
+  webview.options = { enableScripts: true, localResourceRoots: [root] };
+  webview.html = timelineHtml({
+    cspSource: webview.cspSource,
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'timeline.js')).toString(),
+    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'timeline.css')).toString(),
+    nonce: makeNonce(),
+    title,
+  });
+}
+
+export class TimelineSession implements vscode.Disposable, ActionSource {
+  private tailer: LogTailer | null = null;
+  private ready = false;
+  private snapshotSent = false;
+  private generation = 0;
+  writes = new WriteIndex();
+  start: SessionStart | null = null;
+  private readonly applied = new vscode.EventEmitter<AppliedState>();
+  /** The page reported what it holds (after each message it applied): a test hook. */
+  readonly onDidApply = this.applied.event;
+  lastApplied: AppliedState | null = null;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    private readonly actions: RowActions,
+    private log: string | null,
+    private readonly emptyMessage: string,
+    private readonly output?: vscode.LogOutputChannel,
+  ) {
+    this.subscription = webview.onDidReceiveMessage((m: unknown) => this.onMessage(m));
+  }
+
+  get logPath(): string {
+    return this.log ?? '';
+  }
+
+  /** Shows another log (or none); the page gets a new snapshot. */
+  setLog(path: string | null): void {
+    if (path === this.log) return;
+    this.log = path;
+    if (this.ready) this.restart();
+  }
+
+  async event(seq: number): Promise<KiteEvent | null> {
+    const raw = await this.raw(seq);
+    if (raw === null) return null;
+    const r = parseEventLine(raw, 0);
+    return r.ok ? r.event : null;
+  }
+
+  async raw(seq: number): Promise<string | null> {
+    return this.tailer ? this.tailer.rawLine(seq) : null;
+  }
+
+  private onMessage(raw: unknown): void {
+    const parsed = ViewMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.output?.warn(`timeline: ignored an invalid message from the webview: ${describeIssues(parsed.error)}`);
+      return;
+    }
+    const m = parsed.data;
+    const act = (p: Promise<void>) => p.catch((e: unknown) => void vscode.window.showErrorMessage(`Kite timeline: ${String(e)}`));
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.restart();
+        return;
+      case 'applied':
+        this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq };
+        this.applied.fire(this.lastApplied);
+        return;
+      case 'openDiff':
+        void act(this.actions.openDiff(this, m.seq));
+        return;
+      case 'openOutput':
+        void act(this.actions.openOutput(this, m.seq));
+        return;
+      case 'openRaw':
+        void act(this.actions.openRaw(this, m.seq));
+        return;
+      case 'replayFromHere':
+        void act(this.actions.replayFromHere(this, m.seq));
+        return;
+      default:
+        m satisfies never;
+    }
+  }
+
+  private post(msg: HostMessage): void {
+    void this.webview.postMessage(msg);
+  }
+
+  private restart(): void {
+    this.tailer?.dispose();
+    this.tailer = null;
+    this.writes = new WriteIndex();
+    this.start = null;
+    this.snapshotSent = false;
+    this.lastApplied = null;
+    const gen = ++this.generation;
+    const path = this.log;
+    if (!path) {
+      this.post({ type: 'empty', message: this.emptyMessage });
+      return;
+    }
+    void LogTailer.countLines(path)
+      .catch(() => 0)
+      .then((total) => {
+        if (gen !== this.generation) return;
+        const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live: true };
+        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, total, e), { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000 });
+        this.tailer = tailer;
+        return tailer.start();
+      })
+      .catch((e: unknown) => this.post({ type: 'status', live: false, message: `Cannot read ${path}: ${String(e)}` }));
+  }
+
+  private onTail(gen: number, source: TimelineSource, total: number, e: TailerEvent): void {
+    if (gen !== this.generation) return;
+    switch (e.type) {
+      case 'batch':
+        this.sendBatch(source, total, e.batch);
+        return;
+      case 'reset':
+        this.output?.info(`timeline: ${source.log} shrank or was replaced; reading it again`);
+        this.restart();
+        return;
+      case 'gone':
+        this.post({ type: 'status', live: false, message: `The log file ${source.log} was removed.` });
+        return;
+      case 'error':
+        this.post({ type: 'status', live: false, message: e.message });
+        return;
+      default:
+        e satisfies never;
+    }
+  }
+
+  private sendBatch(source: TimelineSource, total: number, batch: TailBatch): void {
+    const events = batch.events.map((ev) => {
+      this.writes.add(ev);
+      if (ev.kind === 'session_start') this.start = ev;
+      return trimEventForView(ev);
+    });
+    const loading = batch.initial && !batch.done;
+    if (!this.snapshotSent) {
+      this.snapshotSent = true;
+      this.post({ type: 'snapshot', source, total, events, problems: batch.problems, loading });
+      return;
+    }
+    this.post({ type: 'append', events, problems: batch.problems, loading });
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.tailer?.dispose();
+    this.subscription.dispose();
+    this.applied.dispose();
+  }
+}

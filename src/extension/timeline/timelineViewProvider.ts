@@ -1,0 +1,64 @@
+// The `kite.timeline` view in the Kite container: follows the active run. It shows the log it is
+// told to follow (kite.timeline.follow), else the newest log of the workspace, and switches to a
+// new log as soon as a run creates one in .kite/runs.
+import * as vscode from 'vscode';
+import type { RowActions } from './rowActions';
+import type { AppliedState, TimelineSession } from './timelineSession';
+
+export const TIMELINE_VIEW_ID = 'kite.timeline';
+const EMPTY = 'No Kite run yet. Start the agent on a feature, or open a past run from the Runs view.';
+
+export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private session: TimelineSession | null = null;
+  private view: vscode.WebviewView | null = null;
+  private current: string | null = null;
+  private readonly applied = new vscode.EventEmitter<AppliedState>();
+  readonly onDidApply = this.applied.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly actions: () => Promise<RowActions>,
+    private readonly output?: vscode.LogOutputChannel,
+  ) {}
+
+  get followed(): string | null {
+    return this.current;
+  }
+
+  get state(): AppliedState | null {
+    return this.session?.lastApplied ?? null;
+  }
+
+  async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
+    this.view = view;
+    // Loaded on first use, not at activation (zod schemas, the parser).
+    const { TimelineSession, configureTimelineWebview } = await import('./timelineSession');
+    const session = new TimelineSession(view.webview, await this.actions(), this.current, EMPTY, this.output);
+    configureTimelineWebview(view.webview, this.extensionUri, 'Kite timeline');
+    this.session = session;
+    const sub = session.onDidApply((s) => this.applied.fire(s));
+    view.onDidDispose(() => {
+      sub.dispose();
+      session.dispose();
+      if (this.session === session) this.session = null;
+      if (this.view === view) this.view = null;
+    });
+  }
+
+  /** Follows another log (the page gets a new snapshot). */
+  follow(logPath: string | null): void {
+    this.current = logPath;
+    this.session?.setLog(logPath);
+    if (this.view && logPath) this.view.description = logPath.split(/[\\/]/).pop()?.replace(/\.jsonl$/, '');
+  }
+
+  async reveal(): Promise<void> {
+    if (this.view) this.view.show(true);
+    else await vscode.commands.executeCommand(`${TIMELINE_VIEW_ID}.focus`);
+  }
+
+  dispose(): void {
+    this.session?.dispose();
+    this.applied.dispose();
+  }
+}

@@ -1,0 +1,305 @@
+// The timeline page in a real headless Chromium (Debian's), with its real CSP, fed the demo
+// fixture log the way the extension feeds it: rows, grouping, filters, search, keyboard, charts,
+// click-through messages, live appends, bad messages, and screenshots in three themes.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { KiteEvent } from '../../src/harness/protocol/events';
+import { LogLineParser } from '../../src/harness/protocol/parse';
+import { ROOT, RESULTS, launchChromium, openTimeline, type TimelinePage } from './helpers/timelinePage';
+
+function fixture(name: string): KiteEvent[] {
+  const parser = new LogLineParser(name.replace(/\.jsonl$/, ''));
+  const lines = readFileSync(join(ROOT, 'test/fixtures/logs', name), 'utf8').split('\n');
+  const out: KiteEvent[] = [];
+  lines.forEach((l, i) => {
+    if (!l.trim()) return;
+    const r = parser.parse(l, i + 1);
+    if (r.ok) out.push(r.event);
+  });
+  return out;
+}
+
+const demo = fixture('demo-run.jsonl');
+const source = { log: '/home/dev/ledgerly/.kite/runs/demo-run.jsonl', title: 'demo-run', live: false };
+
+async function loadDemo(tp: TimelinePage, events: KiteEvent[] = demo): Promise<void> {
+  await tp.send({ type: 'snapshot', source, total: events.length, events, problems: [], loading: false });
+  await tp.waitForEvents(events.length);
+}
+
+/** Texts of the rows on screen, top to bottom ("title | summary"). */
+async function rowTexts(tp: TimelinePage): Promise<string[]> {
+  return tp.page.$$eval('.row', (rows) =>
+    rows
+      .filter((r) => (r as HTMLElement).style.display !== 'none')
+      .map((r) => ({ y: new DOMMatrix(getComputedStyle(r).transform).m42, t: `${r.querySelector('.c-title')?.textContent} | ${r.querySelector('.c-summary')?.textContent}` }))
+      .sort((a, b) => a.y - b.y)
+      .map((x) => x.t),
+  );
+}
+
+async function count(tp: TimelinePage): Promise<string> {
+  await tp.page.waitForFunction(() => (document.getElementById('count')?.textContent ?? '') !== '');
+  return (await tp.page.textContent('#count')) ?? '';
+}
+
+describe('timeline webview in Chromium', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let tp: TimelinePage;
+
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    await tp?.close();
+  });
+
+  it('says ready, then shows a row per event grouped by turn, with tokens, cost and stop reasons', async () => {
+    tp = await openTimeline(browser, { height: 1400 });
+    assert.deepEqual((await tp.posted())[0], { type: 'ready' });
+    await loadDemo(tp);
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '45 events');
+    const texts = await rowTexts(tp);
+    assert.equal(texts[0], 'Session start | F4 — Fees round half-up · anthropic:claude-sonnet-5-5 · attended');
+    const turn3 = tp.page.locator('.row.head[data-seq="14"]');
+    assert.equal(await turn3.locator('.c-title').textContent(), 'Turn 3');
+    assert.equal(await turn3.locator('.c-status').textContent(), 'tool_use');
+    assert.equal(await turn3.locator('.c-tokens').textContent(), '4102.2k070');
+    assert.match((await turn3.locator('.c-tokens').getAttribute('title')) ?? '', /input 410 · cache read 2200 · cache write 0 · output 70/);
+    assert.equal(await turn3.locator('.c-cost').textContent(), '$0.0029');
+    // 8 model turns + the setup group = 9 group rows.
+    assert.equal(await tp.page.locator('.row.head').count(), 9);
+    const deny = tp.page.locator('.row[data-seq="16"]');
+    assert.match((await deny.getAttribute('class')) ?? '', /l-error/);
+    assert.equal(await deny.locator('.c-summary').textContent(), 'run · deny:pipe-to-shell — piping a download into a shell is never allowed');
+    assert.equal(await tp.page.locator('.row[data-seq="26"] .c-status').textContent(), 'edited');
+    assert.match((await tp.page.locator('.row[data-seq="19"] .c-summary').textContent()) ?? '', /python -m pytest -q tests\/test_rounding.py exited 4/);
+    assert.equal(await tp.page.locator('.row[data-seq="44"] .c-summary').textContent(), 'done · 8 turns · 26.8k tokens · $0.042 · 9c1e4b7a — Fees use Decimal half-up; added tests/test_rounding.py.');
+    assert.equal(await tp.page.textContent('#run-badge'), 'done');
+    assert.match((await tp.page.textContent('#stats')) ?? '', /^8 turns · 26\.8k tokens · \$0\.042 of \$5\.00 · 3 errors$/);
+    assert.deepEqual(tp.errors, []);
+  });
+
+  it('filters errors only, by kind, by tool, and by text; the count says how many match', async () => {
+    tp = await openTimeline(browser, { height: 1400 });
+    await loadDemo(tp);
+    await tp.page.click('#errors-only');
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '3 of 45 events');
+    // The three errors, each under its turn row (shown dimmed as context).
+    assert.deepEqual((await rowTexts(tp)).map((t) => t.split(' | ')[0]), ['Turn 3', 'Policy: deny', 'run', 'Turn 4', 'Gate failed']);
+    assert.equal(await tp.page.locator('.row.context').count(), 2);
+    await tp.page.click('#errors-only');
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '45 events');
+
+    // Kind: gate results only.
+    await tp.page.evaluate(() => {
+      const sel = document.getElementById('kind') as HTMLElement & { value: string };
+      sel.value = 'gate';
+      sel.dispatchEvent(new Event('change'));
+    });
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '2 of 45 events');
+    assert.deepEqual((await rowTexts(tp)).filter((t) => !t.startsWith('Turn')).map((t) => t.split(' | ')[0]), ['Gate failed', 'Gate passed']);
+
+    // Tool: `run` (the option appeared when the log mentioned the tool).
+    await tp.page.evaluate(() => {
+      const kind = document.getElementById('kind') as HTMLElement & { value: string };
+      kind.value = 'all';
+      kind.dispatchEvent(new Event('change'));
+      const sel = document.getElementById('tool') as HTMLElement & { value: string };
+      sel.value = 'run';
+      sel.dispatchEvent(new Event('change'));
+    });
+    const toolOptions = await tp.page.$$eval('#tool vscode-option', (os) => os.map((o) => o.getAttribute('value')));
+    assert.deepEqual(toolOptions, ['', 'read_file', 'write_file', 'run', 'edit_file']);
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '7 of 45 events');
+    assert.deepEqual((await rowTexts(tp)).filter((t) => !t.startsWith('Turn')).map((t) => t.split(' | ')[0]), ['run', 'Policy: deny', 'run', 'run', 'Policy: allow', 'Intent', 'run']);
+
+    // Text search, typed as a person would, after "/" focuses the box.
+    await tp.page.evaluate(() => {
+      const sel = document.getElementById('tool') as HTMLElement & { value: string };
+      sel.value = '';
+      sel.dispatchEvent(new Event('change'));
+    });
+    await tp.page.focus('#list');
+    await tp.page.keyboard.press('/');
+    await tp.page.keyboard.type('half-up');
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '6 of 45 events');
+    const found = await rowTexts(tp);
+    assert.ok(found.every((t) => /half-up/i.test(t) || t.startsWith('Turn') || t.startsWith('Session')), found.join('\n'));
+    await tp.page.keyboard.press('Escape');
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '45 events');
+    assert.equal(await tp.page.evaluate(() => document.activeElement?.id), 'list');
+    // The filter survives a reload of the view (VS Code keeps getState/setState).
+    const state = await tp.page.evaluate(() => (window as unknown as { __state: unknown }).__state);
+    assert.deepEqual(state, { filter: { errorsOnly: false, kind: 'all', tool: null, text: '' }, charts: true });
+  });
+
+  it('navigates with the keyboard: up/down select, left/right collapse and expand turns, Enter acts', async () => {
+    tp = await openTimeline(browser, { height: 1400 });
+    await loadDemo(tp);
+    await tp.page.focus('#list');
+    await tp.page.keyboard.press('ArrowDown'); // session start
+    for (let i = 0; i < 3; i++) await tp.page.keyboard.press('ArrowDown'); // Turn 1
+    assert.equal(await tp.page.getAttribute('.row.selected', 'data-seq'), '3');
+    assert.equal(await tp.page.textContent('#details h2'), 'Turn 1 — tool_use');
+    const before = (await rowTexts(tp)).length;
+    await tp.page.keyboard.press('ArrowLeft');
+    await tp.page.waitForFunction((n) => document.querySelectorAll('.row:not([style*="display: none"])').length === n - 3, before);
+    assert.match((await tp.page.textContent('.row[data-seq="3"] .c-summary')) ?? '', /\(\+3 events\)$/);
+    assert.equal(await tp.page.getAttribute('.row[data-seq="3"]', 'aria-expanded'), 'false');
+    await tp.page.keyboard.press('ArrowRight');
+    await tp.page.waitForFunction((n) => document.querySelectorAll('.row:not([style*="display: none"])').length === n, before);
+    // Down to the write_file result (seq 13) and Enter: opens its diff.
+    await tp.page.keyboard.press('End');
+    assert.equal(await tp.page.getAttribute('.row.selected', 'data-seq'), '44');
+    await tp.page.keyboard.press('Home');
+    for (let i = 0; i < 13; i++) await tp.page.keyboard.press('ArrowDown');
+    assert.equal(await tp.page.getAttribute('.row.selected', 'data-seq'), '13');
+    await tp.page.keyboard.press('Enter');
+    await tp.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'openDiff'));
+    assert.deepEqual((await tp.posted()).filter((m) => m.type === 'openDiff'), [{ type: 'openDiff', seq: 13 }]);
+    // Collapse all / expand all.
+    await tp.page.click('#collapse-all');
+    await tp.page.waitForFunction(() => document.querySelectorAll('.row:not([style*="display: none"])').length === 9);
+    await tp.page.click('#expand-all');
+    await tp.page.waitForFunction(() => document.querySelectorAll('.row:not([style*="display: none"])').length === 45);
+  });
+
+  it('acts from a row: diff, full output, raw event and replay post the right messages', async () => {
+    tp = await openTimeline(browser, { height: 1400 });
+    await loadDemo(tp);
+    await tp.page.click('.row[data-seq="40"] .c-summary');
+    assert.equal(await tp.page.textContent('#details h2'), 'run — exit 0');
+    assert.match((await tp.page.textContent('#details .body')) ?? '', /4 passed in 0\.52s/);
+    const labels = await tp.page.$$eval('#details vscode-button', (bs) => bs.map((b) => b.textContent));
+    assert.deepEqual(labels, ['Full output', 'Raw event', 'Replay from here']);
+    await tp.page.click('#details vscode-button[data-action="openOutput"]');
+    await tp.page.click('#details vscode-button[data-action="openRaw"]');
+    await tp.page.click('#details vscode-button[data-action="replayFromHere"]');
+    await tp.page.click('.row[data-seq="28"] .c-summary');
+    await tp.page.click('#details vscode-button[data-action="openDiff"]');
+    await tp.page.dblclick('.row[data-seq="19"] .c-summary');
+    await tp.page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length >= 7);
+    const acts = (await tp.posted()).filter((m) => m.type !== 'ready' && m.type !== 'applied');
+    assert.deepEqual(acts, [
+      { type: 'openOutput', seq: 40 },
+      { type: 'openRaw', seq: 40 },
+      { type: 'replayFromHere', seq: 40 },
+      { type: 'openDiff', seq: 28 },
+      { type: 'openOutput', seq: 19 },
+    ]);
+  });
+
+  it('draws tokens per turn stacked by kind, cumulative cost against the budget, and durations', async () => {
+    tp = await openTimeline(browser);
+    await loadDemo(tp);
+    await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
+    const bars = await tp.page.$$eval('#chart-tokens g.data > g', (gs) =>
+      gs.map((g) => [...g.querySelectorAll('rect')].map((r) => Number(r.getAttribute('height')))),
+    );
+    // Turn 1: input 2100, cache read 0, cache write 1800, output 80 (from the log).
+    assert.deepEqual(bars[0], [2100, 0, 1800, 80]);
+    assert.deepEqual(bars[2], [410, 2200, 0, 70]);
+    assert.equal(await tp.page.textContent('#chart-tokens .y-max'), '4k');
+    const points = ((await tp.page.getAttribute('#chart-cost polyline', 'points')) ?? '').split(' ');
+    assert.equal(points.length, 9);
+    assert.equal(points[0], '0,0');
+    assert.ok(Math.abs(Number(points[8]?.split(',')[1]) - 0.04173) < 1e-6, points[8]);
+    // $0.042 spent of a $5 budget: the budget would flatten the line, so it is named, not drawn.
+    assert.equal(await tp.page.textContent('#chart-cost .y-max'), '$0.050 · budget $5.00 (off scale)');
+    assert.equal(await tp.page.$eval('#chart-cost .budget-line', (l) => getComputedStyle(l).display), 'none');
+    assert.equal(await tp.page.$$eval('#chart-durations g.data > g', (gs) => gs.length), 8);
+    // Hover shows the numbers; a click selects that turn's row.
+    const box = await tp.page.locator('#chart-tokens svg').boundingBox();
+    assert.ok(box);
+    await tp.page.mouse.move(box.x + box.width * (2.5 / 8), box.y + box.height - 5);
+    assert.equal(await tp.page.textContent('#chart-tokens .tip'), 'Turn 3\ninput: 410\ncache read: 2.2k\ncache write: 0\noutput: 70');
+    await tp.page.mouse.click(box.x + box.width * (2.5 / 8), box.y + box.height - 5);
+    assert.equal(await tp.page.getAttribute('.row.selected', 'data-seq'), '14');
+  });
+
+  it('draws the budget line when the run comes near its dollar limit', async () => {
+    tp = await openTimeline(browser);
+    const start = demo[0] as Extract<KiteEvent, { kind: 'session_start' }>;
+    await loadDemo(tp, [{ ...start, limits: { ...start.limits, usd: 0.05 } }, ...demo.slice(1)]);
+    await tp.page.waitForFunction(() => document.querySelector('#chart-cost .budget-line')?.getAttribute('y1') === '0.05');
+    assert.equal(await tp.page.$eval('#chart-cost .budget-line', (l) => getComputedStyle(l).display), 'inline');
+    assert.equal(await tp.page.textContent('#chart-cost .y-max'), '$0.060');
+    assert.match((await tp.page.textContent('#stats')) ?? '', /\$0\.042 of \$0\.050/);
+  });
+
+  it('appends live events without a new snapshot, and follows the end', async () => {
+    tp = await openTimeline(browser, { height: 500 });
+    await tp.send({ type: 'snapshot', source: { ...source, live: true }, total: 10, events: demo.slice(0, 10), problems: [], loading: false });
+    await tp.waitForEvents(10);
+    assert.equal(await tp.page.textContent('#run-badge'), 'live');
+    for (let i = 10; i < demo.length; i++) {
+      await tp.send({ type: 'append', events: [demo[i] as KiteEvent], problems: [], loading: false });
+    }
+    await tp.waitForEvents(demo.length);
+    await tp.page.waitForFunction(() => document.querySelector('.row[data-seq="44"]') !== null);
+    const atEnd = await tp.page.evaluate(() => {
+      const l = document.getElementById('list') as HTMLElement;
+      return l.scrollTop + l.clientHeight >= l.scrollHeight - 2;
+    });
+    assert.ok(atEnd, 'the list did not follow the new rows');
+    assert.equal(await tp.page.textContent('#run-badge'), 'done');
+    // A duplicate (same seq) is ignored, not shown twice.
+    await tp.send({ type: 'append', events: [demo[44] as KiteEvent], problems: [], loading: false });
+    await tp.waitForEvents(demo.length);
+    assert.equal(await tp.page.locator('.row[data-seq="44"]').count(), 1);
+  });
+
+  it('ignores a malformed message visibly and keeps its state; a new snapshot replaces the old one', async () => {
+    tp = await openTimeline(browser);
+    await loadDemo(tp);
+    await tp.send({ type: 'append', events: [{ kind: 'model', seq: 99 }], problems: [], loading: false });
+    await tp.page.waitForFunction(() => !(document.getElementById('banner') as HTMLElement).hidden);
+    assert.match((await tp.page.textContent('#banner')) ?? '', /^Ignored an invalid message from the extension — events\.0\.\w+: /);
+    assert.equal(await count(tp), '45 events');
+    await loadDemo(tp, demo.slice(0, 5));
+    await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '5 events');
+    await tp.send({ type: 'append', events: [], problems: [{ line: 6, message: 'line 6: invalid JSON (Unexpected token)' }], loading: false });
+    await tp.page.waitForFunction(() => !(document.getElementById('problems') as HTMLElement).hidden);
+    assert.equal(await tp.page.textContent('#problems'), '1 unreadable line skipped — line 6: invalid JSON (Unexpected token)');
+  });
+
+  it('shows a log of the original Python Kite, normalized by the parser', async () => {
+    const py = fixture('python-kite.jsonl');
+    assert.ok(py.length > 5);
+    tp = await openTimeline(browser);
+    await loadDemo(tp, py);
+    assert.ok((await tp.page.locator('.row.head').count()) >= 2);
+    assert.deepEqual(tp.errors, []);
+  });
+
+  for (const theme of ['light', 'dark', 'high-contrast'] as const) {
+    it(`looks right in the ${theme} theme (screenshot test-results/timeline-${theme}.png)`, async () => {
+      tp = await openTimeline(browser, { theme, width: 1280, height: 860 });
+      await loadDemo(tp);
+      await tp.page.click('.row[data-seq="19"] .c-summary');
+      await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
+      // The controls are themed: the search box uses the theme's input colours.
+      const bg = await tp.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.notEqual(bg, 'rgba(0, 0, 0, 0)');
+      await tp.page.screenshot({ path: join(RESULTS, `timeline-${theme}.png`) });
+      assert.deepEqual(tp.errors, []);
+    });
+  }
+
+  it('fits a narrow side bar (screenshot test-results/timeline-sidebar.png)', async () => {
+    tp = await openTimeline(browser, { theme: 'dark', width: 420, height: 900 });
+    await loadDemo(tp);
+    const hidden = await tp.page.$eval('.row[data-seq="3"] .c-tokens', (e) => getComputedStyle(e).display);
+    assert.equal(hidden, 'none');
+    const overflow = await tp.page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+    assert.equal(overflow, false);
+    await tp.page.screenshot({ path: join(RESULTS, 'timeline-sidebar.png') });
+  });
+});
