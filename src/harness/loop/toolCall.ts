@@ -175,6 +175,8 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
         log.append({ kind: 'approval', id, decision: 'edit', reason: null, edited_args: runArgs, diff, always: false });
         break;
       }
+      default:
+        return assertNever(answer, 'approval answer');
     }
   }
 
