@@ -1,0 +1,58 @@
+// `kite run --replay LOG [DIR] [--worktree] [--on-divergence stop|continue]` — replay a recorded
+// run: model replies and approval answers from the log, tools/policy/gate live. Prints the
+// replay's timeline, the first divergence (if any) and whether the gate sequence was reproduced.
+// Exit 0 only when nothing diverged and the outcome is the recorded one.
+import { resolve } from 'node:path';
+import { LogReadError, readLog } from '../events/reader';
+import { formatTimeline } from '../events/timeline';
+import type { KiteEvent } from '../protocol/events';
+import { ReplayError, replayRun, type ReplayOptions } from '../replay/replayRun';
+import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
+import { describeError, stdio, usageProblem, type Out } from './output';
+import { UnattendedHost } from './unattendedHost';
+
+const FLAGS: FlagSpec[] = [
+  { name: 'replay', type: 'string', value: 'LOG', help: 'the recorded run to replay' },
+  { name: 'worktree', type: 'bool', help: 'replay in a scratch git worktree checked out at the recorded starting commit' },
+  { name: 'on-divergence', type: 'string', value: 'stop|continue', help: 'at the first difference from the recording: stop (default) or continue' },
+];
+
+const USAGE = `usage: kite run --replay LOG [DIR] [options]\n\nReplays a recorded run against the work tree in DIR (default: the current folder). Never commits, never writes the progress file.\n\n${formatFlags(FLAGS)}`;
+
+const gateRow = (events: readonly KiteEvent[]) => events.flatMap((e) => (e.kind === 'gate' ? [e.passed ? 'PASSED' : 'FAILED'] : [])).join(', ') || 'none';
+
+export async function replayMain(argv: string[], out: Out = stdio, extra: Partial<ReplayOptions> = {}): Promise<number> {
+  try {
+    const args = parseArgs(argv, FLAGS, 1);
+    if (args.help) {
+      out.out(USAGE);
+      return 0;
+    }
+    const log = args.flags.replay;
+    if (typeof log !== 'string') throw new UsageError('--replay needs the log of the run to replay');
+    const on = args.flags['on-divergence'] ?? 'stop';
+    if (on !== 'stop' && on !== 'continue') throw new UsageError(`--on-divergence must be stop or continue, got "${String(on)}"`);
+    const s = await replayRun({ log: resolve(log), root: resolve(args.positionals[0] ?? '.'), worktree: args.flags.worktree === true, onDivergence: on, ...extra }, new UnattendedHost());
+    const recorded = (await readLog(resolve(log))).events;
+    const live = (await readLog(s.logPath)).events;
+    out.out(formatTimeline(live));
+    if (s.divergence) out.out(`divergence: ${s.divergence.message}${s.divergences > 1 ? ` (+${s.divergences - 1} more)` : ''}${on === 'stop' ? '; replay stopped there' : ''}`);
+    const same = gateRow(recorded) === gateRow(live);
+    out.out(`gates: recorded ${gateRow(recorded)}; replay ${gateRow(live)}${same ? ' (reproduced)' : ' (different)'}`);
+    out.out(`${s.feature} replay: ${s.outcome} (recorded: ${s.recordedOutcome ?? 'unfinished'}) in ${s.turns} turns. Log ${s.logPath}`);
+    return !s.divergence && s.outcome === s.recordedOutcome ? 0 : 1;
+  } catch (e) {
+    if (e instanceof ReplayError || e instanceof LogReadError) {
+      out.err(`kite: ${e.message}`);
+      return 2;
+    }
+    const problem = usageProblem(e);
+    if (problem !== null) {
+      out.err(`kite: ${problem}`);
+      if (e instanceof UsageError) out.err(USAGE);
+      return 2;
+    }
+    out.err(`kite: ${describeError(e)}`);
+    return 1;
+  }
+}

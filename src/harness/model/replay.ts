@@ -1,0 +1,49 @@
+// A model that says, turn by turn, exactly what the recorded model said: the `model` events of a
+// log turned back into replies (content, stop reason, usage). Running out means the replay went
+// further than the recording did — a ModelError, never a hang.
+import type { Reply } from '../protocol/content';
+import type { KiteEvent } from '../protocol/events';
+import { ModelError, type Model, type ModelRequest } from './model';
+
+export class ReplayModel implements Model {
+  private next = 0;
+
+  constructor(
+    private readonly replies: readonly Reply[],
+    readonly id: string,
+  ) {}
+
+  static fromEvents(events: readonly KiteEvent[], log: string): ReplayModel {
+    const replies: Reply[] = [];
+    for (const e of events) {
+      if (e.kind !== 'model') continue;
+      replies.push({
+        content: e.content,
+        stop_reason: e.stop,
+        usage: { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens },
+        model: e.model,
+      });
+    }
+    return new ReplayModel(replies, `replay:${log}`);
+  }
+
+  get position(): number {
+    return this.next;
+  }
+
+  get length(): number {
+    return this.replies.length;
+  }
+
+  complete(request: ModelRequest): Promise<Reply> {
+    if (request.signal?.aborted) return Promise.reject(new ModelError('cancelled', 'the replay was cancelled'));
+    const reply = this.replies[this.next];
+    if (!reply) {
+      return Promise.reject(
+        new ModelError('script_exhausted', `the recorded run has no more model replies (it had ${this.replies.length}); the replay needed another turn, so it went past the recording`),
+      );
+    }
+    this.next++;
+    return Promise.resolve(structuredClone(reply));
+  }
+}
