@@ -83,8 +83,20 @@ export function commitWrite(ctx: Ctx, relPath: string, content: string): ToolOut
   } catch {
     previous = null;
   }
-  fs.mkdirSync(path.dirname(r.abs), { recursive: true });
-  fs.writeFileSync(r.abs, content);
+  try {
+    fs.mkdirSync(path.dirname(r.abs), { recursive: true });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === 'ENOTDIR' || err.code === 'EEXIST' ? 'a parent of it is a file, not a directory' : `${err.code ?? 'error'}: ${err.message}`;
+    return fail('failed', `Could not create the folder for "${r.rel}" (${why}). Nothing was written.`, { path: r.rel });
+  }
+  try {
+    fs.writeFileSync(r.abs, content);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const state = previous === null ? 'The file may exist now with partial content.' : 'The file may now hold partial content; read it before retrying.';
+    return fail('failed', `Writing "${r.rel}" failed (${err.code ?? 'error'}: ${err.message}). ${state}`, { path: r.rel });
+  }
   const n = lineCount(content);
   const what = `${n} line${n === 1 ? '' : 's'}, ${Buffer.byteLength(content)} bytes`;
   const verb = previous === null ? 'Created' : previous === content ? 'Rewrote (content unchanged)' : 'Overwrote';

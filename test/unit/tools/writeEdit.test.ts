@@ -37,6 +37,14 @@ describe('write_file', () => {
     assert.deepEqual([...fs.readFileSync(path.join(ws.root, 'logo.png'))], [1, 0, 2]);
   });
 
+  it('says clearly when a parent of the path is a file', async () => {
+    ws.write('README.md', 'x');
+    const out = await ws.call('write_file', { path: 'README.md/inner.txt', content: 'y' });
+    assert.equal(out.error_code, 'failed');
+    assert.match(out.output, /Could not create the folder for "README.md\/inner.txt" \(a parent of it is a file, not a directory\)\. Nothing was written\./);
+    assert.equal(ws.read('README.md'), 'x');
+  });
+
   it('names missing arguments by their path', async () => {
     const out = await ws.call('write_file', { path: 'a.txt' });
     assert.equal(out.error_code, 'invalid_args');
