@@ -64,6 +64,7 @@ export function run(): Promise<void> {
       });
     } catch (e) {
       // A test file that throws while loading (syntax, top-level error) lands here.
+      console.error(`[kite-tests] could not load the test files: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
       writeResults({ passed: 0, failed: 1, skipped: 0, tests: [{ title: 'loading test files', file: undefined, state: 'failed', ms: undefined, error: String(e) }] });
       reject(e instanceof Error ? e : new Error(String(e)));
       return;
