@@ -1,7 +1,7 @@
 // Shared helpers for the harness-core tests: temp git repos, an in-memory event sink, a scripted
 // gate, a host with canned answers, and loop dependencies built like a real run.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { withDefaults, type KiteConfigFile } from '../../../src/harness/config/config';
@@ -17,8 +17,16 @@ import type { Feature } from '../../../src/harness/progress/progressFile';
 export const SAMPLE = join(__dirname, '..', '..', 'fixtures', 'sample');
 export const DEMO_SCRIPT = join(__dirname, '..', '..', 'fixtures', 'scripts', 'demo.json');
 
+const created: string[] = [];
+// Temp folders (and worktrees made next to repos inside them) go when the test process ends.
+process.once('exit', () => {
+  for (const d of created) rmSync(d, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'kite-unit-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  created.push(d);
+  return d;
 }
 
 export function git(root: string, ...args: string[]): string {
