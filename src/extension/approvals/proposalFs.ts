@@ -1,6 +1,8 @@
 // In-memory documents for the two sides of an approval diff:
-//   kite-original:/<key>/<path>   read-only, the file as it was when the model proposed the write
-//   kite-proposal:/<key>/<path>   editable, the proposal; what the person keeps is what gets written
+//   kite-original:/<path>?<key>   read-only, the file as it was when the model proposed the write
+//   kite-proposal:/<path>?<key>   editable, the proposal; what the person keeps is what gets written
+// (the path is the workspace-relative file, so breadcrumbs and language detection read naturally;
+// the query tells apart two approvals for the same file)
 // Saving a proposal (Ctrl+S) only updates this memory: nothing touches the disk until Accept.
 import * as vscode from 'vscode';
 
@@ -8,9 +10,10 @@ export const ORIGINAL_SCHEME = 'kite-original';
 export const PROPOSAL_SCHEME = 'kite-proposal';
 
 export function sideUri(scheme: string, key: string, relPath: string): vscode.Uri {
-  // The path ends with the real file name so the editor picks the right language.
-  return vscode.Uri.from({ scheme, path: `/${encodeURIComponent(key)}/${relPath.replace(/\\/g, '/')}` });
+  return vscode.Uri.from({ scheme, path: `/${relPath.replace(/\\/g, '/')}`, query: key });
 }
+
+const id = (uri: vscode.Uri): string => `${uri.path}?${uri.query}`;
 
 export class MemoryFs implements vscode.FileSystemProvider {
   private readonly files = new Map<string, { data: Uint8Array; mtime: number; ctime: number }>();
@@ -21,13 +24,13 @@ export class MemoryFs implements vscode.FileSystemProvider {
 
   set(uri: vscode.Uri, text: string): void {
     const now = Date.now();
-    const existed = this.files.has(uri.path);
-    this.files.set(uri.path, { data: Buffer.from(text, 'utf8'), mtime: now, ctime: now });
+    const existed = this.files.has(id(uri));
+    this.files.set(id(uri), { data: Buffer.from(text, 'utf8'), mtime: now, ctime: now });
     this.emitter.fire([{ type: existed ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
   }
 
   delete(uri: vscode.Uri): void {
-    if (this.files.delete(uri.path)) this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+    if (this.files.delete(id(uri))) this.emitter.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
   }
 
   watch(): vscode.Disposable {
@@ -35,7 +38,7 @@ export class MemoryFs implements vscode.FileSystemProvider {
   }
 
   stat(uri: vscode.Uri): vscode.FileStat {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(id(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     return {
       type: vscode.FileType.File,
@@ -53,16 +56,16 @@ export class MemoryFs implements vscode.FileSystemProvider {
   createDirectory(): void {}
 
   readFile(uri: vscode.Uri): Uint8Array {
-    const f = this.files.get(uri.path);
+    const f = this.files.get(id(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     return f.data;
   }
 
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
     if (this.readonly) throw vscode.FileSystemError.NoPermissions('the left side shows the file as it is; edit the right side');
-    const f = this.files.get(uri.path);
+    const f = this.files.get(id(uri));
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
-    this.files.set(uri.path, { data: content, mtime: Date.now(), ctime: f.ctime });
+    this.files.set(id(uri), { data: content, mtime: Date.now(), ctime: f.ctime });
     this.emitter.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 

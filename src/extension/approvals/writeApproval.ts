@@ -60,8 +60,8 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
       s = { pending: p, original, proposal, accepted: new Set(), finishing: false, opening: null };
       this.sessions.set(p.key, s);
     }
-    const verb = p.request.before === null ? 'create' : p.request.tool === 'edit_file' ? 'edit' : 'write';
-    const title = `Kite wants to ${verb} ${path.basename(p.request.path)} (left: as it is ↔ right: proposal)`;
+    const verb = p.request.before === null ? 'new file' : p.request.tool === 'edit_file' ? 'edit' : 'rewrite';
+    const title = `${path.basename(p.request.path)}: as it is ↔ Kite's proposal (${verb})`;
     const opening = (s.opening = Promise.resolve(vscode.commands.executeCommand('vscode.diff', s.original, s.proposal, title, { preview: false })));
     await opening.finally(() => {
       if (s.opening === opening) s.opening = null;
@@ -202,7 +202,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
 
   private sessionFor(uri: vscode.Uri): Session | undefined {
     if (uri.scheme !== PROPOSAL_SCHEME && uri.scheme !== ORIGINAL_SCHEME) return undefined;
-    for (const s of this.sessions.values()) if (s.proposal.path === uri.path) return s;
+    for (const s of this.sessions.values()) if (s.proposal.path === uri.path && s.proposal.query === uri.query) return s;
     return undefined;
   }
 

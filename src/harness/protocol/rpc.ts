@@ -117,10 +117,12 @@ export const RunSummaryWireSchema = z.object({
   commit: z.string().nullable(),
   logPath: z.string(),
   proposals: z.array(z.string()),
+  /** Paused for an approval nobody answered (no session_end): Resume Run continues it. */
+  paused: z.boolean().optional(),
 });
 export type RunSummaryWire = z.infer<typeof RunSummaryWireSchema>;
 
-export const RunErrorCodeSchema = z.enum(['bad_params', 'no_feature', 'dirty_tree', 'not_a_repo', 'missing_key', 'invalid_config', 'not_found', 'failed']);
+export const RunErrorCodeSchema = z.enum(['bad_params', 'no_feature', 'dirty_tree', 'not_a_repo', 'missing_key', 'invalid_config', 'cannot_resume', 'not_found', 'failed']);
 export type RunErrorCode = z.infer<typeof RunErrorCodeSchema>;
 
 export const RunEndedSchema = z.object({

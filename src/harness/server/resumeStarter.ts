@@ -1,9 +1,9 @@
-// Resume for the server: H3's resumeRun (continues a run from its log).
+// Resume for the server: continues a run from its log (src/harness/resume.ts).
 import type { Host } from '../host';
 import type { RunSummaryWire } from '../protocol/rpc';
+import { resumeRun } from '../resume';
 import type { ResumeOptions } from './runManager';
 
-export async function resumeStarter(_opts: ResumeOptions, _host: Host): Promise<RunSummaryWire> {
-  // TEMPORARY until src/harness/resume.ts lands (then this calls resumeRun).
-  throw Object.assign(new Error('resuming a run is not available in this build yet'), { code: 'not_found' });
+export function resumeStarter(opts: ResumeOptions, host: Host): Promise<RunSummaryWire> {
+  return resumeRun(opts, host);
 }

@@ -34,6 +34,7 @@ export interface ResumeOptions {
   mode?: Mode;
   limits?: Partial<Limits>;
   signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RunStarters {
@@ -76,6 +77,11 @@ function errorCodeOf(err: unknown): RunErrorCode {
     case 'not_a_repo':
     case 'not_found':
       return code;
+    case 'corrupt_log':
+    case 'not_started':
+    case 'already_finished':
+    case 'is_replay':
+      return 'cannot_resume';
     case 'missing_key':
     case 'auth':
       return 'missing_key';
@@ -126,9 +132,7 @@ export class RunManager {
     // Logs live in <root>/.kite/runs/, so the root of a resumed run is two folders up.
     const run = this.newRun(resolve(dirname(params.log), '..', '..'), null);
     run.log = params.log;
-    // resumeRun takes no env: the model adapter reads the key from this process's environment.
-    if (params.secrets?.anthropicApiKey) this.env.ANTHROPIC_API_KEY = params.secrets.anthropicApiKey;
-    const opts: ResumeOptions = { log: params.log, mode: params.mode, limits: params.limits, signal: run.controller.signal };
+    const opts: ResumeOptions = { log: params.log, mode: params.mode, limits: params.limits, signal: run.controller.signal, env: this.envWithSecrets(params.secrets) };
     this.drive(run, () => this.starters.resumeRun(opts, this.hostFor(run)));
     return run.token;
   }
@@ -171,9 +175,10 @@ export class RunManager {
   }
 
   private envWithSecrets(secrets: StartRunParams['secrets']): NodeJS.ProcessEnv {
-    const env = { ...this.env };
-    if (secrets?.anthropicApiKey) env.ANTHROPIC_API_KEY = secrets.anthropicApiKey;
-    return env;
+    // The model adapter reads the key from this (dedicated) process's environment; the command
+    // runner scrubs it from every child it starts. It is never written anywhere.
+    if (secrets?.anthropicApiKey) this.env.ANTHROPIC_API_KEY = secrets.anthropicApiKey;
+    return { ...this.env };
   }
 
   private drive(run: ActiveRun, go: () => Promise<RunSummaryWire>): void {

@@ -1,0 +1,96 @@
+// Approving an agent's write like a person (stage B): command palette → "Kite: Start Agent on Current
+// Feature" (scripted model) → the diff opens with Accept / Reject CodeLens on each hunk → click
+// "Accept All" (CodeLens) → the second diff → the editor-title "Accept All" button → the command
+// prompt → "Run once" → the run ends done: the files hold the proposal, the feature is done and
+// committed, the Kite view shows it. Screenshots: approve-diff.png (the diff) and approve-diff-done.png.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const repo = new URL('../../..', import.meta.url).pathname;
+const script = join(repo, 'test', 'fixtures', 'scripts', 'extension-accept.json');
+
+/** Re-checks `ok` until it holds (files change outside the page: there is no event to wait on). */
+async function until(page, ok, timeout) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await ok()) return true;
+    if (Date.now() > end) return false;
+    await page.waitForTimeout(200);
+  }
+}
+
+function resetSample(ws) {
+  const git = (...a) => execFileSync('git', a, { cwd: ws, encoding: 'utf8', stdio: 'pipe' }).trim();
+  git('reset', '-q', '--hard', git('rev-list', '--max-parents=0', 'HEAD'));
+  git('clean', '-q', '-fd');
+  return git;
+}
+
+/** @param {import('./scenario').ScenarioApi} api */
+export async function run({ page, workspace, check, runCommand, screenshot, log }) {
+  const git = resetSample(workspace);
+  // The scripted model via the workspace settings; .vscode/ is excluded locally so the tree stays clean.
+  appendFileSync(join(workspace, '.git', 'info', 'exclude'), '\n.vscode/\n');
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'kite.model': `script:${script}` }, null, 2));
+  const commitsBefore = Number(git('rev-list', '--count', 'HEAD'));
+
+  // Room for a side-by-side diff.
+  await runCommand('View: Close Secondary Side Bar', { timeout: 5_000 }).catch(() => {});
+  const diff = page.locator('.monaco-diff-editor').first();
+  let opened = false;
+  // The settings file is picked up by a file watcher; if the first start still saw no model, try again.
+  for (let attempt = 1; attempt <= 3 && !opened; attempt++) {
+    await runCommand('Kite: Start Agent on Current Feature');
+    opened = await diff.waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
+    if (!opened) log(`attempt ${attempt}: no diff yet`);
+  }
+  check('the proposed write opens as a diff editor', opened);
+  const tabTitle = await page.locator('.tabs-container .tab.active').first().textContent().catch(() => '');
+  check('the diff tab names the file', /ledger\.js/.test(tabTitle ?? ''), tabTitle);
+  const left = await diff.locator('.editor.original .view-lines').first().innerText().catch(() => '');
+  check('the left side shows the file as it is', /Number\(fee\.toFixed\(2\)\)/.test(left) || /toFixed/.test(await diff.innerText()), left.slice(0, 80));
+
+  const lenses = diff.locator('.editor.modified .codelens-decoration');
+  const acceptLens = lenses.locator('a', { hasText: 'Accept All' }).first();
+  check('CodeLens "Accept All" shows on the proposal', await acceptLens.waitFor({ timeout: 15_000 }).then(() => true, () => false));
+  const hunkLenses = await lenses.locator('a', { hasText: /^\s*Accept \(/ }).count();
+  check('each changed hunk has its own Accept CodeLens', hunkLenses === 2, hunkLenses);
+  const titleAccept = page.locator('.editor-actions [aria-label*="Accept All"]').first();
+  check('the editor title has an Accept All button', await titleAccept.isVisible().catch(() => false));
+  await screenshot('approve-diff');
+
+  await acceptLens.click();
+  const ledgerOk = await until(page, () => readFileSync(join(workspace, 'src', 'ledger.js'), 'utf8').includes('Math.round(paise)'), 20_000);
+  check('after Accept, src/ledger.js holds the proposal', ledgerOk);
+
+  // Second proposal: a new test file; use the editor-title button this time.
+  const second = await page
+    .locator('.tabs-container .tab.active', { hasText: 'fees.test.js' })
+    .waitFor({ timeout: 20_000 })
+    .then(() => true, () => false);
+  check('the next proposal (test/fees.test.js) opens', second);
+  await page.locator('.editor-actions [aria-label*="Accept All"]').first().click();
+
+  // The command approval: a prompt with the command and its folder; choose "Run once".
+  const prompt = page.locator('.quick-input-widget');
+  const shown = await prompt.waitFor({ state: 'visible', timeout: 20_000 }).then(() => true, () => false);
+  const promptText = shown ? await prompt.innerText() : '';
+  check('the command prompt shows the command and Run once / Always allow / Deny', shown && /node --version/.test(promptText) && /Run once/.test(promptText) && /Always allow/.test(promptText) && /Deny/.test(promptText), promptText);
+  await prompt.locator('.monaco-list-row', { hasText: 'Run once' }).first().click();
+
+  const done = await until(page, () => /"status": "done"/.test(readFileSync(join(workspace, 'kite-progress.json'), 'utf8')) && Number(git('rev-list', '--count', 'HEAD')) > commitsBefore, 45_000);
+  check('the run ends done with a commit', done, git('log', '--oneline', '-3'));
+
+  await page.locator('.activitybar .action-item a[aria-label^="Kite"]').first().click().catch(() => {});
+  const feature = page.locator('.pane', { hasText: 'Features' }).locator('.monaco-list-row', { hasText: 'F1' }).first();
+  const featureShown = await feature.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+  const featureText = featureShown ? await feature.textContent() : '';
+  check('the Features view shows F1 done', /done/.test(featureText ?? ''), featureText);
+  await screenshot('approve-diff-done');
+
+  // Leave the sample as other scenarios expect it.
+  rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
+  resetSample(workspace);
+}
