@@ -19,7 +19,7 @@ export const searchTool = defineTool({
   effect: 'none',
   description: [
     'Search the workspace\'s text files for a regular expression (JavaScript syntax, matched line by line). Each match is one line "path:line: text" with a workspace-relative path and a 1-based line number.',
-    'Optional: path (a directory or a single file to search; default the whole workspace), glob (only files whose name or path matches, e.g. "*.ts" or "src/**/*.js"), ignore_case.',
+    'Optional: path (a directory or a single file to search; default the whole workspace), glob (only files whose name or path matches, e.g. "*.ts" or "src/**/*.js"), ignore_case, context (lines around each match, shown as "path-line- text", groups separated by "--").',
     'Files ignored by .gitignore, .git/, binary files and files over 2 MB are skipped. At most 200 matches are shown; the result says how many more there were. An invalid regular expression gives a bad_regex error with the engine\'s message. Escape regex characters such as ( ) [ ] . * + ? to search for them literally.',
   ].join('\n'),
   input: z.strictObject({
@@ -27,6 +27,7 @@ export const searchTool = defineTool({
     path: z.string().optional().describe('Workspace-relative directory or file to search. Default: the whole workspace.'),
     glob: z.string().min(1).optional().describe('Only search files matching this glob (e.g. "*.test.ts").'),
     ignore_case: z.boolean().optional().describe('Match without regard to letter case. Default: false.'),
+    context: z.number().int().min(0).max(10).optional().describe('Lines of context to show before and after each match (0–10). Default: 0.'),
   }),
   run: async (args, ctx) => {
     let re: RegExp;
@@ -48,6 +49,7 @@ export const searchTool = defineTool({
       ? walk(ctx.root, r.rel, { recursive: true, maxEntries: SEARCH_LIMITS.maxVisited })
       : { entries: [{ rel: r.rel, abs: r.abs, dir: false, link: false, special: !st.isFile() }], truncated: false };
     const hits: string[] = [];
+    let shown = 0;
     let total = 0;
     let files = 0;
     let filesWithHits = 0;
@@ -78,17 +80,25 @@ export const searchTool = defineTool({
       if (looksBinary(buf)) continue;
       files++;
       const lines = buf.toString('utf8').split('\n');
+      const found: number[] = [];
       let any = false;
       for (let i = 0; i < lines.length; i++) {
         if (!re.test(lines[i])) continue;
         any = true;
         total++;
-        if (hits.length < SEARCH_LIMITS.maxMatches) hits.push(`${e.rel}:${i + 1}: ${clip(lines[i])}`);
+        if (shown < SEARCH_LIMITS.maxMatches) {
+          found.push(i);
+          shown++;
+        }
       }
       if (any) filesWithHits++;
+      if (found.length) {
+        if (args.context && hits.length) hits.push('--');
+        hits.push(...formatMatches(e.rel, lines, found, args.context ?? 0));
+      }
     }
     const notes: string[] = [];
-    if (total > hits.length) notes.push(`[… ${total - hits.length} more matches not shown (${total} in ${filesWithHits} file${filesWithHits === 1 ? '' : 's'}). Narrow the pattern, path or glob.]`);
+    if (total > shown) notes.push(`[… ${total - shown} more matches not shown (${total} in ${filesWithHits} file${filesWithHits === 1 ? '' : 's'}). Narrow the pattern, path or glob.]`);
     if (skipped > 0) notes.push(`[${skipped} files over 2 MB were not searched]`);
     if (outOfTime) notes.push(`[search stopped after ${SEARCH_LIMITS.maxMs / 1000} s; results are incomplete. Narrow the path or glob, or simplify the pattern.]`);
     if (w.truncated) notes.push(`[stopped after visiting ${SEARCH_LIMITS.maxVisited} entries; results are incomplete]`);
@@ -96,3 +106,19 @@ export const searchTool = defineTool({
     return ok([...hits, ...notes].join('\n'), { path: r.rel });
   },
 });
+
+/** Match lines "path:n: text", with context lines "path-n- text" and "--" between separate groups. */
+function formatMatches(rel: string, lines: string[], found: number[], context: number): string[] {
+  if (context === 0) return found.map((i) => `${rel}:${i + 1}: ${clip(lines[i])}`);
+  const isMatch = new Set(found);
+  const out: string[] = [];
+  let last = -1; // last line index written
+  for (const i of found) {
+    const from = Math.max(0, i - context, last + 1);
+    const to = Math.min(lines.length - 1, i + context);
+    if (last >= 0 && from > last + 1) out.push('--');
+    for (let n = from; n <= to; n++) out.push(isMatch.has(n) ? `${rel}:${n + 1}: ${clip(lines[n])}` : `${rel}-${n + 1}- ${clip(lines[n])}`);
+    last = Math.max(last, to);
+  }
+  return out;
+}

@@ -26,6 +26,15 @@ describe('search', () => {
     assert.equal((await ws.call('search', { pattern: 'Math', path: 'src/fees.js' })).output, 'src/fees.js:2:   return Math.round(total * rate) / 100;');
   });
 
+  it('shows context lines around matches, merging overlaps and separating groups with --', async () => {
+    ws.write('ctx.txt', ['a', 'hit 1', 'b', 'c', 'd', 'e', 'hit 2', 'hit 3', 'f'].join('\n'));
+    const out = await ws.call('search', { pattern: '^hit', path: 'ctx.txt', context: 1 });
+    assert.equal(out.output, ['ctx.txt-1- a', 'ctx.txt:2: hit 1', 'ctx.txt-3- b', '--', 'ctx.txt-6- e', 'ctx.txt:7: hit 2', 'ctx.txt:8: hit 3', 'ctx.txt-9- f'].join('\n'));
+    const two = await ws.call('search', { pattern: 'addFee\\(', context: 1 });
+    assert.equal(two.output.split('\n').filter((l) => l === '--').length, 1, two.output);
+    assert.equal((await ws.call('search', { pattern: 'x', context: 11 })).error_code, 'invalid_args');
+  });
+
   it('gives bad_regex with the engine message for an invalid pattern', async () => {
     const out = await ws.call('search', { pattern: 'addFee(' });
     assert.equal(out.error_code, 'bad_regex');
