@@ -78,7 +78,7 @@ async function measure(kind: 'read' | 'write' | 'run'): Promise<number[]> {
     );
     const model = new TimedModel(new ScriptedModel([...replies, say('done')]));
     const toolbox = new NoopToolbox();
-    const config = withDefaults({ checks: [], policy: kind === 'run' ? { allow: ['npm test.*'] } : undefined });
+    const config = withDefaults({ checks: [], policy: kind === 'run' ? { rules: [], deny: [], disable: [], allow: ['npm test.*'] } : undefined });
     const writer = EventWriter.create(join(root, '.kite', 'runs'), 'bench');
     const deps = assembleLoop({
       root,
