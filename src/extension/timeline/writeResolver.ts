@@ -114,13 +114,13 @@ export async function resolveWrite(index: WriteIndex, call: WriteCall, src: Writ
   // Replay the earlier writes to the same path, from the file as it was before the run.
   const firstIntent = await firstIntentOf(index, call, src);
   let content = await src.base(call.path, firstIntent);
-  if (content === null) notes.push(`the content of ${call.path} before this run is not known (no git commit or matching file)`);
   for (const id of index.earlier(call.path, call.id)) {
     const c = index.get(id);
     if (!c) continue;
     content = after(c.name, content, await argsOf(c.tool ?? c.intent));
   }
   const before = content;
+  if (before === null) notes.push(`the content of ${call.path} before this write is not known (no git commit or file matching the logged hash)`);
   const intent = call.intent !== undefined ? await src.event(call.intent) : null;
   if (intent?.kind === 'intent' && before !== null) {
     const want = intent.pre_hash;
