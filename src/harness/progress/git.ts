@@ -1,7 +1,7 @@
 // The few git operations Kite needs, through the git binary (real git, no library).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export type GitErrorCode = 'not_a_repo' | 'dirty' | 'commit_failed' | 'worktree_failed' | 'git_failed';
 
@@ -79,7 +79,10 @@ export function dirtyPaths(root: string, ignore: string[] = []): string[] {
  * The log folder carries a `.gitignore` of `*`; the explicit exclude is a second line of defence.
  */
 export function commitAll(root: string, message: string, excludeDirs: string[] = []): string {
-  const excludes = excludeDirs.map((d) => `:(exclude)${relative(root, resolve(root, d)).replace(/\\/g, '/')}`);
+  const excludes = excludeDirs
+    .map((d) => relative(root, resolve(root, d)).replace(/\\/g, '/'))
+    .filter((r) => r && !r.startsWith('..') && !isAbsolute(r)) // a folder outside the work tree needs no exclude
+    .map((r) => `:(exclude)${r}`);
   try {
     git(root, ['add', '-A', '--', '.', ...excludes]);
     git(root, ['commit', '-q', '--no-verify', '-m', message]);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addWorktree, dirtyPaths, gitBranch, gitHead, isGitRepo } from '../../../src/harness/progress/git';
+import { addWorktree, commitAll, commitFiles, dirtyPaths, gitBranch, gitHead, isGitRepo } from '../../../src/harness/progress/git';
 import { git, tempDir, tempRepo } from '../loop/kit';
 
 describe('git helpers (real git)', function () {
@@ -34,5 +34,15 @@ describe('git helpers (real git)', function () {
     assert.equal(gitHead(wt), gitHead(root));
     assert.equal(addWorktree(root, 'F1'), wt);
     assert.match(git(root, 'worktree', 'list'), /kite\/F1/);
+  });
+
+  it('commitAll stages everything in the workspace except the log folder (inside or outside the work tree)', () => {
+    const root = tempRepo({ 'a.txt': 'a\n' });
+    writeFileSync(join(root, 'b.txt'), 'b\n');
+    mkdirSync(join(root, 'logs'));
+    writeFileSync(join(root, 'logs', 'run.jsonl'), '{}\n');
+    const sha = commitAll(root, 'F1: one', ['logs', join(tempDir(), 'elsewhere')]);
+    assert.deepEqual(commitFiles(root, sha), ['b.txt']);
+    assert.equal(git(root, 'log', '-1', '--pretty=%s'), 'F1: one');
   });
 });
