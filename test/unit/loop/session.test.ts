@@ -123,6 +123,8 @@ describe('loop: stop reasons and the gate', function () {
   it('the conversation the loop holds is the one the reducer rebuilds from its events', async () => {
     const model = new ScriptedModel([
       reply([{ type: 'text', text: 'two reads' }, { type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'src/ledger.js' } }, { type: 'tool_use', id: 'b', name: 'nope', input: {} }], 'tool_use'),
+      reply([{ type: 'text', text: 'thinking…' }], 'pause_turn'),
+      reply([{ type: 'tool_use', id: 'c', name: 'write_file', input: { path: 'x.txt', content: 'cut' } }], 'max_tokens'),
       say('done'),
       say('done again'),
     ]);
@@ -133,6 +135,6 @@ describe('loop: stop reasons and the gate', function () {
     assert.ok(rebuilt);
     assert.deepEqual(rebuilt.messages(), r.state.conversation.messages());
     // and it is exactly what the model was sent on its last turn, plus its last reply
-    assert.deepEqual(model.requests[2].messages, r.state.conversation.messages().slice(0, -1));
+    assert.deepEqual(model.requests[4].messages, r.state.conversation.messages().slice(0, -1));
   });
 });
