@@ -54,6 +54,16 @@ describe('event writer', () => {
     assert.equal(EventSchema.safeParse(JSON.parse(text)).success, true);
   });
 
+  it('redacts secrets that contain JSON-escaped characters', () => {
+    const dir = tempDir();
+    const secret = 'p@ss"w\\rd\n-123456';
+    const w = EventWriter.create(dir, 'r', () => 0, new Redactor({ DB_PASSWORD: secret }));
+    w.append({ kind: 'user', reason: 'notice', text: `pw=${secret}.` });
+    const text = readFileSync(w.path, 'utf8');
+    const e = JSON.parse(text) as { text: string };
+    assert.equal(e.text, `pw=${REDACTED}.`);
+  });
+
   it('reopen continues seq and t after the last complete event, past a torn last line', () => {
     const dir = tempDir();
     let ms = 0;
