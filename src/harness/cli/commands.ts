@@ -3,6 +3,10 @@
 import { initCommand } from './initCommand';
 import { runCommand } from './runCommand';
 import { resumeCommand } from './resumeCommand';
+import { timelineCommand } from './timelineCommand';
+import { costCommand } from './costCommand';
+import { diagnoseCommand } from './diagnoseCommand';
+import { exportCommand } from './exportCommand';
 
 export interface Command {
   name: string;
@@ -11,4 +15,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand];

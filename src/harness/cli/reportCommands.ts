@@ -1,0 +1,42 @@
+// Shared by the report commands (timeline, cost, diagnose, export): read a log, say on stderr
+// which lines were skipped and why, and turn typed errors into exit codes.
+import { LogReadError, readLog, type ReadResult } from '../events/reader';
+import { UsageError } from './args';
+import { describeError, type Out } from './output';
+
+/** Reads a log for a report; unreadable lines are reported on stderr, never fatal. */
+export async function readForReport(path: string, out: Out): Promise<ReadResult> {
+  const r = await readLog(path);
+  for (const p of r.problems) out.err(`kite: ${path}: ${p.message} (skipped)`);
+  return r;
+}
+
+/** For reports over many logs: a log that cannot be read at all is named on stderr and skipped. */
+export async function readManyForReport(paths: readonly string[], out: Out): Promise<{ path: string; result: ReadResult }[]> {
+  const ok: { path: string; result: ReadResult }[] = [];
+  for (const path of paths) {
+    try {
+      const result = await readForReport(path, out);
+      if (result.events.length) ok.push({ path, result }); // an empty log is no run
+    } catch (e) {
+      if (!(e instanceof LogReadError)) throw e;
+      out.err(`kite: skipped: ${e.message}`);
+    }
+  }
+  return ok;
+}
+
+/** Exit codes for a report command: 2 for bad usage or an unreadable log, 1 for anything else. */
+export function reportError(e: unknown, out: Out, usage: string): number {
+  if (e instanceof UsageError) {
+    out.err(`kite: ${e.message}`);
+    out.err(usage);
+    return 2;
+  }
+  if (e instanceof LogReadError) {
+    out.err(`kite: ${e.message}`);
+    return 2;
+  }
+  out.err(`kite: ${describeError(e)}`);
+  return 1;
+}

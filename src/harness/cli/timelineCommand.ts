@@ -1,0 +1,35 @@
+// `kite timeline LOG` — one row per model turn, tool call and gate, then how the run ended.
+import { resolve } from 'node:path';
+import { formatTimeline } from '../events/timeline';
+import { foldEvents } from '../protocol/reducer';
+import { parseArgs, UsageError } from './args';
+import type { Command } from './commands';
+import { readForReport, reportError } from './reportCommands';
+import { stdio, type Out } from './output';
+
+const USAGE = 'usage: kite timeline LOG\n\nPrints the timeline of one run: model turns, tool calls, gates and the end. Reads logs of the original Kite too.';
+
+export async function timelineMain(argv: string[], out: Out = stdio): Promise<number> {
+  try {
+    const args = parseArgs(argv, [], 1);
+    if (args.help) {
+      out.out(USAGE);
+      return 0;
+    }
+    const log = args.positionals[0];
+    if (!log) throw new UsageError('which log? give the path of a .jsonl run log');
+    const { events, format } = await readForReport(resolve(log), out);
+    const s = foldEvents(events, { conversation: false });
+    const rows = formatTimeline(events);
+    if (rows) out.out(rows);
+    const tail = s.outcome
+      ? `${s.meta?.feature ?? '?'}: ${s.outcome.status} in ${s.turns} turns, ${s.tokens.total.toLocaleString('en-US')} tokens, $${s.cost_usd.toFixed(4)}${s.outcome.commit ? `. Commit ${s.outcome.commit.slice(0, 7)}` : ''}.`
+      : `${s.meta?.feature ?? '?'}: ${s.paused ? `paused for approval (${s.paused.pending.join(', ')})` : 'unfinished'} after ${s.turns} turns — continue with kite resume ${s.meta?.run ?? ''}`.trimEnd();
+    out.out(`${tail}${format === 'python-kite' ? ' (original Kite log)' : ''}`);
+    return 0;
+  } catch (e) {
+    return reportError(e, out, USAGE);
+  }
+}
+
+export const timelineCommand: Command = { name: 'timeline', summary: 'print the timeline of a run log', run: (argv) => timelineMain(argv) };

@@ -1,0 +1,123 @@
+// `kite cost`: tokens by kind, list-price dollars (every input token at the full input price, no
+// cache) and billed dollars (cache writes at 1.25x, reads at 0.1x), per run, per feature, total.
+// Dollars are computed from the logged usage with the one price table (model/pricing.ts), so old
+// Python-Kite logs (which recorded no cost) are priced the same way.
+import { costOf, priceOf, uncachedCostOf, type PriceTable } from '../model/pricing';
+import type { KiteEvent } from '../protocol/events';
+
+export interface TokenKinds {
+  input: number;
+  output: number;
+  cache_write: number;
+  cache_read: number;
+  total: number;
+}
+
+export interface RunCost {
+  run: string;
+  log: string;
+  feature: string;
+  model: string;
+  outcome: string; // 'unfinished' when the log has no session_end
+  turns: number;
+  tokens: TokenKinds;
+  list_usd: number;
+  billed_usd: number;
+  replay: boolean; // replays re-use recorded replies: listed, never counted in totals
+}
+
+export interface CostGroup {
+  runs: number;
+  tokens: TokenKinds;
+  list_usd: number;
+  billed_usd: number;
+}
+
+export interface CostReport {
+  runs: RunCost[];
+  features: Record<string, CostGroup>;
+  total: CostGroup;
+}
+
+const zero = (): TokenKinds => ({ input: 0, output: 0, cache_write: 0, cache_read: 0, total: 0 });
+const group = (): CostGroup => ({ runs: 0, tokens: zero(), list_usd: 0, billed_usd: 0 });
+
+export function costOfRun(events: readonly KiteEvent[], log: string, prices: PriceTable = {}): RunCost {
+  const r: RunCost = { run: '', log, feature: '?', model: '', outcome: 'unfinished', turns: 0, tokens: zero(), list_usd: 0, billed_usd: 0, replay: false };
+  for (const e of events) {
+    if (!r.run) r.run = e.run;
+    if (e.kind === 'session_start') {
+      r.feature = e.feature;
+      r.model = e.model.replace(/^anthropic:/, '');
+      r.replay = e.replay_of !== null;
+    } else if (e.kind === 'model') {
+      const usage = { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens };
+      const price = priceOf(e.model, prices);
+      r.turns = Math.max(r.turns, e.turn);
+      r.model = e.model;
+      r.tokens.input += e.input_tokens;
+      r.tokens.output += e.output_tokens;
+      r.tokens.cache_write += e.cache_creation_input_tokens;
+      r.tokens.cache_read += e.cache_read_input_tokens;
+      r.list_usd += uncachedCostOf(usage, price);
+      r.billed_usd += costOf(usage, price);
+    } else if (e.kind === 'session_end') r.outcome = e.status;
+  }
+  r.tokens.total = r.tokens.input + r.tokens.output + r.tokens.cache_write + r.tokens.cache_read;
+  return r;
+}
+
+function add(g: CostGroup, r: RunCost): void {
+  g.runs++;
+  for (const k of ['input', 'output', 'cache_write', 'cache_read', 'total'] as const) g.tokens[k] += r.tokens[k];
+  g.list_usd += r.list_usd;
+  g.billed_usd += r.billed_usd;
+}
+
+export function costReport(runs: RunCost[]): CostReport {
+  const report: CostReport = { runs, features: {}, total: group() };
+  for (const r of runs) {
+    if (r.replay) continue;
+    add((report.features[r.feature] ??= group()), r);
+    add(report.total, r);
+  }
+  return report;
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+const usd = (v: number) => `$${v.toFixed(4)}`;
+
+function table(rows: string[][], right: Set<number>): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+}
+
+export function formatCostReport(report: CostReport): string {
+  const head = ['RUN', 'FEATURE', 'OUTCOME', 'TURNS', 'INPUT', 'OUTPUT', 'CACHE WRITE', 'CACHE READ', 'TOTAL', 'LIST $', 'BILLED $'];
+  const right = new Set([3, 4, 5, 6, 7, 8, 9, 10]);
+  const rows = report.runs.map((r) => [
+    r.run + (r.replay ? ' (replay, not counted)' : ''),
+    r.feature,
+    r.outcome,
+    String(r.turns),
+    n(r.tokens.input),
+    n(r.tokens.output),
+    n(r.tokens.cache_write),
+    n(r.tokens.cache_read),
+    n(r.tokens.total),
+    usd(r.list_usd),
+    usd(r.billed_usd),
+  ]);
+  const featureRows = Object.entries(report.features)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([f, g]) => [f, `${g.runs} run${g.runs === 1 ? '' : 's'}`, '', '', n(g.tokens.input), n(g.tokens.output), n(g.tokens.cache_write), n(g.tokens.cache_read), n(g.tokens.total), usd(g.list_usd), usd(g.billed_usd)]);
+  const t = report.total;
+  const totalRow = ['TOTAL', `${t.runs} run${t.runs === 1 ? '' : 's'}`, '', '', n(t.tokens.input), n(t.tokens.output), n(t.tokens.cache_write), n(t.tokens.cache_read), n(t.tokens.total), usd(t.list_usd), usd(t.billed_usd)];
+  const out = [table([head, ...rows], right), '', 'Per feature:', table([['FEATURE', 'RUNS', '', '', 'INPUT', 'OUTPUT', 'CACHE WRITE', 'CACHE READ', 'TOTAL', 'LIST $', 'BILLED $'], ...featureRows, totalRow], right)];
+  const saved = t.list_usd - t.billed_usd;
+  if (t.list_usd > 0) {
+    const pct = `${((Math.abs(saved) / t.list_usd) * 100).toFixed(0)}% of the list price`;
+    out.push('', saved >= 0 ? `Prompt caching saved ${usd(saved)} (${pct}).` : `Prompt caching cost ${usd(-saved)} more than it saved (${pct}): cache writes were not read back enough.`);
+  }
+  return out.join('\n');
+}
