@@ -99,15 +99,15 @@ export class KiteDebugSession extends LoggingDebugSession {
   }
 
   protected override launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments): void {
-    void this.launch(response, args).catch((e: unknown) => this.fail(response, DapError.notALog, `could not open the log: ${e instanceof Error ? e.message : String(e)}`));
+    void this.launch(response, args).catch((e: unknown) => this.fail(response, DapError.notALog, `could not open the log: ${e instanceof Error ? e.message : String(e)}`, true));
   }
 
   private async launch(response: DebugProtocol.LaunchResponse, raw: unknown): Promise<void> {
     const parsed = parseLaunchArgs(raw);
-    if (!parsed.ok) return this.fail(response, DapError.badLaunchArgs, parsed.message);
+    if (!parsed.ok) return this.fail(response, DapError.badLaunchArgs, parsed.message, true);
     const args: LaunchArgs = parsed.args;
-    if (args.log.includes('${')) return this.fail(response, DapError.badLaunchArgs, `launch attribute "log" is "${args.log}": open a .jsonl run log in the editor or set "log" to the path of one`);
-    if (args.mode === 'live') return this.fail(response, DapError.liveUnavailable, 'mode "live" is not available in this build: use mode "recorded"');
+    if (args.log.includes('${')) return this.fail(response, DapError.badLaunchArgs, `launch attribute "log" is "${args.log}": open a .jsonl run log in the editor or set "log" to the path of one`, true);
+    if (args.mode === 'live') return this.fail(response, DapError.liveUnavailable, 'mode "live" is not available in this build: use mode "recorded"', true);
     const log = resolve(args.log);
     try {
       const opened = await openReplay(log, { onOutput: (text, i) => this.logpointOutput(text, i) });
@@ -116,9 +116,9 @@ export class KiteDebugSession extends LoggingDebugSession {
     } catch (e) {
       if (e instanceof LogReadError) {
         const id = e.code === 'not_found' ? DapError.logNotFound : e.code === 'unsupported_version' ? DapError.unsupportedVersion : DapError.notALog;
-        return this.fail(response, id, `cannot replay ${log}: ${e.message}`);
+        return this.fail(response, id, `cannot replay ${log}: ${e.message}`, true);
       }
-      if (e instanceof ReplayOpenError) return this.fail(response, DapError.emptyLog, `cannot replay ${log}: ${e.message}`);
+      if (e instanceof ReplayOpenError) return this.fail(response, DapError.emptyLog, `cannot replay ${log}: ${e.message}`, true);
       throw e;
     }
     this.logPath = log;
@@ -133,8 +133,9 @@ export class KiteDebugSession extends LoggingDebugSession {
     await this.runtime.warm(this.warming);
   }
 
-  private fail(response: DebugProtocol.Response, id: number, message: string): void {
-    this.sendErrorResponse(response, { id, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser: true });
+  /** An error response; `showUser` for failures a person must see (a launch that cannot start). */
+  private fail(response: DebugProtocol.Response, id: number, message: string, showUser = false): void {
+    this.sendErrorResponse(response, { id, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser });
   }
 
   private logpointOutput(text: string, i: number): void {
@@ -146,9 +147,12 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.sendEvent(ev);
   }
 
-  /** The runtime, or an error response when the session is not (or no longer) running. */
-  private rt(response: DebugProtocol.Response): ReplayRuntime<RunState> | null {
-    if (this.runtime && !this.terminated) return this.runtime;
+  /**
+   * The runtime, or an error response when there is none. After terminate, inspection still
+   * answers (clients ask for the last stop's details while tearing down); movement does not.
+   */
+  private rt(response: DebugProtocol.Response, moving = false): ReplayRuntime<RunState> | null {
+    if (this.runtime && !(moving && this.terminated)) return this.runtime;
     this.fail(response, DapError.notLaunched, this.terminated ? 'the replay session has ended' : 'no run log is loaded yet (launch first)');
     return null;
   }
@@ -164,7 +168,7 @@ export class KiteDebugSession extends LoggingDebugSession {
 
   /** Movement requests answer first, then report where they stopped. */
   private move(response: DebugProtocol.Response, f: (rt: ReplayRuntime<RunState>) => Stop): void {
-    const rt = this.rt(response);
+    const rt = this.rt(response, true);
     if (!rt) return;
     const stop = f(rt);
     this.sendResponse(response);

@@ -1,0 +1,147 @@
+// The replay debugger inside a real VS Code: start a session on a fixture log through
+// vscode.debug.startDebugging and watch the protocol with a DebugAdapterTracker. It stops at the
+// gate failure (the default exception filter), at a breakpoint set on the transcript document,
+// and "Replay Run in Debugger" with {log, seq} opens at a write whose frame is the real file.
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { testEnv } from './env';
+import { waitFor } from './waitFor';
+
+interface DapMessage {
+  type: string;
+  event?: string;
+  command?: string;
+  body?: Record<string, unknown>;
+}
+
+interface Frame {
+  id: number;
+  name: string;
+  line: number;
+  source?: { path?: string; name?: string };
+}
+
+describe('replay debugger in VS Code', function () {
+  this.timeout(60_000);
+  const messages: DapMessage[] = [];
+  const changed = new vscode.EventEmitter<void>();
+  let tracker: vscode.Disposable;
+  let log: string;
+  let madeFile: string | null = null;
+
+  before(async () => {
+    await vscode.extensions.getExtension('kite-dev.kite')?.activate();
+    const { workspace, repo } = testEnv();
+    const runs = join(workspace, '.kite', 'runs');
+    mkdirSync(runs, { recursive: true });
+    log = join(runs, `debug-it-${process.pid}.jsonl`);
+    copyFileSync(join(repo, 'test/fixtures/logs/demo-run.jsonl'), log);
+    // The file the demo run edited, so the write frame opens a real editor (removed afterwards).
+    if (!existsSync(join(workspace, 'ledgerly'))) {
+      madeFile = join(workspace, 'ledgerly');
+      mkdirSync(madeFile);
+      writeFileSync(join(madeFile, 'money.py'), 'from decimal import ROUND_HALF_UP, Decimal\n\n\ndef add_fee(total, rate):\n    """Fee rounded half-up to the paisa."""\n');
+    }
+    tracker = vscode.debug.registerDebugAdapterTrackerFactory('kite', {
+      createDebugAdapterTracker: () => ({
+        onDidSendMessage: (m: DapMessage) => {
+          messages.push(m);
+          changed.fire();
+        },
+      }),
+    });
+  });
+
+  after(async () => {
+    if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging();
+    vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+    tracker.dispose();
+    rmSync(log, { force: true });
+    if (madeFile) rmSync(madeFile, { recursive: true, force: true });
+  });
+
+  const stoppedAfter = (from: number) =>
+    waitFor('a stopped event from the kite adapter', () => messages.slice(from).find((m) => m.type === 'event' && m.event === 'stopped'), [changed.event], 30_000);
+  const ended = () => new Promise<void>((resolve) => {
+    const sub = vscode.debug.onDidTerminateDebugSession((s) => {
+      if (s.type === 'kite') {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+  const stack = async (session: vscode.DebugSession): Promise<Frame[]> =>
+    ((await session.customRequest('stackTrace', { threadId: 1 })) as { stackFrames: Frame[] }).stackFrames;
+
+  it('starts a replay of a fixture log and stops at the gate failure', async () => {
+    const from = messages.length;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const started = await vscode.debug.startDebugging(folder, { type: 'kite', request: 'launch', name: 'IT replay', log, stopOnEntry: false });
+    assert.equal(started, true);
+    const stopped = await stoppedAfter(from);
+    assert.equal(stopped.body?.reason, 'exception');
+    assert.match(String(stopped.body?.description), /^Gate failed \(attempt 1\): python -m pytest -q tests\/test_rounding.py → exit 4/);
+    const session = vscode.debug.activeDebugSession;
+    assert.ok(session && session.type === 'kite');
+    const frames = await stack(session);
+    assert.match(frames[0].name, /^#19 gate/);
+    assert.deepEqual(frames.slice(1).map((f) => f.name), ['Turn 4', 'Run demo-run · F4 "Fees round half-up"']);
+    // The frame's source is the transcript virtual document, in its own language, at that line.
+    const uri = vscode.Uri.parse(String(frames[0].source?.path));
+    assert.equal(uri.scheme, 'kite-transcript');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    assert.equal(doc.languageId, 'kite-transcript');
+    assert.match(doc.lineAt(frames[0].line - 1).text, /^\s+#19 \d+\.\d+s gate {2}attempt 1 · FAILED/);
+    const ev = (await session.customRequest('evaluate', { expression: 'gate.checks[1].exit_code', context: 'watch' })) as { result: string };
+    assert.equal(ev.result, '4');
+    const end = ended();
+    await vscode.debug.stopDebugging(session);
+    await end;
+  });
+
+  it('stops at a breakpoint set on the transcript document, before the gate failure', async () => {
+    const uri = vscode.Uri.from({ scheme: 'kite-transcript', path: `${log}.kite-transcript` });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const line = Array.from({ length: doc.lineCount }, (_, i) => doc.lineAt(i).text).findIndex((t) => /^\s+#16 /.test(t));
+    assert.ok(line > 0, 'the transcript has a line for #16');
+    vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(line, 0)))]);
+    try {
+      const from = messages.length;
+      await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: 'kite', request: 'launch', name: 'IT breakpoint', log, stopOnEntry: false });
+      const stopped = await stoppedAfter(from);
+      assert.equal(stopped.body?.reason, 'breakpoint');
+      const session = vscode.debug.activeDebugSession;
+      assert.ok(session);
+      assert.match((await stack(session))[0].name, /^#16 policy/);
+      const end = ended();
+      await vscode.debug.stopDebugging(session);
+      await end;
+    } finally {
+      vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+    }
+  });
+
+  it('"Replay Run in Debugger" with {log, seq} opens at that event; a write adds a frame on the real file', async () => {
+    const from = messages.length;
+    const ok = await vscode.commands.executeCommand('kite.replayInDebugger', { log, seq: 35 });
+    assert.equal(ok, true);
+    const stopped = await stoppedAfter(from);
+    assert.equal(stopped.body?.reason, 'entry');
+    const session = vscode.debug.activeDebugSession;
+    assert.ok(session);
+    const frames = await stack(session);
+    assert.equal(frames[0].name, 'write ledgerly/money.py');
+    // (the remote workbench reports it as a vscode-remote: URI; the path is the workspace file)
+    assert.equal(vscode.Uri.parse(String(frames[0].source?.path)).path, join(testEnv().workspace, 'ledgerly/money.py'));
+    assert.match(frames[1].name, /^#35 tool/);
+    // VS Code shows the current frame: the edited file, at the docstring the edit added (line 5).
+    const editor = await waitFor('the edited file in an editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/ledgerly/money.py')), [vscode.window.onDidChangeVisibleTextEditors]);
+    assert.equal(editor.document.uri.scheme, 'file');
+    const end = ended();
+    await vscode.debug.stopDebugging(session);
+    await end;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
