@@ -41,6 +41,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const keys = new ApiKeyStore(context.secrets);
   const agent = new AgentCommands(client, tracker, keys, features, runs, log);
   const approvalsTree = new ApprovalsTree(approvals.queue);
+  let runningKey = '';
 
   context.subscriptions.push(
     client,
@@ -52,6 +53,10 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     vscode.window.registerTreeDataProvider('kite.runs', runs),
     vscode.window.registerTreeDataProvider('kite.approvals', approvalsTree),
     tracker.onDidChange(() => {
+      // Refresh the trees only when the set of running runs changes, not on every event.
+      const key = tracker.all().map((r) => `${r.token}:${r.feature}:${r.log ?? ''}`).join('|');
+      if (key === runningKey) return;
+      runningKey = key;
       features.refresh();
       runs.refresh();
     }),

@@ -26,6 +26,7 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
   readonly onDidChangeTreeData = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
   private nodes: FeatureNode[] | null = null;
+  private generation = 0; // a load that finishes after a newer refresh must not win
 
   constructor(
     private readonly root: () => string | undefined,
@@ -41,6 +42,7 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
 
   refresh(): void {
     this.nodes = null;
+    this.generation++;
     this.changed.fire();
   }
 
@@ -78,8 +80,15 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
 
   private async load(): Promise<FeatureNode[]> {
     if (this.nodes) return this.nodes;
+    const gen = this.generation;
+    const nodes = await this.read();
+    if (gen === this.generation) this.nodes = nodes;
+    return nodes;
+  }
+
+  private async read(): Promise<FeatureNode[]> {
     const root = this.root();
-    if (!root) return (this.nodes = []);
+    if (!root) return [];
     const file = join(root, PROGRESS_FILE);
     let text: string;
     try {
@@ -87,16 +96,15 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
     } catch {
       // No progress file: the view's welcome content (Initialize Kite) shows instead.
       await vscode.commands.executeCommand('setContext', 'kite.hasProgressFile', false);
-      return (this.nodes = []);
+      return [];
     }
     await vscode.commands.executeCommand('setContext', 'kite.hasProgressFile', true);
     try {
       const running = this.running();
-      this.nodes = parseProgress(text, PROGRESS_FILE).features.map((feature) => ({ kind: 'feature' as const, feature, running: running.has(feature.id) }));
+      return parseProgress(text, PROGRESS_FILE).features.map((feature) => ({ kind: 'feature' as const, feature, running: running.has(feature.id) }));
     } catch (err) {
-      this.nodes = [{ kind: 'problem', message: err instanceof Error ? err.message : String(err) }];
+      return [{ kind: 'problem', message: err instanceof Error ? err.message : String(err) }];
     }
-    return this.nodes;
   }
 
   dispose(): void {

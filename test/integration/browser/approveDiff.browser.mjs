@@ -36,8 +36,12 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'kite.model': `script:${script}` }, null, 2));
   const commitsBefore = Number(git('rev-list', '--count', 'HEAD'));
 
-  // Room for a side-by-side diff.
-  await runCommand('View: Close Secondary Side Bar', { timeout: 5_000 }).catch(() => {});
+  // Room for the diff: hide the (empty) secondary side bar.
+  const aux = page.locator('.part.auxiliarybar');
+  if (await aux.isVisible().catch(() => false)) {
+    await page.keyboard.press('Control+Alt+KeyB');
+    if (await aux.isVisible().catch(() => false)) await runCommand('View: Toggle Secondary Side Bar Visibility', { timeout: 5_000 }).catch(() => {});
+  }
   const diff = page.locator('.monaco-diff-editor').first();
   let opened = false;
   // The settings file is picked up by a file watcher; if the first start still saw no model, try again.
@@ -59,6 +63,13 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   check('each changed hunk has its own Accept CodeLens', hunkLenses === 2, hunkLenses);
   const titleAccept = page.locator('.editor-actions [aria-label*="Accept All"]').first();
   check('the editor title has an Accept All button', await titleAccept.isVisible().catch(() => false));
+  // The Kite view beside the diff: the running feature and the approval waiting in line.
+  await page.locator('.activitybar .action-item a[aria-label^="Kite"]').first().click().catch(() => {});
+  const waiting = page.locator('.pane', { hasText: 'Pending Approvals' }).locator('.monaco-list-row', { hasText: 'ledger.js' }).first();
+  check('the Pending Approvals view lists the write', await waiting.waitFor({ timeout: 10_000 }).then(() => true, () => false));
+  const running = page.locator('.pane', { hasText: 'Features' }).locator('.monaco-list-row', { hasText: 'running' }).first();
+  check('the Features view shows F1 running', await running.waitFor({ timeout: 10_000 }).then(() => true, () => false));
+  await page.mouse.move(700, 450); // no hover tooltip in the picture
   await screenshot('approve-diff');
 
   await acceptLens.click();
@@ -83,10 +94,10 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   const done = await until(page, () => /"status": "done"/.test(readFileSync(join(workspace, 'kite-progress.json'), 'utf8')) && Number(git('rev-list', '--count', 'HEAD')) > commitsBefore, 45_000);
   check('the run ends done with a commit', done, git('log', '--oneline', '-3'));
 
-  await page.locator('.activitybar .action-item a[aria-label^="Kite"]').first().click().catch(() => {});
   const feature = page.locator('.pane', { hasText: 'Features' }).locator('.monaco-list-row', { hasText: 'F1' }).first();
-  const featureShown = await feature.waitFor({ timeout: 15_000 }).then(() => true, () => false);
-  const featureText = featureShown ? await feature.textContent() : '';
+  const doneRow = page.locator('.pane', { hasText: 'Features' }).locator('.monaco-list-row', { hasText: /F1.*done/ }).first();
+  const featureShown = await doneRow.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+  const featureText = await feature.textContent().catch(() => '');
   check('the Features view shows F1 done', /done/.test(featureText ?? ''), featureText);
   await screenshot('approve-diff-done');
 
