@@ -269,6 +269,11 @@ export class RunBuilder {
     return this;
   }
 
+  dropLast(): this {
+    this.list.pop();
+    return this;
+  }
+
   events(): KiteEvent[] {
     return [...this.list];
   }
@@ -345,4 +350,37 @@ export function buildRun(opts: { run?: string; commit?: string } = {}): KiteEven
     ['fees.py rounds twice'],
   );
   return b.events();
+}
+
+const PDF_FAIL = 'sh: 1: wkhtmltopdf: not found\nmake: *** [Makefile:12: pdf-test] Error 127';
+
+/**
+ * A run that fails like Ledgerly's F5: the gate needs a PDF renderer the machine lacks, so it fails
+ * three times with the same "not found"; an unattended install is refused; the agent repeats the
+ * same failing command. What test/fixtures/logs/failed-gate.jsonl holds.
+ */
+export function buildFailedRun(run = 'failed-gate'): KiteEvent[] {
+  const pdfCheck = (ms: number) => [
+    { command: 'npm run -s lint', exit_code: 0, ms: 380, timed_out: false, output_tail: '', source: 'check' as const },
+    { command: 'make pdf-test', exit_code: 127, ms, timed_out: false, output_tail: PDF_FAIL, source: 'verify' as const },
+  ];
+  const feedback = (n: number) => `The gate did not pass (attempt ${n} of 3).\n$ make pdf-test → exit 127\n${PDF_FAIL}`;
+  const b = new RunBuilder(run).start({ feature: 'F5', title: 'Late fee line on the PDF invoice', mode: 'unattended', verify: 'make pdf-test', features: [{ id: 'F5', title: 'Late fee line on the PDF invoice', status: 'in_progress' }] }, 'Feature F5: Late fee line on the PDF invoice.');
+  b.turnWithCalls('Adding the late-fee line.', [{ id: 'toolu_51', name: 'write_file', args: { path: 'ledgerly/invoice_pdf.py', content: 'LATE_FEE = True\n' }, before: null, policy: { decision: 'allow', rule: 'unattended:writes' } }]);
+  b.turnWithCalls('The renderer is missing; installing it.', [
+    { id: 'toolu_52', name: 'run', args: { command: 'sudo apt-get install -y wkhtmltopdf' }, policy: { decision: 'deny', rule: 'unattended:refuse', reason: 'this run is unattended and the command is not allow-listed' } },
+  ]);
+  b.model([{ type: 'text', text: 'Done: the invoice shows the late fee.' }]);
+  b.gate(false, pdfCheck(95), feedback(1));
+  for (const id of ['toolu_53', 'toolu_54', 'toolu_55']) {
+    b.turnWithCalls('Running the PDF test.', [{ id, name: 'run', args: { command: 'make pdf-test' }, policy: { decision: 'allow', rule: 'allow:checks' }, is_error: true, error_code: 'failed', exit_code: 127, output: `exit code 127\n${PDF_FAIL}` }]);
+  }
+  b.event(strip(ev.warning({ code: 'repetition', message: 'run called 3 times with identical arguments' })));
+  b.model([{ type: 'text', text: 'Done.' }]);
+  b.gate(false, pdfCheck(90), feedback(2));
+  b.model([{ type: 'text', text: 'Done, the code is right; the test machine lacks wkhtmltopdf.' }]);
+  b.gate(false, pdfCheck(93), feedback(3));
+  // the third failure ends the run: no feedback is sent after it
+  b.dropLast();
+  return b.end({ status: 'gate_failed', summary: 'the gate failed 3 times (last failing: `make pdf-test`)' }, [{ id: 'F5', title: 'Late fee line on the PDF invoice', status: 'gate_failed' }]).events();
 }

@@ -2,7 +2,7 @@
 // in the original format and is not touched). Run: npx tsx test/helpers/makeFixtures.ts
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildRun, ev } from './events';
+import { buildFailedRun, buildRun, ev } from './events';
 
 const dir = join(__dirname, '..', 'fixtures', 'logs');
 const demo = buildRun({ run: 'demo-run' });
@@ -26,4 +26,5 @@ fut.push(JSON.stringify({ v: 2, seq: 2, run: 'future-version', t: 0.1, kind: 'us
 writeFileSync(join(dir, 'future-version.jsonl'), fut.join('\n') + '\n');
 
 writeFileSync(join(dir, 'empty.jsonl'), '');
+writeFileSync(join(dir, 'failed-gate.jsonl'), buildFailedRun().map((e) => JSON.stringify(e)).join('\n') + '\n');
 console.log(`wrote fixtures to ${dir}`);
