@@ -1,0 +1,64 @@
+// Activation cost of the extension bundle (target: < 100 ms). Loads dist/extension.js (build it
+// first: `node esbuild.mjs --production`) against a do-nothing `vscode` stub and prints:
+//   load      time to require the bundle (parse + evaluate top-level code)
+//   activate  time inside activate() (what VS Code waits for before running a command)
+//   ready     time until the lazily loaded parts (zod schemas, RPC client, views) are wired
+// Run: npx tsx test/bench/activation.bench.ts [runs]   (figures only, no assertions)
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const repo = join(__dirname, '..', '..');
+const bundle = join(repo, 'dist', 'extension.js');
+if (!existsSync(bundle)) {
+  console.error(`${bundle} is missing: run node esbuild.mjs --production first`);
+  process.exit(2);
+}
+
+// Each measurement in a fresh process, so nothing is cached between runs.
+const child = `
+const Module = require('module');
+const stub = () => new Proxy(function () {}, {
+  get: (t, k) => k === 'then' ? undefined : k === Symbol.toPrimitive ? () => '0.0.0' : k === 'workspaceFolders' ? undefined : stub(),
+  apply: () => obj(),
+  construct: () => obj(),
+});
+const obj = () => new Proxy({}, { get: (t, k) => (k in t ? t[k] : k === 'then' ? undefined : stub()) });
+const names = ['window', 'workspace', 'commands', 'languages', 'debug', 'env', 'extensions', 'Uri', 'EventEmitter', 'Disposable', 'ThemeIcon', 'ThemeColor', 'TreeItem', 'TreeItemCollapsibleState', 'MarkdownString', 'StatusBarAlignment', 'ProgressLocation', 'FileType', 'FileChangeType', 'FilePermission', 'FileSystemError', 'CodeLens', 'Range', 'Position', 'TabInputTextDiff', 'ConfigurationTarget', 'RelativePattern', 'CancellationTokenSource', 'DebugAdapterInlineImplementation', 'ViewColumn', 'WorkspaceEdit'];
+const vscode = Object.fromEntries(names.map((n) => [n, stub()]));
+vscode.workspace = new Proxy({ workspaceFolders: undefined }, { get: (t, k) => (k in t ? t[k] : stub()) });
+const orig = Module._resolveFilename;
+Module._resolveFilename = function (r, ...a) { return r === 'vscode' ? 'vscode-stub' : orig.call(this, r, ...a); };
+require.cache['vscode-stub'] = { id: 'vscode-stub', filename: 'vscode-stub', loaded: true, exports: vscode };
+const t0 = performance.now();
+const ext = require(${JSON.stringify(bundle)});
+const t1 = performance.now();
+const ctx = { subscriptions: [], extension: { packageJSON: { version: '0.0.0' } }, asAbsolutePath: (p) => p, secrets: stub() };
+const api = ext.activate(ctx);
+const t2 = performance.now();
+api.ready.then(() => {
+  const t3 = performance.now();
+  console.log(JSON.stringify({ load: t1 - t0, activate: t2 - t1, ready: t3 - t1 }));
+  process.exit(0);
+}, (e) => { console.error(e); process.exit(1); });
+`;
+
+const runs = Number(process.argv[2] ?? 7);
+const rows: { load: number; activate: number; ready: number }[] = [];
+for (let i = 0; i < runs; i++) {
+  const r = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    console.error(r.stderr);
+    process.exit(1);
+  }
+  rows.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as { load: number; activate: number; ready: number });
+}
+const median = (k: 'load' | 'activate' | 'ready'): string => {
+  const v = rows.map((r) => r[k]).sort((a, b) => a - b);
+  return v[Math.floor(v.length / 2)]!.toFixed(1);
+};
+console.log(`dist/extension.js ${(statSync(bundle).size / 1024).toFixed(0)} KiB, ${runs} fresh processes (median):`);
+console.log(`  load (require)          ${median('load')} ms`);
+console.log(`  activate()              ${median('activate')} ms`);
+console.log(`  ready (lazy parts)      ${median('ready')} ms after load`);
+console.log(`  load + activate         ${(Number(median('load')) + Number(median('activate'))).toFixed(1)} ms  (target < 100 ms)`);
