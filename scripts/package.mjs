@@ -2,25 +2,32 @@
 // inside it. Exits non-zero when the build, vsce or a check fails.
 //   node scripts/package.mjs                  -> kite-<version>.vsix in the repo root
 //   node scripts/package.mjs --out FILE.vsix  -> FILE.vsix (the integration run uses a private path)
+// It packages a private staging folder: symlinks to the repo's top-level entries (so .vscodeignore
+// decides exactly as in the repo) plus its own production dist/. The shared dist/ is never read:
+// a concurrent `node esbuild.mjs` would otherwise slip a development build and its maps into the VSIX.
 // --no-dependencies: esbuild bundles everything, the VSIX needs no node_modules. vsce runs on this
 // Node (>= 20) and never needs @vscode/vsce-sign's binary: that is only used with --sign-tool.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
 const MAX_BYTES = 2 * 1024 * 1024;
+// Never shipped and slow to walk (the tool cache alone is ~12,000 files). vsce itself never adds
+// node_modules with --no-dependencies.
+const NOT_STAGED = new Set(['dist', 'node_modules', '.git', '.cache', 'out', 'test-results']);
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const outArg = process.argv.indexOf('--out');
 const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, `${pkg.name}-${pkg.version}.vsix`);
 
-function step(label, cmd, args) {
+function step(label, cmd, args, cwd) {
   const t0 = Date.now();
   // stdin closed: vsce asks y/N questions on a TTY; here they must fail, not hang.
-  const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(cmd, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) {
     console.error(`package: ${label} failed (exit ${r.status ?? r.signal})`);
     process.exit(1);
@@ -28,27 +35,26 @@ function step(label, cmd, args) {
   console.log(`[package] ${label}: ${Date.now() - t0} ms`);
 }
 
-// A development build leaves *.map files that a production build does not overwrite, and
-// .vscodeignore cannot drop them (vsce applies `!dist/**` after every exclusion): delete them.
-mkdirSync(join(root, 'dist'), { recursive: true });
-for (const f of readdirSync(join(root, 'dist'), { recursive: true }).map(String)) {
-  if (f.endsWith('.map')) rmSync(join(root, 'dist', f));
+const stage = mkdtempSync(join(tmpdir(), 'kite-package-'));
+process.on('exit', () => rmSync(stage, { recursive: true, force: true }));
+for (const name of readdirSync(root)) {
+  if (!NOT_STAGED.has(name) && !name.endsWith('.vsix')) symlinkSync(join(root, name), join(stage, name));
 }
-step('production build', process.execPath, ['esbuild.mjs', '--production']);
+step('production build', process.execPath, ['esbuild.mjs', '--production', `--outdir=${join(stage, 'dist')}`], root);
 const vsceDir = dirname(require.resolve('@vscode/vsce/package.json'));
 const vsceBin = join(vsceDir, JSON.parse(readFileSync(join(vsceDir, 'package.json'), 'utf8')).bin.vsce);
-step('vsce package', process.execPath, [vsceBin, 'package', '--no-dependencies', '--out', out]);
+step('vsce package', process.execPath, [vsceBin, 'package', '--no-dependencies', '--follow-symlinks', '--out', out], stage);
 
 const size = statSync(out).size;
 const entries = listZip(out);
-const problems = checkVsix(entries, size, bundlesIn(join(root, 'dist')), pkg);
+const problems = checkVsix(entries, size, bundlesIn(join(stage, 'dist')), pkg);
 if (problems.length) {
   console.error(`package: ${out} is not shippable:\n  - ${problems.join('\n  - ')}`);
   process.exit(1);
 }
 console.log(`[package] ${out}: ${(size / 1024).toFixed(0)} KiB, ${entries.length} entries, checks passed`);
 
-/** The .js bundles the production build left in dist/ (each must ship). */
+/** The .js bundles of the production build (each must ship). */
 function bundlesIn(dir) {
   return readdirSync(dir, { recursive: true })
     .map(String)

@@ -17,6 +17,7 @@
 #                           files that export `vsix = true`)
 #   KITE_IT_TIMEOUT=240     seconds for stage A (B/C: at least that, 90 s per scenario file) before the
 #                           driver is killed (hard kill 15 s later)
+#   KITE_IT_VSIX=file.vsix  stage C: test this VSIX instead of packaging the working tree
 #   KITE_IT_KEEP=1          keep the run dir (logs, user data, workspaces) and print its path
 #   KITE_IT_VERBOSE=1       also print the workbench's noise (gallery, auth, ...)
 # Artifacts (screenshots, server logs) go to test-results/integration/ (git-ignored).
@@ -94,7 +95,9 @@ tb=$(date +%s%N)
 ( cd "$REPO" && "$NODE" esbuild.mjs --outdir="$EXT/dist" ) < /dev/null || { record "build extension (node esbuild.mjs)" fail; summarize; exit 1; }
 ( cd "$REPO" && "$NODE" scripts/build-tests.mjs --outdir="$RUN/tests" ) < /dev/null || { record "build integration tests (scripts/build-tests.mjs)" fail; summarize; exit 1; }
 say "builds done in $(since "$tb") ms"
-if [[ "$STAGES" == *C* ]]; then
+if [[ "$STAGES" == *C* && -n "${KITE_IT_VSIX:-}" ]]; then
+  cp "$KITE_IT_VSIX" "$RUN/kite.vsix" || { record "KITE_IT_VSIX=$KITE_IT_VSIX is readable" fail; STAGES="${STAGES//C/}"; }
+elif [[ "$STAGES" == *C* ]]; then
   tp=$(date +%s%N)
   if ( cd "$REPO" && "$NODE" scripts/package.mjs --out "$RUN/kite.vsix" ) < /dev/null; then record "npm run package" ok; else record "npm run package (scripts/package.mjs)" fail; STAGES="${STAGES//C/}"; fi
   say "package done in $(since "$tp") ms"
