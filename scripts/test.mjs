@@ -22,8 +22,8 @@ const stages = {
   build: { kind: 'check', cmd: [process.execPath, 'esbuild.mjs'] },
   unit: mocha('test/unit'),
   dap: mocha('test/dap'),
-  e2e: mocha('test/e2e'),
-  integration: { kind: 'counts', cmd: ['bash', 'scripts/vscode-e2e/run.sh'], skipUnless: 'scripts/vscode-e2e/run.sh' },
+  e2e: { ...mocha('test/e2e'), tools: true },
+  integration: { kind: 'counts', cmd: ['bash', 'scripts/vscode-e2e/run.sh'], skipUnless: 'scripts/vscode-e2e/run.sh', tools: true },
 };
 
 const wanted = process.argv.slice(2);
@@ -33,6 +33,7 @@ for (const n of names) if (!stages[n]) { console.error(`unknown stage "${n}"; st
 const scratch = mkdtempSync(join(tmpdir(), 'kite-test-'));
 const total = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+let toolsReady = false;
 for (const name of names) {
   const stage = stages[name];
   if (stage.skipUnless && !existsSync(join(root, stage.skipUnless))) continue;
@@ -40,6 +41,12 @@ for (const name of names) {
   const counts = join(scratch, `${name}.json`);
   const t0 = Date.now();
   console.log(`\n=== ${name} ===`);
+  // Browser stages need Chromium (+ the VS Code server): install once, idempotently (~1 s when present),
+  // so `npm ci && npm test` works on a fresh machine.
+  if (stage.tools && !toolsReady) {
+    toolsReady = spawnSync('bash', ['scripts/vscode-e2e/setup.sh'], { cwd: root, stdio: 'inherit' }).status === 0;
+    if (!toolsReady) { total.failed += 1; lines.push(`${name.padEnd(12)} setup.sh failed`); continue; }
+  }
   const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, KITE_TEST_COUNTS: counts } });
   let c;
   if (stage.kind === 'check') c = { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, skipped: 0 };

@@ -59,7 +59,8 @@ summarize() {
     const fs = require("fs"), path = require("path");
     const dir = process.argv[1]; const t = { passed: 0, failed: 0, skipped: 0 };
     for (const f of fs.readdirSync(dir)) {
-      const c = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
+      let c;
+      try { c = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")); } catch { c = { failed: 1 }; console.log(`unreadable counts ${f}`); }
       t.passed += c.passed | 0; t.failed += c.failed | 0; t.skipped += c.skipped | 0;
     }
     if (t.passed + t.failed === 0) t.failed = 1; // nothing ran is not a pass
