@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { KiteApi } from '../../src/extension/extension';
 import type { KiteParts } from '../../src/extension/wireKite';
 import {
   approvalEvent,
@@ -14,6 +15,7 @@ import {
   fixtureText,
   headCommit,
   kite,
+  KITE_ID,
   lenses,
   nextRunEnd,
   proposalTabs,
@@ -34,6 +36,8 @@ describe('extension: approvals in the editor', function () {
 
   before(async () => {
     k = await kite();
+    const api = await vscode.extensions.getExtension<KiteApi>(KITE_ID)!.activate();
+    console.log(`[kite] activate() took ${api.activationMs.toFixed(1)} ms in this VS Code`); // a figure for the report, not an assertion
   });
   beforeEach(async () => {
     ws = await resetWorkspace();
@@ -161,5 +165,33 @@ describe('extension: approvals in the editor', function () {
     assert.match(rejected.output, /keep the toFixed rounding for now/);
     assert.match(rejected.output, /not (been )?(modified|written|changed)/i);
     assert.equal(events.at(-1)?.kind, 'session_end');
+  });
+
+  it('never overwrites a file with unsaved changes: Accept waits until the person saves or reverts', async () => {
+    await useScript('extension-reject-stop.json');
+    const target = vscode.Uri.file(join(ws, 'src/ledger.js'));
+    const mine = await vscode.window.showTextDocument(target, { preview: false });
+    assert.ok(await mine.edit((b) => b.insert(new vscode.Position(0, 0), '// my unsaved note\n')));
+    assert.equal(mine.document.isDirty, true);
+
+    const ended = nextRunEnd(k);
+    await vscode.commands.executeCommand('kite.startAgent');
+    const proposal = await waitForProposal('src/ledger.js');
+    await vscode.commands.executeCommand('kite.acceptAll', proposal.document.uri);
+    // Refused: still pending, the disk and the person's buffer untouched.
+    assert.ok(k.pendingApprovals().some((p) => p.key.endsWith('/toolu_rej_1')), 'the approval was answered despite unsaved changes');
+    assert.equal(readFileSync(target.fsPath, 'utf8'), fixtureText('src/ledger.js'));
+    assert.match(mine.document.getText(), /^\/\/ my unsaved note/);
+
+    // The person reverts their buffer; Accept now writes.
+    await vscode.window.showTextDocument(mine.document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.equal(mine.document.isDirty, false);
+    await vscode.commands.executeCommand('kite.acceptAll', proposal.document.uri);
+    assert.equal(readFileSync(target.fsPath, 'utf8').includes('Math.round(paise)'), true);
+
+    await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
+    await vscode.commands.executeCommand('kite.stopAgent');
+    assert.equal((await ended).summary?.outcome, 'cancelled');
   });
 });
