@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { LogLineParser } from '../../src/harness/protocol/parse';
+import { formatUsd } from '../../webview-ui/model/format';
+import { niceMax } from '../../webview-ui/model/turnSeries';
 import { ROOT, RESULTS, launchChromium, openTimeline, type TimelinePage } from './helpers/timelinePage';
 
 function fixture(name: string): KiteEvent[] {
@@ -22,6 +24,9 @@ function fixture(name: string): KiteEvent[] {
 }
 
 const demo = fixture('demo-run.jsonl');
+// Costs come from the fixture (its prices follow the price table), not from constants here.
+const costOfTurn = (n: number) => (demo.find((e) => e.kind === 'model' && e.turn === n) as Extract<KiteEvent, { kind: 'model' }>).cost_usd;
+const totalCost = demo.reduce((s, e) => s + (e.kind === 'model' ? e.cost_usd : 0), 0);
 const source = { log: '/home/dev/ledgerly/.kite/runs/demo-run.jsonl', title: 'demo-run', live: false };
 
 async function loadDemo(tp: TimelinePage, events: KiteEvent[] = demo): Promise<void> {
@@ -72,7 +77,7 @@ describe('timeline webview in Chromium', function () {
     assert.equal(await turn3.locator('.c-status').textContent(), 'tool_use');
     assert.equal(await turn3.locator('.c-tokens').textContent(), '4102.2k070');
     assert.match((await turn3.locator('.c-tokens').getAttribute('title')) ?? '', /input 410 · cache read 2200 · cache write 0 · output 70/);
-    assert.equal(await turn3.locator('.c-cost').textContent(), '$0.0029');
+    assert.equal(await turn3.locator('.c-cost').textContent(), formatUsd(costOfTurn(3)));
     // 8 model turns + the setup group = 9 group rows.
     assert.equal(await tp.page.locator('.row.head').count(), 9);
     const deny = tp.page.locator('.row[data-seq="16"]');
@@ -80,9 +85,9 @@ describe('timeline webview in Chromium', function () {
     assert.equal(await deny.locator('.c-summary').textContent(), 'run · deny:pipe-to-shell — piping a download into a shell is never allowed');
     assert.equal(await tp.page.locator('.row[data-seq="26"] .c-status').textContent(), 'edited');
     assert.match((await tp.page.locator('.row[data-seq="19"] .c-summary').textContent()) ?? '', /python -m pytest -q tests\/test_rounding.py exited 4/);
-    assert.equal(await tp.page.locator('.row[data-seq="44"] .c-summary').textContent(), 'done · 8 turns · 26.8k tokens · $0.042 · 9c1e4b7a — Fees use Decimal half-up; added tests/test_rounding.py.');
+    assert.equal(await tp.page.locator('.row[data-seq="44"] .c-summary').textContent(), `done · 8 turns · 26.8k tokens · ${formatUsd((demo[44] as Extract<KiteEvent, { kind: 'session_end' }>).cost_usd)} · 9c1e4b7a — Fees use Decimal half-up; added tests/test_rounding.py.`);
     assert.equal(await tp.page.textContent('#run-badge'), 'done');
-    assert.match((await tp.page.textContent('#stats')) ?? '', /^8 turns · 26\.8k tokens · \$0\.042 of \$5\.00 · 3 errors$/);
+    assert.equal(await tp.page.textContent('#stats'), `8 turns · 26.8k tokens · ${formatUsd(totalCost)} of $5.00 · 3 errors`);
     assert.deepEqual(tp.errors, []);
   });
 
@@ -210,9 +215,9 @@ describe('timeline webview in Chromium', function () {
     const points = ((await tp.page.getAttribute('#chart-cost polyline', 'points')) ?? '').split(' ');
     assert.equal(points.length, 9);
     assert.equal(points[0], '0,0');
-    assert.ok(Math.abs(Number(points[8]?.split(',')[1]) - 0.04173) < 1e-6, points[8]);
-    // $0.042 spent of a $5 budget: the budget would flatten the line, so it is named, not drawn.
-    assert.equal(await tp.page.textContent('#chart-cost .y-max'), '$0.050 · budget $5.00 (off scale)');
+    assert.ok(Math.abs(Number(points[8]?.split(',')[1]) - totalCost) < 1e-9, points[8]);
+    // A few cents spent of a $5 budget: the budget would flatten the line, so it is named, not drawn.
+    assert.equal(await tp.page.textContent('#chart-cost .y-max'), `${formatUsd(niceMax(totalCost * 1.05))} · budget $5.00 (off scale)`);
     assert.equal(await tp.page.$eval('#chart-cost .budget-line', (l) => getComputedStyle(l).display), 'none');
     assert.equal(await tp.page.$$eval('#chart-durations g.data > g', (gs) => gs.length), 8);
     // Hover shows the numbers; a click selects that turn's row.
@@ -227,11 +232,12 @@ describe('timeline webview in Chromium', function () {
   it('draws the budget line when the run comes near its dollar limit', async () => {
     tp = await openTimeline(browser);
     const start = demo[0] as Extract<KiteEvent, { kind: 'session_start' }>;
-    await loadDemo(tp, [{ ...start, limits: { ...start.limits, usd: 0.05 } }, ...demo.slice(1)]);
-    await tp.page.waitForFunction(() => document.querySelector('#chart-cost .budget-line')?.getAttribute('y1') === '0.05');
+    const budget = Number((totalCost * 1.25).toFixed(3));
+    await loadDemo(tp, [{ ...start, limits: { ...start.limits, usd: budget } }, ...demo.slice(1)]);
+    await tp.page.waitForFunction((b) => document.querySelector('#chart-cost .budget-line')?.getAttribute('y1') === String(b), budget);
     assert.equal(await tp.page.$eval('#chart-cost .budget-line', (l) => getComputedStyle(l).display), 'inline');
-    assert.equal(await tp.page.textContent('#chart-cost .y-max'), '$0.060');
-    assert.match((await tp.page.textContent('#stats')) ?? '', /\$0\.042 of \$0\.050/);
+    assert.equal(await tp.page.textContent('#chart-cost .y-max'), formatUsd(niceMax(budget * 1.05)));
+    assert.ok(((await tp.page.textContent('#stats')) ?? '').includes(`${formatUsd(totalCost)} of ${formatUsd(budget)}`));
   });
 
   it('appends live events without a new snapshot, and follows the end', async () => {

@@ -15,6 +15,9 @@ export interface TailBatch {
   initial: boolean;
   /** True on the last batch of the first read. */
   done: boolean;
+  /** Bytes of the file read so far, and its size when this read began (for a progress estimate). */
+  bytesRead: number;
+  bytesTotal: number;
 }
 
 export interface TailerOptions {
@@ -123,26 +126,6 @@ export class LogTailer {
     }
   }
 
-  /** Lines in the file now (a cheap scan for newlines): the size of the history to load. */
-  static async countLines(path: string): Promise<number> {
-    const fh = await open(path, 'r');
-    try {
-      const buf = Buffer.alloc(4 << 20);
-      let n = 0;
-      let last = 10;
-      for (let pos = 0; ; ) {
-        const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
-        if (bytesRead <= 0) break;
-        for (let i = buf.indexOf(10); i >= 0 && i < bytesRead; i = buf.indexOf(10, i + 1)) n++;
-        last = buf[bytesRead - 1] as number;
-        pos += bytesRead;
-      }
-      return last === 10 ? n : n + 1;
-    } finally {
-      await fh.close();
-    }
-  }
-
   dispose(): void {
     this.disposed = true;
     this.watcher?.close();
@@ -188,7 +171,7 @@ export class LogTailer {
         this.dispose();
         return;
       }
-      let batch: TailBatch = { events: [], problems: [], initial, done: false };
+      let batch: TailBatch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
       const buf = Buffer.alloc(Math.min(this.chunkBytes, Math.max(1, size - this.offset)));
       while (this.offset < size && !this.disposed) {
         const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - this.offset), this.offset);
@@ -203,8 +186,9 @@ export class LogTailer {
           pos = nl + 1;
           if (batch.events.length >= (this.emitted ? this.batchSize : (this.opts.firstBatchSize ?? this.batchSize))) {
             this.emitted = true;
+            batch.bytesRead = base + nl + 1;
             this.emit({ type: 'batch', batch });
-            batch = { events: [], problems: [], initial, done: false };
+            batch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
           }
           if (this.stoppedByVersion) break;
         }
@@ -216,6 +200,7 @@ export class LogTailer {
         batch.problems.push({ line: this.line + 1, message: `line ${this.line + 1}: incomplete last line (${this.carry.length} bytes, no newline yet); it appears here once it is complete` });
       }
       batch.done = initial;
+      batch.bytesRead = this.offset;
       if (!this.disposed && (batch.events.length || batch.problems.length || initial)) this.emit({ type: 'batch', batch });
     } finally {
       await fh.close();

@@ -133,23 +133,17 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       this.post({ type: 'empty', message: this.emptyMessage });
       return;
     }
-    void LogTailer.countLines(path)
-      .catch(() => 0)
-      .then((total) => {
-        if (gen !== this.generation) return;
-        const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live: true };
-        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, total, e), { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000 });
-        this.tailer = tailer;
-        return tailer.start();
-      })
-      .catch((e: unknown) => this.post({ type: 'status', live: false, message: `Cannot read ${path}: ${String(e)}` }));
+    const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live: true };
+    const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000 });
+    this.tailer = tailer;
+    tailer.start().catch((e: unknown) => this.post({ type: 'status', live: false, message: `Cannot read ${path}: ${String(e)}` }));
   }
 
-  private onTail(gen: number, source: TimelineSource, total: number, e: TailerEvent): void {
+  private onTail(gen: number, source: TimelineSource, e: TailerEvent): void {
     if (gen !== this.generation) return;
     switch (e.type) {
       case 'batch':
-        this.sendBatch(source, total, e.batch);
+        this.sendBatch(source, e.batch);
         return;
       case 'reset':
         this.output?.info(`timeline: ${source.log} shrank or was replaced; reading it again`);
@@ -166,7 +160,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     }
   }
 
-  private sendBatch(source: TimelineSource, total: number, batch: TailBatch): void {
+  private sendBatch(source: TimelineSource, batch: TailBatch): void {
     const events = batch.events.map((ev) => {
       this.writes.add(ev);
       if (ev.kind === 'session_start') this.start = ev;
@@ -175,6 +169,8 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     const loading = batch.initial && !batch.done;
     if (!this.snapshotSent) {
       this.snapshotSent = true;
+      // About how many events the whole history has, from the bytes the first batch took.
+      const total = batch.bytesRead > 0 ? Math.round((events.length * batch.bytesTotal) / batch.bytesRead) : events.length;
       this.post({ type: 'snapshot', source, total, events, problems: batch.problems, loading });
       return;
     }

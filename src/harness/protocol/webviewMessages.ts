@@ -71,7 +71,7 @@ export function describeIssues(error: z.ZodError): string {
 }
 
 /** Strings longer than this reach the webview as a preview; the full text stays in the log. */
-export const VIEW_TEXT_LIMIT = 2000;
+export const VIEW_TEXT_LIMIT = 800;
 const CLIP_MARK = /… \[(\d+) characters in all\]$/;
 
 /**

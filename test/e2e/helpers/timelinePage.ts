@@ -86,9 +86,10 @@ export async function openTimeline(browser: Browser, opts: OpenOptions = {}): Pr
   // The stand-in for VS Code's webview host: acquireVsCodeApi, theme variables, body class.
   const prelude = `<script nonce="${nonce}">
     window.__posted = [];
+    window.__name = (f) => f; // tsx keeps function names with __name(): functions passed to page.evaluate need it
     window.__state = ${JSON.stringify(opts.state ?? null)};
     window.acquireVsCodeApi = () => ({
-      postMessage: (m) => { window.__posted.push(JSON.parse(JSON.stringify(m))); },
+      postMessage: (m) => { window.__posted.push(JSON.parse(JSON.stringify(m))); if (window.__onPost) window.__onPost(m); },
       getState: () => window.__state,
       setState: (s) => { window.__state = s; },
     });

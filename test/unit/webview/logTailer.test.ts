@@ -46,7 +46,8 @@ describe('log tailer', () => {
     const sizes = c.got.map((e) => (e.type === 'batch' ? [e.batch.events.length, e.batch.initial, e.batch.done] : e.type));
     assert.deepEqual(sizes, [[5, true, false], [20, true, false], [20, true, false], [0, true, true]]);
     assert.deepEqual(c.events().map((e) => e.seq), demoLines.map((_, i) => i));
-    assert.equal(await LogTailer.countLines(join(fixtures, 'demo-run.jsonl')), 45);
+    const last = c.got.at(-1);
+    assert.ok(last?.type === 'batch' && last.batch.bytesRead === last.batch.bytesTotal && last.batch.bytesTotal > 0);
   });
 
   it('gives back the exact line of any event by seq', async () => {
