@@ -26,6 +26,9 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'all', type: 'bool', help: 'keep going feature by feature until none is left or one does not end done' },
 ];
 
+/** Signals that cancel a run cleanly (Windows only knows SIGINT; the others are harmless there). */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 export const RUN_USAGE = `usage: kite run [DIR] [options]\n\nRuns the agent on one feature of the project in DIR (default: the current folder).\n\n${formatFlags(RUN_FLAGS)}`;
 
 export interface RunCommandDeps {
@@ -89,12 +92,14 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     host = deps.host ?? tty ?? new UnattendedHost(onEvent);
 
     const controller = new AbortController();
-    const onSigint = () => {
-      out.err('kite: stopping (Ctrl-C again to force)…');
+    // Ctrl-C, `kill` and a closed terminal all end the run the same way: cancelled, commands
+    // killed, log closed with session_end, progress saved. A second signal is not caught (force).
+    const onSignal = (sig: NodeJS.Signals) => {
+      out.err(sig === 'SIGINT' ? 'kite: stopping (Ctrl-C again to force)…' : `kite: ${sig} received, stopping…`);
       controller.abort();
-      process.off('SIGINT', onSigint);
+      for (const s of STOP_SIGNALS) process.off(s, onSignal);
     };
-    process.on('SIGINT', onSigint);
+    for (const s of STOP_SIGNALS) process.on(s, onSignal);
     try {
       const base: RunOptions = {
         root: resolve(args.positionals[0] ?? '.'),
@@ -128,7 +133,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
         // progress file is modified, which the dirty check tolerates.
       }
     } finally {
-      process.off('SIGINT', onSigint);
+      for (const s of STOP_SIGNALS) process.off(s, onSignal);
       tty?.close();
     }
   } catch (e) {

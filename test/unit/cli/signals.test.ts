@@ -1,0 +1,105 @@
+// A run killed from outside (Ctrl-C, `kill`, a closed terminal) ends cancelled: the command it
+// was running is killed, the log is closed with session_end, the progress file stays valid and
+// the feature is picked up again by the next run.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { EventSchema, type KiteEvent } from '../../../src/harness/protocol/events';
+import { loadProgress } from '../../../src/harness/progress/progressFile';
+import { tempDir, tempRepo } from '../loop/kit';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const CLI = join(ROOT, 'src', 'harness', 'cli.ts');
+// The run's cwd is a temp repo, so tsx must be named by its absolute location.
+const TSX = pathToFileURL(require.resolve('tsx', { paths: [ROOT] })).href;
+
+/** Resolves once `file` exists (the check command creates it when it starts). */
+async function appears(file: string, gone: () => string | null, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    const early = gone();
+    if (early !== null || Date.now() > until) throw new Error(`${file} never appeared: ${early ?? 'timed out'}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  describe(`kite run stopped by ${signal}`, function () {
+    this.timeout(60_000);
+    let repo: string;
+    let code: number | null;
+    let stderr = '';
+    let events: KiteEvent[];
+    let checkPid: number;
+
+    before(async () => {
+      const marks = tempDir();
+      repo = tempRepo({
+        'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Slow', status: 'todo', verify: null, notes: '' }] }),
+        // The gate's check announces itself (with its pid; commands may only write inside the
+        // workspace), then takes far longer than the test.
+        '.kite/config.json': JSON.stringify({ checks: ['echo $$ > started.tmp && mv started.tmp started && exec sleep 50'] }),
+      });
+      const started = join(repo, 'started');
+      const script = join(marks, 'script.json');
+      writeFileSync(script, JSON.stringify([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 2 } }]));
+      const child = spawn(process.execPath, ['--import', TSX, CLI, 'run', '--model', `script:${script}`], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdout.resume();
+      let done = false;
+      const exited = new Promise<number | null>((r) =>
+        child.on('exit', (c) => {
+          done = true;
+          r(c);
+        }),
+      );
+      await appears(started, () => (done ? `kite exited early: ${stderr}` : null));
+      checkPid = Number(readFileSync(started, 'utf8').trim());
+      child.kill(signal);
+      code = await exited;
+      const runs = join(repo, '.kite', 'runs');
+      const log = readdirSync(runs).find((f) => f.endsWith('.jsonl'));
+      assert.ok(log, 'a log was written');
+      events = readFileSync(join(runs, log), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => EventSchema.parse(JSON.parse(l)));
+    });
+
+    it('exits 1 (not killed by the signal) and says it is stopping', () => {
+      assert.equal(code, 1);
+      assert.match(stderr, signal === 'SIGINT' ? /stopping \(Ctrl-C again to force\)/ : new RegExp(`${signal} received, stopping`));
+      assert.doesNotMatch(stderr, /\n\s+at /);
+    });
+
+    it('the log ends with session_end cancelled', () => {
+      const end = events.at(-1);
+      assert.equal(end?.kind, 'session_end');
+      assert.ok(end?.kind === 'session_end' && end.status === 'cancelled');
+    });
+
+    it('the running check was killed, not left behind', () => {
+      assert.ok(checkPid > 0);
+      assert.equal(alive(checkPid), false);
+    });
+
+    it('the progress file is valid: the feature stays in_progress, the run is in its log, nothing committed', () => {
+      const p = loadProgress(join(repo, 'kite-progress.json'));
+      assert.equal(p.features[0].status, 'in_progress');
+      assert.equal(p.log.length, 1);
+      assert.equal(p.log[0].outcome, 'cancelled');
+      assert.equal(p.log[0].commit, null);
+    });
+  });
+}
