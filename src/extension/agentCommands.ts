@@ -83,16 +83,26 @@ export class AgentCommands {
     return pick ? this.start(pick.id) : undefined;
   }
 
-  async stop(): Promise<boolean> {
+  /** Stops a run: the one named (token, Features-view node, Runs-view node), the only one, or a picked one. */
+  async stop(arg?: { token: string } | FeatureNode | RunNode): Promise<boolean> {
     const active = this.tracker.all();
     if (active.length === 0) {
       void vscode.window.showInformationMessage('Kite: no agent is running.');
       return false;
     }
+    const named =
+      arg && 'token' in arg
+        ? active.find((r) => r.token === arg.token)
+        : arg && 'kind' in arg && arg.kind === 'feature'
+          ? active.find((r) => r.feature === arg.feature.id)
+          : arg && 'path' in arg
+            ? active.find((r) => r.log === arg.path)
+            : undefined;
     const run =
-      active.length === 1
+      named ??
+      (active.length === 1
         ? active[0]
-        : (await vscode.window.showQuickPick(active.map((r) => ({ label: r.feature, description: `turn ${r.turn}`, run: r })), { title: 'Stop which run?' }))?.run;
+        : (await vscode.window.showQuickPick(active.map((r) => ({ label: r.feature, description: `turn ${r.turn}`, run: r })), { title: 'Stop which run?' }))?.run);
     if (!run) return false;
     this.log.info(`stopping ${run.feature}`);
     return this.client.stopRun(run.token);
@@ -131,7 +141,17 @@ export class AgentCommands {
 
   /** After a crash or reload: offer to resume runs that never ended. */
   async offerResume(logs: string[], why: string): Promise<void> {
+    const mode = vscode.workspace.getConfiguration('kite').get<'ask' | 'always' | 'never'>('resumeInterruptedRuns', 'ask');
     for (const logPath of logs) {
+      if (mode === 'never') {
+        this.log.info(`${why} ${logPath} was interrupted; not resuming (kite.resumeInterruptedRuns = never)`);
+        continue;
+      }
+      if (mode === 'always') {
+        this.log.info(`${why} resuming ${logPath} (kite.resumeInterruptedRuns = always)`);
+        await this.resume(logPath);
+        continue;
+      }
       const pick = await vscode.window.showWarningMessage(`${why} Run ${basename(logPath, '.jsonl')} was interrupted. Resume it from its log?`, 'Resume', 'Open Timeline');
       if (pick === 'Resume') await this.resume(logPath);
       else if (pick === 'Open Timeline') await this.openRun(logPath);

@@ -69,7 +69,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const commands: Record<KiteCommandId, (...args: never[]) => unknown> = {
     'kite.startAgent': (arg?: string) => agent.start(arg),
     'kite.startAgentOnFeature': (arg?: Parameters<AgentCommands['start']>[0]) => (arg ? agent.start(arg) : agent.startPick()),
-    'kite.stopAgent': () => agent.stop(),
+    'kite.stopAgent': (arg?: Parameters<AgentCommands['stop']>[0]) => agent.stop(arg),
     'kite.resumeRun': (arg?: Parameters<AgentCommands['resume']>[0]) => agent.resume(arg),
     'kite.openRun': (arg?: Parameters<AgentCommands['openRun']>[0]) => agent.openRun(arg),
     'kite.openLastRun': (arg?: Parameters<AgentCommands['openLastRun']>[0]) => agent.openLastRun(arg),

@@ -65,12 +65,13 @@ export function nextRunEnd(k: KiteParts, timeoutMs = 45_000): Promise<RunEnded> 
 }
 
 /** The diff editor whose right side is Kite's proposal for `rel`, once it is the active editor. */
-export function waitForProposal(rel: string, timeoutMs = 20_000): Promise<vscode.TextEditor> {
+export function waitForProposal(rel: string, toolId?: string, timeoutMs = 20_000): Promise<vscode.TextEditor> {
   return waitFor(
-    `the approval diff for ${rel}`,
+    `the approval diff for ${rel}${toolId ? ` (${toolId})` : ''}`,
     () => {
       const e = vscode.window.activeTextEditor;
-      return e && e.document.uri.scheme === 'kite-proposal' && e.document.uri.path.endsWith(`/${rel}`) ? e : undefined;
+      const u = e?.document.uri;
+      return e && u?.scheme === 'kite-proposal' && u.path.endsWith(`/${rel}`) && (!toolId || u.query.endsWith(`/${toolId}`)) ? e : undefined;
     },
     [vscode.window.onDidChangeActiveTextEditor, vscode.window.onDidChangeVisibleTextEditors, vscode.window.tabGroups.onDidChangeTabs],
     timeoutMs,
