@@ -23,6 +23,8 @@ export interface TimelineApi {
   editorStates(): AppliedState[];
   /** Fires whenever a timeline page (view or tab) applied a message. */
   onDidApply: vscode.Event<AppliedState>;
+  /** Handles a message as if the view's page had sent it, e.g. {type: 'openRaw', seq} (test hook). */
+  viewReceive(message: unknown): boolean;
 }
 
 function logPathOf(arg: unknown): string | undefined {
@@ -117,5 +119,6 @@ export function registerTimeline(context: vscode.ExtensionContext, output?: vsco
     viewState: () => view.state,
     editorStates: () => editors.states(),
     onDidApply: applied.event,
+    viewReceive: (m) => view.receive(m),
   };
 }

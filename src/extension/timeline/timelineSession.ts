@@ -57,7 +57,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     private readonly emptyMessage: string,
     private readonly output?: vscode.LogOutputChannel,
   ) {
-    this.subscription = webview.onDidReceiveMessage((m: unknown) => this.onMessage(m));
+    this.subscription = webview.onDidReceiveMessage((m: unknown) => this.receive(m));
   }
 
   get logPath(): string {
@@ -82,7 +82,8 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     return this.tailer ? this.tailer.rawLine(seq) : null;
   }
 
-  private onMessage(raw: unknown): void {
+  /** Handles one message from the page (validated here; also the integration tests' way in). */
+  receive(raw: unknown): void {
     const parsed = ViewMessageSchema.safeParse(raw);
     if (!parsed.success) {
       this.output?.warn(`timeline: ignored an invalid message from the webview: ${describeIssues(parsed.error)}`);

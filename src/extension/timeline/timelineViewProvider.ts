@@ -29,6 +29,12 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
     return this.session?.lastApplied ?? null;
   }
 
+  /** Handles a message as if the view's page had sent it (test hook); false when the view is not open. */
+  receive(raw: unknown): boolean {
+    this.session?.receive(raw);
+    return this.session !== null;
+  }
+
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this.view = view;
     // Loaded on first use, not at activation (zod schemas, the parser).
