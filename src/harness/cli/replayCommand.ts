@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { LogReadError, readLog } from '../events/reader';
 import { formatTimeline } from '../events/timeline';
+import { gitHead } from '../progress/git';
 import type { KiteEvent } from '../protocol/events';
 import { ReplayError, replayRun, type ReplayOptions } from '../replay/replayRun';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
@@ -32,8 +33,14 @@ export async function replayMain(argv: string[], out: Out = stdio, extra: Partia
     if (typeof log !== 'string') throw new UsageError('--replay needs the log of the run to replay');
     const on = args.flags['on-divergence'] ?? 'stop';
     if (on !== 'stop' && on !== 'continue') throw new UsageError(`--on-divergence must be stop or continue, got "${String(on)}"`);
-    const s = await replayRun({ log: resolve(log), root: resolve(args.positionals[0] ?? '.'), worktree: args.flags.worktree === true, onDivergence: on, ...extra }, new UnattendedHost());
     const recorded = (await readLog(resolve(log))).events;
+    const root = resolve(args.positionals[0] ?? '.');
+    const start = recorded[0]?.kind === 'session_start' ? recorded[0] : null;
+    const head = args.flags.worktree ? null : gitHead(root);
+    if (start?.git_head && head && head !== start.git_head) {
+      out.err(`kite: note: the work tree is at ${head.slice(0, 7)} but the recording started at ${start.git_head.slice(0, 7)}; differences will show as divergences (--worktree replays at the recorded commit)`);
+    }
+    const s = await replayRun({ log: resolve(log), root, worktree: args.flags.worktree === true, onDivergence: on, ...extra }, new UnattendedHost());
     const live = (await readLog(s.logPath)).events;
     out.out(formatTimeline(live));
     if (s.divergence) out.out(`divergence: ${s.divergence.message}${s.divergences > 1 ? ` (+${s.divergences - 1} more)` : ''}${on === 'stop' ? '; replay stopped there' : ''}`);

@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UnattendedHost } from '../../../src/harness/cli/unattendedHost';
+import type { Host } from '../../../src/harness/host';
+import { runFeature } from '../../../src/harness/run';
+import { REVIEW_NOTE } from '../../helpers/reviewNote';
 import type { EventOf, KiteEvent } from '../../../src/harness/protocol/events';
 import { DivergenceWatcher } from '../../../src/harness/replay/divergence';
 import { replayRun } from '../../../src/harness/replay/replayRun';
@@ -90,6 +93,23 @@ describe('replay', function () {
     assert.equal(events.filter((e) => e.kind === 'divergence').length, s.divergences);
     git(p.repo, 'checkout', '-q', '--', '.');
     git(p.repo, 'clean', '-qfd', '--', 'side.txt');
+  });
+
+  it('replays the person’s recorded answers (an edited write) so an attended run reproduces without asking anyone', async () => {
+    const a = makeProject({ askAll: true });
+    const person: Host = {
+      approve: (req) => Promise.resolve(req.kind === 'write' && req.path === 'test/fees.test.js' ? { decision: 'edit', content: req.proposed + REVIEW_NOTE } : { decision: 'approve' }),
+    };
+    const s = await runFeature({ root: a.repo, mode: 'attended', model: `script:${a.script}` }, person);
+    assert.equal(s.outcome, 'done');
+    const nobody: Host = { approve: () => Promise.reject(new Error('a replay must not ask anyone')) };
+    const r = await replayRun({ log: s.logPath, root: a.repo, worktree: true, onDivergence: 'stop' }, nobody);
+    assert.equal(r.divergence, null, r.divergence?.message);
+    assert.equal(r.outcome, 'done');
+    const events = await eventsOf(r.logPath);
+    const edit = events.find((e): e is EventOf<'approval'> => e.kind === 'approval' && e.decision === 'edit');
+    assert.ok(edit, 'the edit answer was replayed');
+    assert.deepEqual(gatesOf(events), [false, true]);
   });
 
   it('compares gate verdicts per check, ignoring timings and output', () => {
