@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { PriceTableSchema } from '../model/pricing';
 import { PolicyConfigSchema } from '../policy/config';
 import { formatIssues } from './formatIssues';
+import { describeJsonProblem, parseJsonText } from './jsonText';
 
 export const CONFIG_FILE = join('.kite', 'config.json');
 
@@ -70,14 +71,11 @@ export class ConfigError extends Error {
 
 /** Parse config text (exported for tests and for `kite init` to check what it writes). */
 export function parseConfig(text: string, file = CONFIG_FILE): KiteConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError('invalid_json', `${file}: not valid JSON (${(e as Error).message})`);
-  }
+  const json = parseJsonText(text);
+  if (!json.ok) throw new ConfigError('invalid_json', describeJsonProblem(file, json.problem));
+  const raw = json.value;
   const parsed = KiteConfigFileSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error));
+  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error, { raw, knownKeys: Object.keys(KiteConfigFileSchema.shape) }));
   return withDefaults(parsed.data);
 }
 

@@ -8,9 +8,75 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+export interface IssueOptions {
+  /** The parsed data: lets a missing field say "missing" rather than "received undefined". */
+  raw?: unknown;
+  /** Keys allowed at the top level: an unknown one gets a "did you mean" when one is close. */
+  knownKeys?: readonly string[];
+  /** How a path is shown (default: jsonPath). */
+  label?: (path: readonly PropertyKey[]) => string;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): { found: boolean; value?: unknown } {
+  let cur: unknown = raw;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object' || !(String(p) in (cur as object))) return { found: false };
+    cur = (cur as Record<string, unknown>)[String(p)];
+  }
+  return { found: cur !== undefined, value: cur };
+}
+
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0];
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const t = d[j];
+      d[j] = Math.min(d[j] + 1, d[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = t;
+    }
+  }
+  return d[b.length];
+}
+
+/** The known key closest to `key`, when it is a plausible typo. */
+export function closestKey(key: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const k of known) {
+    const dd = distance(key.toLowerCase(), k.toLowerCase());
+    if (dd < bestD) [best, bestD] = [k, dd];
+  }
+  return best !== null && bestD <= Math.max(1, Math.floor(best.length / 3)) ? best : null;
+}
+
+function describeIssue(i: z.core.$ZodIssue, opts: IssueOptions): string {
+  if (i.code === 'unrecognized_keys') {
+    const atRoot = i.path.length === 0 && opts.knownKeys;
+    return i.keys
+      .map((k) => {
+        const hint = atRoot ? closestKey(k, opts.knownKeys ?? []) : null;
+        return `unknown key "${k}"${hint ? ` (did you mean "${hint}"?)` : atRoot ? ` (known keys: ${(opts.knownKeys ?? []).join(', ')})` : ''}`;
+      })
+      .join('; ');
+  }
+  // zod says "expected X, received undefined" (or only "expected one of …") for an absent field.
+  if ((i.code === 'invalid_type' || i.code === 'invalid_value') && opts.raw !== undefined && i.path.length > 0) {
+    const at = valueAt(opts.raw, i.path);
+    if (!at.found) return `missing (${i.message.replace(/^Invalid (input|option): /, '').replace(/, received undefined$/, '')})`;
+    if (i.code === 'invalid_value') {
+      const got = JSON.stringify(at.value) ?? String(at.value);
+      return `${i.message.replace(/^Invalid option: /, '')}, got ${got.length > 40 ? `${got.slice(0, 39)}…` : got}`;
+    }
+  }
+  return i.message;
+}
+
 /** "<file>: $.a.b: expected number, received string; $.c: …" (at most 5 issues, then a count). */
-export function formatIssues(file: string, error: z.ZodError): string {
-  const parts = error.issues.slice(0, 5).map((i) => `${jsonPath(i.path)}: ${i.message}`);
+export function formatIssues(file: string, error: z.ZodError, opts: IssueOptions = {}): string {
+  const label = opts.label ?? jsonPath;
+  const parts = error.issues.slice(0, 5).map((i) => `${label(i.path)}: ${describeIssue(i, opts)}`);
   if (error.issues.length > 5) parts.push(`and ${error.issues.length - 5} more problem(s)`);
   return `${file}: ${parts.join('; ')}`;
 }

@@ -6,11 +6,23 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ReplySchema, type AssistantBlock, type Reply, type StopReason, type Usage } from '../protocol/content';
 import { ModelError, type Model, type ModelRequest } from './model';
-import { formatIssues } from '../config/formatIssues';
+import { formatIssues, jsonPath } from '../config/formatIssues';
+import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 
 // Either a bare array of replies or {"replies": [...]} (room for metadata next to them).
 const ScriptSchema = z.array(ReplySchema);
 const WrappedScriptSchema = z.looseObject({ replies: ScriptSchema });
+
+/** "reply 3 ($[2]) stop_reason": which reply (1-based, as a person counts) and which field. */
+function replyLabel(wrapped: boolean): (path: readonly PropertyKey[]) => string {
+  return (path) => {
+    const rest = wrapped ? path.slice(1) : path;
+    const n = rest[0];
+    if (typeof n !== 'number') return jsonPath(path);
+    const field = jsonPath(rest.slice(1)).replace(/^\$\.?/, '');
+    return `reply ${n + 1} (${jsonPath(path.slice(0, wrapped ? 2 : 1))})${field ? ` ${field}` : ''}`;
+  };
+}
 
 export const DEFAULT_USAGE: Usage = { input_tokens: 1000, output_tokens: 100, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 
@@ -26,14 +38,24 @@ export class ScriptedModel implements Model {
 
   static fromFile(path: string): ScriptedModel {
     const abs = resolve(path);
-    let raw: unknown;
+    let text: string;
     try {
-      raw = JSON.parse(readFileSync(abs, 'utf8'));
+      text = readFileSync(abs, 'utf8');
     } catch (e) {
-      throw new ModelError('script_invalid', `${abs}: cannot read the script (${(e as Error).message})`);
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a file' : (e as Error).message;
+      throw new ModelError('script_invalid', `${abs}: cannot read the script: ${why}`);
     }
-    const parsed = Array.isArray(raw) ? ScriptSchema.safeParse(raw) : WrappedScriptSchema.transform((o) => o.replies).safeParse(raw);
-    if (!parsed.success) throw new ModelError('script_invalid', formatIssues(abs, parsed.error));
+    const json = parseJsonText(text);
+    if (!json.ok) throw new ModelError('script_invalid', describeJsonProblem(abs, json.problem));
+    const raw = json.value;
+    const wrapped = raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'replies' in raw;
+    if (!Array.isArray(raw) && !wrapped) {
+      const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object without "replies"' : `a ${typeof raw}`;
+      throw new ModelError('script_invalid', `${abs}: a script is a JSON array of replies (Messages API responses with content, stop_reason, usage) or {"replies": [...]}; this file holds ${got}`);
+    }
+    const parsed = wrapped ? WrappedScriptSchema.transform((o) => o.replies).safeParse(raw) : ScriptSchema.safeParse(raw);
+    if (!parsed.success) throw new ModelError('script_invalid', formatIssues(abs, parsed.error, { raw, label: replyLabel(wrapped) }));
     return new ScriptedModel(parsed.data, `script:${abs}`);
   }
 

@@ -5,7 +5,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FeatureStatusSchema, OutcomeSchema } from '../protocol/events';
-import { formatIssues } from '../config/formatIssues';
+import { formatIssues, jsonPath } from '../config/formatIssues';
+import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 
 export const PROGRESS_FILE = 'kite-progress.json';
 
@@ -57,15 +58,24 @@ export class ProgressError extends Error {
   }
 }
 
+/** "$.features[2].status (feature F3)": the id tells which feature, the path where. */
+function progressLabel(raw: unknown): (path: readonly PropertyKey[]) => string {
+  return (path) => {
+    const base = jsonPath(path);
+    if (path[0] !== 'features' || typeof path[1] !== 'number' || path.length < 3) return base;
+    const features = (raw as { features?: unknown } | null)?.features;
+    const f: unknown = Array.isArray(features) ? features[path[1]] : undefined;
+    const id = f && typeof f === 'object' ? (f as { id?: unknown }).id : undefined;
+    return typeof id === 'string' && id ? `${base} (feature ${id})` : base;
+  };
+}
+
 export function parseProgress(text: string, file = PROGRESS_FILE): ProgressFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new ProgressError('invalid_json', `${file}: not valid JSON (${(e as Error).message})`);
-  }
+  const json = parseJsonText(text);
+  if (!json.ok) throw new ProgressError('invalid_json', describeJsonProblem(file, json.problem));
+  const raw = json.value;
   const parsed = ProgressFileSchema.safeParse(raw);
-  if (!parsed.success) throw new ProgressError('invalid_progress', formatIssues(file, parsed.error));
+  if (!parsed.success) throw new ProgressError('invalid_progress', formatIssues(file, parsed.error, { raw, label: progressLabel(raw) }));
   return parsed.data;
 }
 
@@ -89,7 +99,15 @@ export function currentFeature(data: ProgressFile, id?: string): Feature {
     return f;
   }
   const f = data.features.find((x) => x.status === 'in_progress') ?? data.features.find((x) => x.status === 'todo');
-  if (!f) throw new ProgressError('no_feature', 'no feature left to work on (none is todo or in_progress)');
+  if (!f) {
+    const shown = data.features.slice(0, 8).map((x) => `${x.id} ${x.status}`);
+    if (data.features.length > 8) shown.push(`and ${data.features.length - 8} more`);
+    const what = shown.length ? `: ${shown.join(', ')}` : ': the progress file lists no features';
+    throw new ProgressError(
+      'no_feature',
+      `no feature left to work on — none is todo or in_progress${what}. Set a feature's status to "todo" in ${PROGRESS_FILE} (a proposed one, for instance), or choose one with --feature ID`,
+    );
+  }
   return f;
 }
 

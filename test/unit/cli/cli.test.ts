@@ -99,7 +99,7 @@ describe('kite CLI (in process)', function () {
     writeFileSync(badScript, '[{"content": 1}]');
     r = await run([tempRepo(), '--model', `script:${badScript}`]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /s\.json: \$\[0\]\.content/);
+    assert.match(r.stderr, /s\.json: reply 1 \(\$\[0\]\) content: /);
   });
 
   it('--allow-dirty starts anyway; a run that does not end done exits 1 and prints timeline + summary', async () => {

@@ -42,7 +42,24 @@ describe('config (.kite/config.json)', () => {
     assert.match(fails('{"policy": {"deny": ["(unclosed"]}}').message, /\$\.policy\.deny\[0\]: not a valid regular expression/);
     const bad = fails('{"checks": [');
     assert.equal(bad.code, 'invalid_json');
-    assert.match(bad.message, /^\.kite\/config\.json: not valid JSON/);
+    assert.match(bad.message, /^\.kite\/config\.json:1:13: not valid JSON: the file ends inside an array/);
+  });
+
+  it('a typo in a top-level key is named with the likely key; an unknown key lists the known ones', () => {
+    assert.match(fails('{"chekcs": []}').message, /\$: unknown key "chekcs" \(did you mean "checks"\?\)/);
+    assert.match(fails('{"frob": 1}').message, /unknown key "frob" \(known keys: .*checks.*budget/);
+  });
+
+  it('a missing or wrong value says so and shows what was found', () => {
+    assert.match(fails('{"policy": {"rules": [{"tool": "run"}]}}').message, /\$\.policy\.rules\[0\]\.decision: missing \(expected one of/);
+    assert.match(fails('{"policy": {"rules": [{"decision": "maybe"}]}}').message, /decision: expected one of .*, got "maybe"/);
+  });
+
+  it('invalid JSON is reported with line and column and what is wrong', () => {
+    const e = fails('{\n  "checks": ["npm test"],\n  "model": "x",\n}\n');
+    assert.equal(e.code, 'invalid_json');
+    assert.equal(e.message, '.kite/config.json:4:1: not valid JSON: trailing comma before }');
+    assert.match(fails('{"checks": ["npm test"]\n"model": "x"}').message, /:2:1: not valid JSON: unexpected '"': expected ',' or '}' after a property value/);
   });
 
   it('loadConfig reads <root>/.kite/config.json', () => {

@@ -37,8 +37,32 @@ describe('scripted model', () => {
     const dir = tempDir();
     const f = join(dir, 'bad.json');
     writeFileSync(f, JSON.stringify([say('ok'), { content: [], stop_reason: 'finished', usage: { input_tokens: 1, output_tokens: 1 } }]));
-    assert.throws(() => ScriptedModel.fromFile(f), (e: unknown) => e instanceof ModelError && e.code === 'script_invalid' && e.message.includes('$[1].stop_reason'));
-    assert.throws(() => ScriptedModel.fromFile(join(dir, 'missing.json')), /cannot read the script/);
+    assert.throws(() => ScriptedModel.fromFile(f), (e: unknown) => e instanceof ModelError && e.code === 'script_invalid' && e.message.includes('reply 2 ($[1]) stop_reason: expected one of') && e.message.includes('got "finished"'));
+    assert.throws(() => ScriptedModel.fromFile(join(dir, 'missing.json')), /missing\.json: cannot read the script: no such file$/);
+  });
+
+  it('script problems say which reply and which field, where a JSON error is, and what a script must be', () => {
+    const dir = tempDir();
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const fails = (f: string): string => {
+      try {
+        ScriptedModel.fromFile(f);
+      } catch (e) {
+        assert.ok(e instanceof ModelError && e.code === 'script_invalid');
+        return e.message;
+      }
+      return assert.fail('expected script_invalid');
+    };
+    const ok = { content: [{ type: 'text', text: 'x' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } };
+    const noStop = { content: [{ type: 'text', text: 'x' }], usage: { input_tokens: 1, output_tokens: 1 } };
+    assert.match(fails(write('a.json', JSON.stringify([ok, ok, noStop]))), /a\.json: reply 3 \(\$\[2\]\) stop_reason: missing \(expected one of "end_turn"/);
+    assert.match(fails(write('b.json', JSON.stringify({ replies: [ok, { ...ok, usage: {} }] }))), /reply 2 \(\$\.replies\[1\]\) usage\.input_tokens: missing/);
+    assert.match(fails(write('c.json', '[\n  {"content": []},\n]')), /c\.json:3:1: not valid JSON: trailing comma before \]/);
+    assert.match(fails(write('d.json', JSON.stringify(ok))), /d\.json: a script is a JSON array of replies .* this file holds an object without "replies"/);
+    assert.match(fails(write('e.json', '"hello"')), /this file holds a string/);
   });
 });
 

@@ -32,15 +32,32 @@ describe('progress file', () => {
     p.features[2].status = 'done';
     assert.equal(currentFeature(p).id, 'F2');
     p.features[1].status = 'proposed';
-    assert.equal(problemOf(() => currentFeature(p)).code, 'no_feature');
+    const none = problemOf(() => currentFeature(p));
+    assert.equal(none.code, 'no_feature');
+    // What each feature is, and how to go on.
+    assert.match(none.message, /none is todo or in_progress: F1 done, F2 proposed, F3 done\. Set a feature's status to "todo" in kite-progress\.json .* --feature ID/);
     assert.match(problemOf(() => currentFeature(p, 'F9')).message, /no feature "F9".*F1, F2, F3/);
   });
 
   it('a bad file is a clear error with the JSON path', () => {
-    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "t", "status": "finished"}]}').message, /^kite-progress\.json: \$\.features\[0\]\.status: /);
+    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "t", "status": "finished"}]}').message, /^kite-progress\.json: \$\.features\[0\]\.status \(feature F1\): /);
     assert.match(problem('{"features": []}').message, /\$\.goal/);
-    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "a", "status": "todo"}, {"id": "F1", "title": "b", "status": "todo"}]}').message, /\$\.features\[1\]\.id: duplicate feature id "F1"/);
+    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "a", "status": "todo"}, {"id": "F1", "title": "b", "status": "todo"}]}').message, /\$\.features\[1\]\.id \(feature F1\): duplicate feature id "F1"/);
     assert.equal(problem('{"goal": ').code, 'invalid_json');
+  });
+
+  it('a schema problem names the feature, says "missing" for an absent field and shows a wrong value', () => {
+    const m = problem('{"goal": "g", "features": [{"id": "F1", "title": "t", "status": "todoo"}, {"id": "F2", "status": "todo"}]}').message;
+    assert.match(m, /\$\.features\[0\]\.status \(feature F1\): expected one of "todo"\|.*, got "todoo"/);
+    assert.match(m, /\$\.features\[1\]\.title \(feature F2\): missing \(expected string\)/);
+  });
+
+  it('invalid JSON says where (line:column) and what is wrong, in one line', () => {
+    const e = problem('{\n  "goal": "g",\n  "log": [],\n  "features": [ {"id": "F1",, } ]\n}\n');
+    assert.equal(e.code, 'invalid_json');
+    assert.equal(e.message, "kite-progress.json:4:29: not valid JSON: unexpected ',': property names need double quotes");
+    assert.equal(problem('').message, 'kite-progress.json:1:1: not valid JSON: the file is empty');
+    assert.match(problem("{'goal': 'g'}").message, /:1:2: not valid JSON: unexpected '''/);
   });
 
   it('keeps unknown keys, so a rewrite loses nothing', () => {
