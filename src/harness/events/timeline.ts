@@ -64,7 +64,7 @@ export class TimelineFormatter {
       }
       case 'gate': {
         const checks = e.checks
-          .map((x) => (x.exit_code === 0 && !x.timed_out ? `✓ ${x.command}` : `✗ ${x.command} (${x.timed_out ? 'timed out' : `exit ${x.exit_code ?? 'killed'}`})`))
+          .map((x) => (x.exit_code === 0 && !x.timed_out ? `✓ ${x.command}` : `✗ ${x.command} (${x.timed_out ? 'timed out' : x.exit_code === null ? 'killed' : `exit ${x.exit_code}`})`))
           .join('  ');
         return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}  ${checks}`;
       }
@@ -74,8 +74,17 @@ export class TimelineFormatter {
         return e.code === 'repetition' || e.code === 'max_tokens' ? `${secs(e.t)}    ${paint(c, 33, 'warn ')} ${clip(e.message, 80)}` : null;
       case 'approval':
         return e.decision === 'approve' ? null : `${secs(e.t)}    ${e.decision === 'deny' ? 'user deny' : 'user edit'}${e.reason ? `: ${clip(e.reason)}` : ''}`;
-      case 'session_end':
-        return `${secs(e.t)}  end  ${e.status === 'done' ? paint(c, 32, e.status) : paint(c, 31, e.status)}`;
+      case 'progress': {
+        // The closing progress event lists the QUEUE proposals the run added as features.
+        if (!e.proposals.length) return null;
+        const titled = e.proposals.map((id) => `${id} "${e.features.find((f) => f.id === id)?.title ?? '?'}"`);
+        return `${secs(e.t)}  queue  ${clip(`proposed ${titled.join(', ')}`, 100)}`;
+      }
+      case 'session_end': {
+        // Why a run did not end done is the first thing a person asks; done needs no reason.
+        const why = e.status === 'done' ? '' : (e.error ?? e.summary).trim();
+        return `${secs(e.t)}  end  ${e.status === 'done' ? paint(c, 32, e.status) : paint(c, 31, e.status)}${why ? ` — ${clip(why, 140)}` : ''}`;
+      }
       default:
         return null; // other kinds have no row of their own
     }
@@ -108,5 +117,6 @@ export function formatSummary(s: SummaryLine, cwd = process.cwd()): string {
   const rel = relative(cwd, s.logPath);
   const log = rel && !rel.startsWith('..') ? rel : s.logPath;
   const proposals = s.proposals?.length ? ` Proposed: ${s.proposals.join(', ')}.` : '';
-  return `${s.feature}: ${s.outcome} in ${s.turns} turns, ${n(s.tokens)} tokens, $${s.cost_usd.toFixed(4)}. Commit ${s.commit ? s.commit.slice(0, 7) : 'none'}.${proposals} Log ${log}`;
+  const commit = s.commit ? `Commit ${s.commit.slice(0, 7)}.` : 'Nothing committed.';
+  return `${s.feature}: ${s.outcome} in ${s.turns} turn${s.turns === 1 ? '' : 's'}, ${n(s.tokens)} tokens, $${s.cost_usd.toFixed(4)}. ${commit}${proposals} Log ${log}`;
 }

@@ -108,7 +108,7 @@ describe('kite CLI (in process)', function () {
     const r = await run([dirty, '--allow-dirty', '--max-turns', '2', '--model', `script:${DEMO_SCRIPT}`]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /budget stop: turns 2 of 2/);
-    assert.match(r.stdout, /^F1: budget_exceeded in 2 turns, [\d,]+ tokens, \$[\d.]+\. Commit none\. Log \S+\.jsonl$/m);
+    assert.match(r.stdout, /^F1: budget_exceeded in 2 turns, [\d,]+ tokens, \$[\d.]+\. Nothing committed\. Log \S+\.jsonl$/m);
     assert.equal(loadProgress(join(dirty, 'kite-progress.json')).features[0].status, 'budget_exceeded');
   });
 

@@ -29,8 +29,27 @@ describe('timeline text', () => {
     ]);
   });
 
+  it('the end row says why a run did not end done; a killed check reads "killed"; QUEUE proposals get a row with their titles', () => {
+    const rows = formatTimeline([
+      ev(1, { kind: 'gate', attempt: 1, passed: false, feedback: 'f', checks: [{ command: 'sleep 50', exit_code: null, ms: 1, timed_out: false, output_tail: '', source: 'check' }] }),
+      ev(2, { kind: 'progress', features: [{ id: 'F1', title: 'One', status: 'error' }, { id: 'Q1', title: 'Reject negative rates', status: 'proposed' }], proposals: ['Q1'] }),
+      ev(3, { kind: 'session_end', status: 'error', turns: 1, tokens: 2, cost_usd: 0, commit: null, summary: 'why', error: 'model error (script_exhausted): the script ran out of replies after 1' }),
+      ev(4, { kind: 'session_end', status: 'cancelled', turns: 1, tokens: 2, cost_usd: 0, commit: null, summary: 'the run was cancelled during the gate', error: null }),
+      ev(5, { kind: 'session_end', status: 'done', turns: 1, tokens: 2, cost_usd: 0, commit: 'abc', summary: 'Fixed the rounding.', error: null }),
+    ]).split('\n');
+    assert.deepEqual(rows, [
+      '    1.0s  gate FAILED  ✗ sleep 50 (killed)',
+      '    2.0s  queue  proposed Q1 "Reject negative rates"',
+      '    3.0s  end  error — model error (script_exhausted): the script ran out of replies after 1',
+      '    4.0s  end  cancelled — the run was cancelled during the gate',
+      '    5.0s  end  done',
+    ]);
+  });
+
   it('the summary line: feature, outcome, turns, tokens, cost, commit, log path', () => {
     const line = formatSummary({ feature: 'F1', outcome: 'done', turns: 7, tokens: 38634, cost_usd: 0.05461, commit: '61e476fabcdef', logPath: '/w/.kite/runs/x.jsonl', proposals: ['Q1'] }, '/w');
     assert.equal(line, 'F1: done in 7 turns, 38,634 tokens, $0.0546. Commit 61e476f. Proposed: Q1. Log .kite/runs/x.jsonl');
+    const one = formatSummary({ feature: 'F2', outcome: 'error', turns: 1, tokens: 2, cost_usd: 0, commit: null, logPath: '/w/.kite/runs/y.jsonl' }, '/w');
+    assert.equal(one, 'F2: error in 1 turn, 2 tokens, $0.0000. Nothing committed. Log .kite/runs/y.jsonl');
   });
 });
