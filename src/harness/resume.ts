@@ -39,7 +39,7 @@ export interface ResumeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export type ResumeErrorCode = 'corrupt_log' | 'not_started' | 'already_finished' | 'is_replay';
+export type ResumeErrorCode = 'corrupt_log' | 'not_started' | 'already_finished' | 'is_replay' | 'old_format';
 
 export class ResumeError extends Error {
   constructor(
@@ -52,7 +52,8 @@ export class ResumeError extends Error {
 }
 
 export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSummary> {
-  const { events, problems, torn } = await readLog(opts.log);
+  const { events, problems, torn, format } = await readLog(opts.log);
+  if (format === 'python-kite') throw new ResumeError('old_format', `${opts.log} was written by the original Python Kite; it can be read (kite timeline) but not resumed`);
   const bad = torn ? problems.slice(0, -1) : problems;
   if (bad.length) {
     throw new ResumeError('corrupt_log', `${opts.log} has unreadable lines (${bad.map((p) => p.message).join('; ')}); resuming could repeat or skip work, so Kite will not`);

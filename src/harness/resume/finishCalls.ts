@@ -67,6 +67,13 @@ export async function finishUnfinishedCalls(input: FinishCallsInput): Promise<Fi
   const recorded = recordedById(input.events, new Set(list.map((u) => u.use.id)));
   for (const { use, call } of list) {
     const rec = recorded.get(use.id) ?? {};
+    if (input.run.lastStop === 'max_tokens' && !rec.proposed) {
+      // The loop never runs the calls of a reply cut at max_tokens; neither does resume.
+      const output = 'This call was part of a reply cut off at max_tokens; it did NOT run. Send it again if you still need it.';
+      input.log.append({ kind: 'tool', id: use.id, name: use.name, args: use.input, ms: 0, is_error: true, output, error_code: 'failed', recovered: true });
+      input.loop.conversation.addToolResult(use.id, output, true);
+      continue;
+    }
     const r = call?.stage === 'intent' && rec.intent ? await finishAfterIntent(input, use, call, rec, rec.intent) : await rerun(input, use, call, rec);
     if (r.kind !== 'ok') return r;
   }

@@ -161,7 +161,30 @@ describe('resume', function () {
     });
   });
 
+  it('the calls of a reply cut at max_tokens are not run on resume either', async () => {
+    const p = makeProject();
+    const script = JSON.parse(readFileSync(p.script, 'utf8')) as unknown[];
+    const cut = { content: [{ type: 'tool_use', id: 'cut1', name: 'run', input: { command: SIDE_COMMAND } }], stop_reason: 'max_tokens', usage: { input_tokens: 10, output_tokens: 8192 } };
+    writeFileSync(p.script, JSON.stringify([cut, ...script]));
+    // session_start, progress, briefing, model (the cut reply) = seq 3
+    const r = kite(cli, p.repo, ['run', '--unattended', '--model', `script:${p.script}`], { KITE_TEST_CRASH_AFTER_SEQ: '3' });
+    assert.equal(r.signal, 'SIGKILL');
+    const log = onlyLog(p.repo);
+    const resumed = kite(cli, p.repo, ['resume', log]);
+    assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout);
+    const [tool] = toolOf(await eventsOf(log), 'cut1');
+    assert.equal(tool.is_error, true);
+    assert.match(tool.output, /cut off at max_tokens; it did NOT run/);
+    assert.equal(sideLines(p.repo), 1, 'only the later, complete call ran the command');
+  });
+
   describe('logs that cannot be resumed', () => {
+    it('an original (Python) Kite log is readable but not resumable', async () => {
+      const r = kite(cli, process.cwd(), ['resume', join(__dirname, '..', '..', 'fixtures', 'logs', 'python-kite.jsonl')]);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, /written by the original Python Kite; it can be read \(kite timeline\) but not resumed/);
+    });
+
     it('a finished run, a corrupt log, a missing run id: clear messages and exit codes', async () => {
       const p = makeProject();
       assert.equal(kite(cli, p.repo, ['run', '--unattended', '--model', `script:${p.script}`]).status, 0);
