@@ -170,7 +170,7 @@ export class TimelineApp {
     const pick = (turnIndex: number) => this.revealTurn(turnIndex);
     this.tokens = new StackedBarChart(this.chartsEl, 'chart-tokens', 'Tokens per turn', TOKEN_STACKS, 'tokens', pick);
     this.cost = new CostChart(this.chartsEl, pick);
-    this.durations = new StackedBarChart(this.chartsEl, 'chart-durations', 'Durations per turn', DURATION_STACKS, 'ms', pick);
+    this.durations = new StackedBarChart(this.chartsEl, 'chart-durations', 'Durations', DURATION_STACKS, 'ms', pick);
     this.chartsDirty = true;
   }
 
