@@ -4,6 +4,7 @@
 import { assertNever, type FeatureStatus, type Outcome } from '../protocol/events';
 import { commitAll } from './git';
 import { loadProgress, nextFeatureId, saveProgress, type ProgressFile } from './progressFile';
+import { redactSecrets, secretValues } from './secretScan';
 
 export const MAX_NOTES_CHARS = 4_000;
 
@@ -56,6 +57,8 @@ export interface FinishInput {
   logDir: string; // excluded from the commit
   commit: boolean; // false for replays and dry runs
   now?: Date;
+  /** Whose secret values must stay out of the notes and the commit (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface FinishResult {
@@ -87,7 +90,10 @@ export function finishFeature(input: FinishInput): FinishResult {
   let outcome = input.outcome;
 
   feature.status = statusFor(outcome);
-  const closing = stripQueue(input.summary);
+  // The closing words are the model's: it may have read a key and repeated it.
+  const secrets = secretValues(input.env ?? process.env);
+  const summary = redactSecrets(input.summary, secrets);
+  const closing = stripQueue(summary);
   if (closing) {
     const entry = `[${date} ${outcome}] ${closing}`;
     const notes = feature.notes?.trim() ? `${feature.notes.trim()}\n\n${entry}` : entry;
@@ -95,7 +101,7 @@ export function finishFeature(input: FinishInput): FinishResult {
   }
 
   const proposals: string[] = [];
-  for (const title of parseQueue(input.summary)) {
+  for (const title of parseQueue(summary)) {
     if (data.features.some((f) => f.title.toLowerCase() === title.toLowerCase())) continue;
     const id = nextFeatureId(data, 'Q');
     data.features.push({ id, title, status: 'proposed', verify: null, notes: `Proposed by the agent during ${input.featureId} on ${date}.` });
@@ -110,7 +116,7 @@ export function finishFeature(input: FinishInput): FinishResult {
   let error: string | null = null;
   if (outcome === 'done' && input.commit) {
     try {
-      commit = commitAll(input.root, `${feature.id}: ${feature.title}`, [input.logDir]);
+      commit = commitAll(input.root, `${feature.id}: ${feature.title}`, [input.logDir], secrets);
       // The sha can only be known after the commit; recording it leaves the progress file
       // modified, which the next run's dirty check tolerates (Kite owns that file).
       entry.commit = commit;

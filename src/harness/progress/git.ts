@@ -2,8 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { findSecretsInDiff } from './secretScan';
 
-export type GitErrorCode = 'not_a_repo' | 'dirty' | 'commit_failed' | 'worktree_failed' | 'git_failed';
+export type GitErrorCode = 'not_a_repo' | 'dirty' | 'commit_failed' | 'secret_in_commit' | 'worktree_failed' | 'git_failed';
 
 export class GitError extends Error {
   constructor(
@@ -78,13 +79,24 @@ export function dirtyPaths(root: string, ignore: string[] = []): string[] {
  * Stage every change in the work tree except the log folder and commit it. Returns the new sha.
  * The log folder carries a `.gitignore` of `*`; the explicit exclude is a second line of defence.
  */
-export function commitAll(root: string, message: string, excludeDirs: string[] = []): string {
+export function commitAll(root: string, message: string, excludeDirs: string[] = [], secrets: ReadonlyMap<string, string> = new Map()): string {
   const excludes = excludeDirs
     .map((d) => relative(root, resolve(root, d)).replace(/\\/g, '/'))
     .filter((r) => r && !r.startsWith('..') && !isAbsolute(r)) // a folder outside the work tree needs no exclude
     .map((r) => `:(exclude)${r}`);
   try {
     git(root, ['add', '-A', '--', '.', ...excludes]);
+  } catch (e) {
+    throw new GitError('commit_failed', `git commit failed: ${gitError(e)}`);
+  }
+  const hits = secrets.size ? findSecretsInDiff(git(root, ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0']), secrets) : [];
+  if (hits.length) {
+    // Unstage only: every change stays in the work tree for the person to clean up.
+    git(root, ['reset', '-q']);
+    const where = hits.map((h) => `${h.file} holds the value of ${h.variable}`).join('; ');
+    throw new GitError('secret_in_commit', `nothing was committed because ${where}; remove the secret, then commit the work yourself`);
+  }
+  try {
     git(root, ['commit', '-q', '--no-verify', '-m', message]);
   } catch (e) {
     throw new GitError('commit_failed', `git commit failed: ${gitError(e)}`);

@@ -95,6 +95,41 @@ describe('finishing a feature', function () {
     assert.equal(loadProgress(s.progressPath).features[0].status, 'error');
   });
 
+  const KEY = 'sk-ant-api03-finish-test-secret-0123456789';
+  const env = { ANTHROPIC_API_KEY: KEY, FOO_TOKEN: 'foo-token-value-42', SSH_AUTH_SOCK: '/tmp/ssh-agent.sock', DEBUG: 'true' };
+
+  it('a file holding a secret from the environment is never committed: outcome error naming file and variable, the work kept', () => {
+    const s = setup();
+    const head = gitHead(s.root);
+    writeFileSync(join(s.root, 'src', 'fees.js'), 'module.exports = 1;\n');
+    writeFileSync(join(s.root, 'leak.txt'), `key=${KEY}\n`);
+    const r = finishFeature(input(s, { env }));
+    assert.equal(r.outcome, 'error');
+    assert.equal(r.commit, null);
+    assert.equal(gitHead(s.root), head);
+    assert.match(r.error ?? '', /nothing was committed because leak\.txt holds the value of ANTHROPIC_API_KEY; remove the secret/);
+    // nothing lost, nothing left staged
+    assert.equal(git(s.root, 'diff', '--cached', '--name-only'), '');
+    assert.match(git(s.root, 'status', '--porcelain'), /\?\? leak\.txt/);
+    assert.match(git(s.root, 'status', '--porcelain'), /\?\? src\/fees\.js/);
+    const p = loadProgress(s.progressPath);
+    assert.equal(p.features[0].status, 'error');
+    assert.equal(p.log.at(-1)?.outcome, 'error');
+  });
+
+  it("the agent's closing words are redacted before they become notes or proposals; ordinary env values (paths, short flags) do not block a commit", () => {
+    const s = setup();
+    writeFileSync(join(s.root, 'src', 'fees.js'), '// socket at /tmp/ssh-agent.sock, DEBUG=true\n');
+    const r = finishFeature(input(s, { env, summary: `Done. I used the key ${KEY} and foo-token-value-42.\nQUEUE: Rotate ${KEY}` }));
+    assert.equal(r.outcome, 'done');
+    assert.ok(r.commit);
+    const committed = git(s.root, 'show', r.commit);
+    assert.doesNotMatch(committed, /finish-test-secret|foo-token-value/);
+    const p = loadProgress(s.progressPath);
+    assert.match(p.features[0].notes ?? '', /I used the key \[ANTHROPIC_API_KEY redacted\] and \[FOO_TOKEN redacted\]\./);
+    assert.equal(p.features.at(-1)?.title, 'Rotate [ANTHROPIC_API_KEY redacted]');
+  });
+
   it('a progress file the agent broke is replaced by the copy from the start (nothing lost)', () => {
     const s = setup();
     writeFileSync(s.progressPath, '{ broken');
