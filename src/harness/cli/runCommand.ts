@@ -29,7 +29,7 @@ export const RUN_FLAGS: FlagSpec[] = [
 /** Signals that cancel a run cleanly (Windows only knows SIGINT; the others are harmless there). */
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-export const RUN_USAGE = `usage: kite run [DIR] [options]\n\nRuns the agent on one feature of the project in DIR (default: the current folder).\n\n${formatFlags(RUN_FLAGS)}`;
+export const RUN_USAGE = `usage: kite run [DIR] [options]\n       kite run --replay LOG [DIR] [--worktree] [--on-divergence stop|continue]   (see kite run --replay LOG --help)\n\nRuns the agent on one feature of the project in DIR (default: the current folder).\n\n${formatFlags(RUN_FLAGS)}`;
 
 export interface RunCommandDeps {
   out?: Out;
