@@ -7,6 +7,7 @@ import { timelineCommand } from './timelineCommand';
 import { costCommand } from './costCommand';
 import { diagnoseCommand } from './diagnoseCommand';
 import { exportCommand } from './exportCommand';
+import { debugAdapterCommand } from '../replay/debugAdapterCommand';
 
 export interface Command {
   name: string;
@@ -15,4 +16,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand];
