@@ -2,6 +2,7 @@
 // conversation), finishes the calls a crash or a pause left open without asking the model
 // (resume/finishCalls.ts), then continues with the same loop a new run uses. Appends to the
 // same log after a `resumed` event; the outcome and the progress file are written once.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeLimits } from './budget/budget';
 import { loadConfig } from './config/config';
@@ -39,7 +40,7 @@ export interface ResumeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export type ResumeErrorCode = 'corrupt_log' | 'not_started' | 'already_finished' | 'is_replay' | 'old_format';
+export type ResumeErrorCode = 'corrupt_log' | 'not_started' | 'already_finished' | 'is_replay' | 'old_format' | 'no_root';
 
 export class ResumeError extends Error {
   constructor(
@@ -65,6 +66,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   if (meta.replay_of) throw new ResumeError('is_replay', `run ${meta.run} is a replay of ${meta.replay_of}; start the replay again instead of resuming it`);
 
   const root = meta.root;
+  if (!root || !existsSync(root)) throw new ResumeError('no_root', `run ${meta.run} worked in ${root || '(no folder recorded)'}, which no longer exists; it cannot be resumed elsewhere`);
   const config = loadConfig(root);
   const progressPath = join(root, PROGRESS_FILE);
   const progress = loadProgress(progressPath);
