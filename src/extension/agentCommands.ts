@@ -130,7 +130,8 @@ export class AgentCommands {
     if (key === null) return undefined;
     try {
       const token = await this.client.resumeRun({ log: logPath, mode: 'attended', secrets: key ? { anthropicApiKey: key } : undefined });
-      this.tracker.track(token, summary?.feature ?? basename(logPath), logPath);
+      // A resumed run continues its totals (the status bar counts from the log's numbers).
+      this.tracker.track(token, summary?.feature ?? basename(logPath), logPath, summary ? { turn: summary.turns, tokens: summary.tokens, costUsd: summary.costUsd } : undefined);
       this.log.info(`resuming ${logPath}`);
       return token;
     } catch (err) {

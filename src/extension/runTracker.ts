@@ -53,8 +53,8 @@ export class RunTracker implements vscode.Disposable {
   }
 
   /** Registers a run just started, with its progress notification (Cancel stops the run). */
-  track(token: string, feature: string, log: string | null = null): void {
-    this.runs.set(token, { token, feature, log, turn: 0, tokens: 0, costUsd: 0, usdLimit: null, tokenLimit: null, lastActivity: 'starting' });
+  track(token: string, feature: string, log: string | null = null, sofar: { turn: number; tokens: number; costUsd: number } = { turn: 0, tokens: 0, costUsd: 0 }): void {
+    this.runs.set(token, { token, feature, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting' });
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Kite: ${feature}`, cancellable: true },
       (p, cancel) =>

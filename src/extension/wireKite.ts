@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { RunEnded } from '../harness/protocol/rpc';
 import { AgentCommands } from './agentCommands';
 import { ApprovalController, type ApprovalTarget } from './approvals/approvalController';
+import { ORIGINAL_SCHEME, PROPOSAL_SCHEME } from './approvals/proposalFs';
 import type { RejectArgs } from './approvals/writeApproval';
 import { HarnessClient, type ServerDeath } from './harnessClient';
 import { initWorkspace } from './initWorkspace';
@@ -94,7 +95,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.approval.alwaysAllow': (t?: ApprovalTarget) => approvals.answerCommand('always', t),
     'kite.approval.deny': (t?: ApprovalTarget) => approvals.answerCommand('deny', t),
   };
-  void offerResumeAfterReload(agent, runs);
+  void closeStaleApprovalTabs().then(() => offerResumeAfterReload(agent, runs));
 
   return {
     commands,
@@ -117,6 +118,14 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       runs.refresh();
     },
   };
+}
+
+/** Diffs restored from before a reload show approvals nobody waits for any more (a resumed run opens new ones). */
+async function closeStaleApprovalTabs(): Promise<void> {
+  const stale = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputTextDiff && (t.input.modified.scheme === PROPOSAL_SCHEME || t.input.original.scheme === ORIGINAL_SCHEME));
+  if (stale.length) await vscode.window.tabGroups.close(stale);
 }
 
 /** A window reload kills the server with its runs: runs left waiting for an approval are offered again. */

@@ -50,6 +50,9 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
   connection.onRequest(Rpc.listRuns, () => ({ runs: manager.list() }));
   connection.onRequest(Rpc.serverInfo, () => ({ pid: process.pid, node: process.version }));
   connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'kite-harness' } }));
-  connection.onShutdown(() => manager.stopAll());
+  // No cancelling on shutdown: a window reload or close must leave runs resumable (their logs end
+  // without session_end, like a crash), so a pending approval is asked again after the reload.
+  // Stopping a run is the person's explicit Stop Agent (stopRun).
+  connection.onShutdown(() => notify.log({ level: 'info', message: `shutting down; ${manager.list().length} run(s) left resumable` }));
   return manager;
 }

@@ -7,8 +7,5 @@ import { bindConnection } from './bindConnection';
 import { resumeStarter } from './resumeStarter';
 
 const connection = createConnection(ProposedFeatures.all);
-const manager = bindConnection(connection, { runFeature, resumeRun: resumeStarter });
-connection.onExit(() => {
-  manager.stopAll();
-});
+bindConnection(connection, { runFeature, resumeRun: resumeStarter });
 connection.listen();

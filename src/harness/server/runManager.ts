@@ -101,6 +101,14 @@ const _ansCheck: (a: WireApprovalAnswer) => ApprovalAnswer = (a) => a;
 void _reqCheck;
 void _ansCheck;
 
+/**
+ * The wire has no read approvals yet (added to host.ts later): shown as a command prompt, as
+ * before, until the extension handles `kind: 'read'` itself. The answer applies the same way.
+ */
+function toWire(r: ApprovalRequest, root: string): WireApprovalRequest {
+  return r.kind === 'read' ? { kind: 'command', id: r.id, command: `${r.tool} ${r.path}  (${r.reason})`, cwd: root } : r;
+}
+
 export class RunManager {
   private readonly runs = new Map<string, ActiveRun>();
   private counter = 0;
@@ -162,11 +170,6 @@ export class RunManager {
     return [...this.runs.values()].map((r) => ({ token: r.token, log: r.log, feature: r.feature }));
   }
 
-  /** Abort every run (server shutdown). */
-  stopAll(): void {
-    for (const run of this.runs.values()) run.controller.abort();
-  }
-
   private newRun(root: string | null, feature: string | null): ActiveRun {
     const token = `r${++this.counter}-${Date.now().toString(36)}`;
     const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map() };
@@ -220,7 +223,7 @@ export class RunManager {
             },
             { once: true },
           );
-          this.notify.approvalRequested({ token: run.token, log: run.log, root: run.root ?? '', request });
+          this.notify.approvalRequested({ token: run.token, log: run.log, root: run.root ?? '', request: toWire(request, run.root ?? '') });
         }),
       onEvent: (event: KiteEvent) => {
         if (event.kind === 'session_start') {

@@ -3,37 +3,14 @@
 // "Accept All" (CodeLens) → the second diff → the editor-title "Accept All" button → the command
 // prompt → "Run once" → the run ends done: the files hold the proposal, the feature is done and
 // committed, the Kite view shows it. Screenshots: approve-diff.png (the diff) and approve-diff-done.png.
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-
-const repo = new URL('../../..', import.meta.url).pathname;
-const script = join(repo, 'test', 'fixtures', 'scripts', 'extension-accept.json');
-
-/** Re-checks `ok` until it holds (files change outside the page: there is no event to wait on). */
-async function until(page, ok, timeout) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    if (await ok()) return true;
-    if (Date.now() > end) return false;
-    await page.waitForTimeout(200);
-  }
-}
-
-function resetSample(ws) {
-  const git = (...a) => execFileSync('git', a, { cwd: ws, encoding: 'utf8', stdio: 'pipe' }).trim();
-  git('reset', '-q', '--hard', git('rev-list', '--max-parents=0', 'HEAD'));
-  git('clean', '-q', '-fd');
-  return git;
-}
+import { resetSample, useScript, until } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, screenshot, log }) {
   const git = resetSample(workspace);
-  // The scripted model via the workspace settings; .vscode/ is excluded locally so the tree stays clean.
-  appendFileSync(join(workspace, '.git', 'info', 'exclude'), '\n.vscode/\n');
-  mkdirSync(join(workspace, '.vscode'), { recursive: true });
-  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'kite.model': `script:${script}` }, null, 2));
+  useScript(workspace, 'extension-accept.json');
   const commitsBefore = Number(git('rev-list', '--count', 'HEAD'));
 
   // Room for the diff: hide the (empty) secondary side bar.
