@@ -18,10 +18,19 @@ export interface CommandApprovalRequest {
   cwd: string; // absolute
 }
 
-export type ApprovalRequest = WriteApprovalRequest | CommandApprovalRequest;
+/** A read the policy wants a person to allow (e.g. rule ask:secret-file for `.env`, keys). */
+export interface ReadApprovalRequest {
+  kind: 'read';
+  id: string;
+  tool: string; // read_file, search, list_files
+  path: string; // workspace-relative
+  reason: string; // why the policy asks, for the person
+}
+
+export type ApprovalRequest = WriteApprovalRequest | CommandApprovalRequest | ReadApprovalRequest;
 
 export type ApprovalAnswer =
-  | { decision: 'approve'; always?: boolean } // always: add an allow rule to the workspace policy
+  | { decision: 'approve'; always?: boolean } // always: add an allow rule to the workspace policy (commands, reads)
   | { decision: 'deny'; reason: string }
   | { decision: 'edit'; content: string }; // writes only: the final content the person kept
 

@@ -1,5 +1,6 @@
-// The host of an attended CLI run on a terminal: shows the diff of a write or the command and its
-// folder, then asks. Answers: approve, always (commands), deny with a reason, edit in $EDITOR.
+// The host of an attended CLI run on a terminal: shows the diff of a write, the command and its
+// folder, or the file a read would reveal, then asks. Answers: approve, always (commands, reads),
+// deny with a reason, edit in $EDITOR (writes).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,8 @@ export class TtyHost implements Host {
     if (req.kind === 'write') {
       const patch = createTwoFilesPatch(`a/${req.path}`, `b/${req.path}`, req.before ?? '', req.proposed, req.before === null ? '(new file)' : '', '');
       this.say(`\n${bold(`The agent wants to ${req.before === null ? 'create' : 'change'} ${req.path}:`)}\n${colorDiff(patch)}`);
+    } else if (req.kind === 'read') {
+      this.say(`\n${bold(`The agent wants to read ${req.path}`)} (${req.tool}):\n  ${req.reason}\n  If you approve, its content is sent to the model.`);
     } else {
       this.say(`\n${bold('The agent wants to run:')}\n  $ ${req.command}\n  in ${req.cwd}`);
     }
@@ -55,7 +58,7 @@ export class TtyHost implements Host {
     for (;;) {
       const answer = (await this.readline().question(`${choices}? `, { signal })).trim();
       if (answer === 'a' || answer === 'y' || answer === 'yes') return { decision: 'approve' };
-      if (answer === 'A' && req.kind === 'command') return { decision: 'approve', always: true };
+      if (answer === 'A' && req.kind !== 'write') return { decision: 'approve', always: true };
       if (answer === 'd' || answer === 'n' || answer === 'no') {
         const reason = (await this.readline().question('Reason (the agent is told): ', { signal })).trim();
         return { decision: 'deny', reason: reason || 'the person declined' };

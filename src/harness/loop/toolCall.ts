@@ -133,7 +133,9 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
     const request: ApprovalRequest =
       tool.effect === 'write' && rel && proposed !== null
         ? { kind: 'write', id, tool: name === 'edit_file' ? 'edit_file' : 'write_file', path: rel, before, proposed }
-        : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root };
+        : tool.effect === 'none' && rel !== null
+          ? { kind: 'read', id, tool: name, path: rel, reason: verdict.reason }
+          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root };
     log.append({
       kind: 'approval_request',
       id,

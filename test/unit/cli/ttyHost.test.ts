@@ -26,7 +26,20 @@ function typeAfterPrompt(t: ReturnType<typeof host>, lines: string[]): void {
 const write: ApprovalRequest = { kind: 'write', id: 'a', tool: 'write_file', path: 'src/fee.js', before: 'const fee = 267;\n', proposed: 'const fee = 268;\n' };
 const command: ApprovalRequest = { kind: 'command', id: 'b', command: 'npm run build', cwd: '/w' };
 
+const read: ApprovalRequest = { kind: 'read', id: 'c', tool: 'read_file', path: '.env', reason: '".env" usually holds secrets, so reading it needs a person\'s approval.' };
+
 describe('terminal approvals (TtyHost)', () => {
+  it('a read shows the file and why it needs approval (not a command); "A" is approve-always', async () => {
+    const t = host();
+    typeAfterPrompt(t, ['A']);
+    const a = await t.h.approve(read, new AbortController().signal);
+    assert.deepEqual(a, { decision: 'approve', always: true });
+    assert.match(t.shown(), /The agent wants to read \.env.* \(read_file\):\n {2}"\.env" usually holds secrets/);
+    assert.match(t.shown(), /its content is sent to the model/);
+    assert.doesNotMatch(t.shown(), /wants to run/);
+    t.h.close();
+  });
+
   it('shows the diff of a write and approves on "a"', async () => {
     const t = host();
     typeAfterPrompt(t, ['a']);
