@@ -17,12 +17,14 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { LogReadError } from '../events/reader';
 import type { RunState } from '../protocol/reducer';
-import { EXCEPTION_FILTERS, isExceptionFilterId } from './breakpoints';
-import { summarize } from './eventSummary';
+import type { KiteEvent } from '../protocol/events';
+import { DEFAULT_EXCEPTION_FILTERS, EXCEPTION_FILTERS, isExceptionFilterId, type ExceptionFilterId } from './breakpoints';
+import { eventLine, summarize } from './eventSummary';
+import { runLiveReplay, type LiveReplayResult } from './liveReplay';
 import { ExpressionError, evaluate, parseExpression, type Expr } from './expressions';
 import { editLine, fileContentAt, filesTouchedAt } from './fileContents';
 import { parseLaunchArgs, type LaunchArgs } from './launchArgs';
-import { ReplayOpenError, openReplay } from './openReplay';
+import { ReplayOpenError, openReplay, type OpenedReplay } from './openReplay';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS, gateView, groupTurn, progressView, replyView, toolView, totalsView } from './scope';
 import { runStateView } from './runStateView';
@@ -63,6 +65,11 @@ export class KiteDebugSession extends LoggingDebugSession {
   private root = '';
   private terminated = false;
   private readonly warming = { cancelled: false };
+  private recorded: ReplayRuntime<RunState> | null = null; // live mode: the recording
+  private liveAbort: AbortController | null = null;
+  // Set before a live replay has produced its log: applied once it has.
+  private pendingFilters: ExceptionFilterId[] | null = null;
+  private pendingFunctionBps: DebugProtocol.FunctionBreakpoint[] | null = null;
   private readonly vars = new VariableStore();
   private configurationDone!: () => void;
   private readonly configured = new Promise<void>((r) => (this.configurationDone = r));
@@ -107,29 +114,88 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (!parsed.ok) return this.fail(response, DapError.badLaunchArgs, parsed.message, true);
     const args: LaunchArgs = parsed.args;
     if (args.log.includes('${')) return this.fail(response, DapError.badLaunchArgs, `launch attribute "log" is "${args.log}": open a .jsonl run log in the editor or set "log" to the path of one`, true);
-    if (args.mode === 'live') return this.fail(response, DapError.liveUnavailable, 'mode "live" is not available in this build: use mode "recorded"', true);
     const log = resolve(args.log);
-    try {
-      const opened = await openReplay(log, { onOutput: (text, i) => this.logpointOutput(text, i) });
-      this.runtime = opened.runtime;
-      for (const p of opened.problems) this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
-    } catch (e) {
-      if (e instanceof LogReadError) {
-        const id = e.code === 'not_found' ? DapError.logNotFound : e.code === 'unsupported_version' ? DapError.unsupportedVersion : DapError.notALog;
-        return this.fail(response, id, `cannot replay ${log}: ${e.message}`, true);
-      }
-      if (e instanceof ReplayOpenError) return this.fail(response, DapError.emptyLog, `cannot replay ${log}: ${e.message}`, true);
-      throw e;
-    }
-    this.logPath = log;
-    const recordedRoot = this.runtime.index.sessionStart?.root ?? '';
+    const opened = await this.open(response, log);
+    if (!opened) return;
+    const recordedRoot = opened.runtime.index.sessionStart?.root ?? '';
     this.root = args.root ? resolve(args.root) : recordedRoot;
+    this.logPath = log;
+    if (args.mode === 'live') return this.launchLive(response, opened.runtime);
+    this.runtime = opened.runtime;
     this.sendEvent(new InitializedEvent());
-    const timeout = this.opts.configurationTimeoutMs ?? 5000;
-    await Promise.race([this.configured, new Promise<void>((r) => setTimeout(r, timeout).unref())]);
+    await this.configurationFinished();
     this.sendResponse(response);
     const rt = this.runtime;
     this.report(args.seq !== undefined ? rt.entryAtSeq(args.seq) : args.stopOnEntry ? rt.entry() : rt.start());
+    await this.runtime.warm(this.warming);
+  }
+
+  /** Read a log into a runtime, or answer the launch with an error naming the problem. */
+  private async open(response: DebugProtocol.Response, log: string): Promise<OpenedReplay | null> {
+    try {
+      const opened = await openReplay(log, { onOutput: (text, i) => this.logpointOutput(text, i) });
+      for (const p of opened.problems) this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
+      return opened;
+    } catch (e) {
+      if (e instanceof LogReadError) {
+        const id = e.code === 'not_found' ? DapError.logNotFound : e.code === 'unsupported_version' ? DapError.unsupportedVersion : DapError.notALog;
+        this.fail(response, id, `cannot replay ${log}: ${e.message}`, true);
+        return null;
+      }
+      if (e instanceof ReplayOpenError) {
+        this.fail(response, DapError.emptyLog, `cannot replay ${log}: ${e.message}`, true);
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  private async configurationFinished(): Promise<void> {
+    const timeout = this.opts.configurationTimeoutMs ?? 5000;
+    await Promise.race([this.configured, new Promise<void>((r) => setTimeout(r, timeout).unref())]);
+  }
+
+  /**
+   * Live mode: re-run the recording in a scratch worktree (recorded replies drive live tools and
+   * gate), then step through the live run's log, stopped at the first divergence.
+   */
+  private async launchLive(response: DebugProtocol.LaunchResponse, recorded: ReplayRuntime<RunState>): Promise<void> {
+    const start = recorded.index.sessionStart;
+    if (!start?.git_head) return this.fail(response, DapError.liveUnavailable, `cannot replay ${this.logPath} live: the log records no starting commit`, true);
+    if (!this.root) return this.fail(response, DapError.liveUnavailable, `cannot replay ${this.logPath} live: set the launch attribute "root" to the workspace folder`, true);
+    this.recorded = recorded;
+    this.sendEvent(new InitializedEvent());
+    await this.configurationFinished();
+    this.sendResponse(response);
+    this.sendEvent(new OutputEvent(`Kite: live replay of ${basename(this.logPath)} in a scratch worktree at ${start.git_head.slice(0, 8)}; recorded replies drive live tools and gate…\n`, 'console'));
+    const abort = new AbortController();
+    this.liveAbort = abort;
+    let result: LiveReplayResult;
+    try {
+      result = await runLiveReplay({ log: this.logPath, root: this.root, signal: abort.signal, onEvent: (e) => this.sendEvent(new OutputEvent(`live ${eventLine(e)}\n`, 'console')) });
+    } catch (e) {
+      this.sendEvent(new OutputEvent(`Kite: the live replay failed: ${e instanceof Error ? e.message : String(e)}\n`, 'important'));
+      this.end();
+      return;
+    } finally {
+      this.liveAbort = null;
+    }
+    if (this.terminated) return;
+    const live = await openReplay(result.logPath, { onOutput: (text, i) => this.logpointOutput(text, i) });
+    this.runtime = live.runtime;
+    this.logPath = result.logPath;
+    this.sendEvent(
+      new OutputEvent(
+        result.diverged ? `Kite: ${result.message ?? 'the live run diverged'}\n` : `Kite: the live run matched the recording (live: ${result.outcome}, recorded: ${result.recordedOutcome ?? 'unknown'}).\n`,
+        'important',
+      ),
+    );
+    // First stop: the divergence itself, whatever else is enabled; then the person's settings.
+    this.runtime.setExceptionFilters(['divergence']);
+    const stop = result.diverged ? this.runtime.start() : this.runtime.entry();
+    this.runtime.setExceptionFilters([...new Set<ExceptionFilterId>([...(this.pendingFilters ?? DEFAULT_EXCEPTION_FILTERS), 'divergence'])]);
+    if (this.pendingFunctionBps) this.runtime.setFunctionBreakpoints(this.pendingFunctionBps);
+    this.report(stop);
     await this.runtime.warm(this.warming);
   }
 
@@ -249,9 +315,13 @@ export class KiteDebugSession extends LoggingDebugSession {
   }
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
+    const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+    if (!this.runtime && this.recorded) {
+      response.body = { breakpoints: wanted.map(() => ({ verified: false, message: 'the live run has no transcript yet: set line breakpoints once it has stopped' })) };
+      return this.sendResponse(response);
+    }
     const rt = this.rt(response);
     if (!rt) return;
-    const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
     if (!this.isTranscript(args.source)) {
       response.body = { breakpoints: wanted.map(() => ({ verified: false, message: 'not the transcript of this run: Kite breakpoints go on transcript lines' })) };
       return this.sendResponse(response);
@@ -282,6 +352,11 @@ export class KiteDebugSession extends LoggingDebugSession {
   }
 
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+    if (!this.runtime && this.recorded) {
+      this.pendingFunctionBps = args.breakpoints;
+      response.body = { breakpoints: args.breakpoints.map(() => ({ verified: true, message: 'armed for the live run' })) };
+      return this.sendResponse(response);
+    }
     const rt = this.rt(response);
     if (!rt) return;
     response.body = {
@@ -291,11 +366,14 @@ export class KiteDebugSession extends LoggingDebugSession {
   }
 
   protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
-    const rt = this.rt(response);
-    if (!rt) return;
     const ids = [...args.filters, ...(args.filterOptions ?? []).map((o) => o.filterId)];
     const unknown = ids.filter((f) => !isExceptionFilterId(f));
-    rt.setExceptionFilters(ids.filter(isExceptionFilterId));
+    if (!this.runtime && this.recorded) this.pendingFilters = ids.filter(isExceptionFilterId);
+    else {
+      const rt = this.rt(response);
+      if (!rt) return;
+      rt.setExceptionFilters(ids.filter(isExceptionFilterId));
+    }
     response.body = { breakpoints: ids.map((f) => (isExceptionFilterId(f) ? { verified: true } : { verified: false, message: `unknown exception filter "${f}"` })) };
     if (unknown.length) this.sendEvent(new OutputEvent(`Ignoring unknown exception filters: ${unknown.join(', ')}\n`, 'console'));
     this.sendResponse(response);
@@ -383,6 +461,7 @@ export class KiteDebugSession extends LoggingDebugSession {
       }
       case FRAME_EVENT:
         add(`Event #${rt.events[i].seq} ${rt.events[i].kind}`, 'event', rt.events[i]);
+        add('Divergence: recorded vs live', 'event', this.divergenceView(rt.events[i]));
         add('Tool call', 'tool', toolView(rt.index, i));
         add(turn ? `Turn ${turn}` : 'Turn (none yet)', 'reply', reply);
         add('Gate', 'gate', gateView(rt.index, i));
@@ -407,6 +486,13 @@ export class KiteDebugSession extends LoggingDebugSession {
     }
     response.body = { scopes };
     this.sendResponse(response);
+  }
+
+  /** Recorded vs live at a divergence event, with the recorded event it is about (live mode). */
+  private divergenceView(e: KiteEvent): Record<string, unknown> | null {
+    if (e.kind !== 'divergence') return null;
+    const recordedEvent = this.recorded?.events.find((r) => r.seq === e.at_seq) ?? null;
+    return { what: e.what, at_seq: e.at_seq, id: e.id, recorded: e.recorded, live: e.live, ...(recordedEvent ? { recorded_event: recordedEvent } : {}) };
   }
 
   /** Placeholder object whose fields expand lazily to each file's content at this moment. */
@@ -461,6 +547,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (this.terminated) return;
     this.terminated = true;
     this.warming.cancelled = true;
+    this.liveAbort?.abort();
     this.sendEvent(new TerminatedEvent());
   }
 
