@@ -13,7 +13,7 @@ import { describeCall } from '../tools/index';
 import { resolveInWorkspace } from '../tools/paths';
 import { commitWrite, isOutcome, previewWrite } from '../tools/preview';
 import type { ToolContext, ToolOutcome, Toolbox } from '../tools/types';
-import { countRepeat, repetitionKey, repetitionWarning, STUCK_AT, WARN_AT } from './repetition';
+import { countRepeat, repetitionKey, repetitionWarning, resetAfterChange, STUCK_AT, WARN_AT } from './repetition';
 
 export interface PolicyLike {
   decide(call: PolicyCall, ctx: PolicyContext): PolicyVerdict;
@@ -64,7 +64,8 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
   const { id, name, input } = use;
   log.append({ kind: 'proposed', turn, id, name, args: input });
 
-  const count = countRepeat(repeats, repetitionKey(name, input));
+  const key = repetitionKey(name, input);
+  const count = countRepeat(repeats, key);
   if (count >= STUCK_AT) {
     const message = `the same call (${name} with identical arguments) was proposed ${count} times`;
     log.append({ kind: 'warning', code: 'repetition', message: `${message}; stopping the run as stuck` });
@@ -198,6 +199,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
   // An edited write stores exactly the person's content (same write path as the tools use).
   const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal });
   if (outcome.path === undefined && rel) outcome.path = rel;
+  if (tool.effect === 'write' && !outcome.is_error && before !== proposed) resetAfterChange(repeats, key);
   return finish(outcome, deps.now() - began, runArgs, name, editNote);
 }
 
