@@ -60,7 +60,8 @@ export class TimelineFormatter {
         const why = e.error_code === 'denied' && rule ? `  [${rule}]` : e.is_error && e.error_code ? `  [${e.error_code}]` : '';
         const exit = e.exit_code !== undefined && e.exit_code !== null && e.exit_code !== 0 ? ` → exit ${e.exit_code}` : '';
         const shown = paint(c, flag === 'ok' ? 2 : flag === 'DENY' ? 31 : 33, flag.padEnd(5));
-        return `${secs(e.t)}    ${shown} ${e.name} ${argsPreview(e.args)}${exit}${why}`;
+        const recovered = e.recovered ? '  (recovered on resume)' : '';
+        return `${secs(e.t)}    ${shown} ${e.name} ${argsPreview(e.args)}${exit}${why}${recovered}`;
       }
       case 'gate': {
         const checks = e.checks
@@ -85,6 +86,12 @@ export class TimelineFormatter {
         const why = e.status === 'done' ? '' : (e.error ?? e.summary).trim();
         return `${secs(e.t)}  end  ${e.status === 'done' ? paint(c, 32, e.status) : paint(c, 31, e.status)}${why ? ` — ${clip(why, 140)}` : ''}`;
       }
+      case 'paused':
+        return `${secs(e.t)}  ${paint(c, 33, 'paused')} — ${clip(e.reason, 120)}`;
+      case 'resumed':
+        return `${secs(e.t)}  ${paint(c, 36, 'resumed')} after seq ${e.after_seq} (${e.mode})`;
+      case 'divergence':
+        return `${secs(e.t)}  ${paint(c, 31, 'DIVERGED')} from the recording at seq ${e.at_seq}: ${clip(e.what, 100)}`;
       default:
         return null; // other kinds have no row of their own
     }

@@ -12,7 +12,7 @@ import type { Diagnosis } from '../../../src/harness/events/diagnose';
 import type { OtlpTrace } from '../../../src/harness/events/otel';
 import { readLog } from '../../../src/harness/events/reader';
 import { priceOf } from '../../../src/harness/model/pricing';
-import { buildRun, MODEL_ID, RunBuilder } from '../../helpers/events';
+import { buildRun, ev, MODEL_ID, RunBuilder, strip } from '../../helpers/events';
 import { tempDir } from '../loop/kit';
 
 const FIX = join(__dirname, '..', '..', 'fixtures', 'logs');
@@ -51,6 +51,23 @@ describe('reports', () => {
       assert.equal(await timelineMain([fx('torn-last-line')], torn), 0);
       assert.match(torn.stdout, /F4: unfinished after 2 turns — continue with kite resume torn-last-line/);
       assert.match(torn.stderr, /line 10: torn last line/);
+    });
+
+    it('shows pauses, resumes, calls recovered on resume and replay divergences', async () => {
+      const b = new RunBuilder('resumed-run').start();
+      b.model([{ type: 'tool_use', id: 'w1', name: 'run', input: { command: 'make' } }]);
+      b.event(strip(ev.paused({ reason: 'approval not answered: the extension host went away', pending: ['w1'] })));
+      b.event(strip(ev.resumed({ after_seq: 4, mode: 'attended' })));
+      b.event(strip(ev.tool({ id: 'w1', name: 'run', args: { command: 'make' }, is_error: true, error_code: 'interrupted', recovered: true })));
+      b.event(strip(ev.divergence({ at_seq: 7, what: 'run `make`: exit_code' })));
+      const dir = tempDir();
+      writeFileSync(join(dir, 'resumed-run.jsonl'), b.jsonl());
+      const o = capture();
+      assert.equal(await timelineMain([join(dir, 'resumed-run.jsonl')], o), 0);
+      assert.match(o.stdout, /paused — approval not answered: the extension host went away/);
+      assert.match(o.stdout, /resumed after seq 4 \(attended\)/);
+      assert.match(o.stdout, /ERROR run make\s+\[interrupted\]\s+\(recovered on resume\)/);
+      assert.match(o.stdout, /DIVERGED from the recording at seq 7: run `make`: exit_code/);
     });
 
     it('a missing or newer log is a clear error with exit 2', async () => {
