@@ -44,11 +44,17 @@ describe('extension: approvals in the editor', function () {
     k.refreshViews();
   });
   after(async () => {
-    await vscode.workspace.getConfiguration('kite').update('model', undefined, vscode.ConfigurationTarget.Global);
+    const cfg = vscode.workspace.getConfiguration('kite');
+    for (const key of ['model', 'budget.turns', 'budget.tokens']) await cfg.update(key, undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('Accept All on two diffs, Run once on a command: the gate runs, the run ends done with a commit and the Features view says done', async () => {
     await useScript('extension-accept.json');
+    // Precedence: budget.turns is set in the sample's .kite/config.json (20), so it wins over the
+    // setting; budget.tokens is not, so the setting applies.
+    const cfg = vscode.workspace.getConfiguration('kite');
+    await cfg.update('budget.turns', 3, vscode.ConfigurationTarget.Global);
+    await cfg.update('budget.tokens', 500_000, vscode.ConfigurationTarget.Global);
     const before = headCommit();
     const ended = nextRunEnd(k);
     await vscode.commands.executeCommand('kite.startAgent');
@@ -82,6 +88,10 @@ describe('extension: approvals in the editor', function () {
     assert.ok(existsSync(join(ws, 'test/fees.test.js')));
 
     const events = readEvents(end.summary.logPath);
+    const start = events[0];
+    assert.ok(start?.kind === 'session_start');
+    assert.equal(start.limits.turns, 20, '.kite/config.json budget.turns wins over kite.budget.turns');
+    assert.equal(start.limits.tokens, 500_000, 'kite.budget.tokens applies where the config is silent');
     assert.equal(approvalEvent(events, 'toolu_acc_1').decision, 'approve');
     assert.equal(toolEvent(events, 'toolu_acc_1').is_error, false);
     const run = toolEvent(events, 'toolu_acc_3');

@@ -1,11 +1,13 @@
 // The harness server process over real JSON-RPC (Node IPC, as the extension's LanguageClient
 // uses it), driving real runs with a scripted model in a temporary git copy of the sample.
 import assert from 'node:assert/strict';
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessageConnection, IPCMessageReader, IPCMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { FakeAnthropicServer } from '../../fakeAnthropic/server';
+import { parseScript } from '../../fakeAnthropic/script';
 import { Rpc, type ApprovalRequested, type EventNotification, type RunEnded, type WireApprovalAnswer } from '../../../src/harness/protocol/rpc';
 
 const repo = join(__dirname, '..', '..', '..');
@@ -31,11 +33,13 @@ interface Harness {
   onApproval(fn: (a: ApprovalRequested) => WireApprovalAnswer | null): void;
 }
 
-async function startServer(): Promise<Harness> {
+async function startServer(extraEnv: NodeJS.ProcessEnv = {}): Promise<Harness> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.ANTHROPIC_API_KEY; // the key must come from the startRun params
   const child = fork(join(repo, 'src', 'harness', 'server', 'main.ts'), ['--node-ipc'], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, GIT_AUTHOR_NAME: 'Kite Test', GIT_AUTHOR_EMAIL: 'kite@test', GIT_COMMITTER_NAME: 'Kite Test', GIT_COMMITTER_EMAIL: 'kite@test' },
+    env: { ...env, ...extraEnv, GIT_AUTHOR_NAME: 'Kite Test', GIT_AUTHOR_EMAIL: 'kite@test', GIT_COMMITTER_NAME: 'Kite Test', GIT_COMMITTER_EMAIL: 'kite@test' },
   });
   const conn = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
   const h: Harness = { child, conn, events: [], approvals: [], withdrawn: [], ended: null as unknown as Promise<RunEnded>, onApproval: () => undefined };
@@ -103,6 +107,35 @@ describe('harness server (JSON-RPC over Node IPC)', function () {
     assert.equal(ended.summary?.outcome, 'cancelled');
     assert.deepEqual(h.withdrawn, [a.request.id]);
     assert.equal(readFileSync(join(dir, 'src', 'ledger.js'), 'utf8'), readFileSync(join(repo, 'test', 'fixtures', 'sample', 'src', 'ledger.js'), 'utf8'), 'nothing was written');
+  });
+
+  it('the API key travels only in the startRun params: the model gets it, nothing on disk holds it', async () => {
+    const key = 'sk-ant-test-0123456789-never-on-disk';
+    const replies = JSON.parse(readFileSync(script('extension-accept.json'), 'utf8')) as unknown[];
+    const fake = await FakeAnthropicServer.start({ script: parseScript(replies), apiKeys: [key] });
+    try {
+      dir = sampleRepo();
+      h = await startServer({ ANTHROPIC_BASE_URL: fake.url });
+      h.onApproval(() => ({ decision: 'approve' }));
+      await h.conn.sendRequest(Rpc.startRun, { root: dir, mode: 'attended', model: 'anthropic:claude-sonnet-5-5', secrets: { anthropicApiKey: key } });
+      const ended = await h.ended;
+      assert.equal(ended.summary?.outcome, 'done', ended.error?.message);
+      assert.ok(fake.requests.length >= 4 && fake.requests.every((r) => r.status === 200 && r.keyPresented), 'every model request carried the accepted key');
+      const grep = spawnSync('git', ['grep', '-I', '-F', '-c', key, 'HEAD'], { cwd: dir, encoding: 'utf8' });
+      assert.equal(grep.status, 1, `the key is in a commit: ${grep.stdout}`); // 1 = no match
+      assert.equal(readFileSync(ended.summary!.logPath, 'utf8').includes(key), false, 'the key is in the run log');
+      assert.equal(h.events.some((e) => JSON.stringify(e).includes(key)), false, 'the key went back over the connection');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('an Anthropic run without a key ends with missing_key, not a crash', async () => {
+    dir = sampleRepo();
+    h = await startServer({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
+    await h.conn.sendRequest(Rpc.startRun, { root: dir, mode: 'attended', model: 'anthropic:claude-sonnet-5-5' });
+    const ended = await h.ended;
+    assert.equal(ended.error?.code, 'missing_key', ended.error?.message);
   });
 
   it('answers bad params with InvalidParams naming the field', async () => {
