@@ -173,7 +173,16 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   writer.append({ kind: 'progress', features: c.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: [] });
 
   const state = initialLoopState();
-  const briefing = buildBriefing({ progress: c.startProgress, feature, checks: config.checks, commandTimeoutS: config.command_timeout, agentsMd: readAgentsMd(root) });
+  const briefing = buildBriefing({
+    progress: c.startProgress,
+    feature,
+    checks: config.checks,
+    commandTimeoutS: config.command_timeout,
+    agentsMd: readAgentsMd(root),
+    mode: c.opts.mode,
+    limits: c.limits,
+    maxGateFailures: config.max_gate_failures,
+  });
   writer.append({ kind: 'user', reason: 'briefing', text: briefing });
   state.conversation.addUserText(briefing);
 

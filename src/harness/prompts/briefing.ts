@@ -2,6 +2,7 @@
 // goal, feature, earlier notes, the recent progress log, AGENTS.md, the checks — in one place.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Limits, Mode } from '../protocol/events';
 import type { Feature, ProgressFile } from '../progress/progressFile';
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -14,6 +15,35 @@ export interface BriefingInput {
   checks: string[];
   commandTimeoutS: number;
   agentsMd?: string | null; // AGENTS.md text, when present
+  /** Whether a person approves as the run goes (omitted: not mentioned). */
+  mode?: Mode;
+  /** The run's limits, so the model can pace itself (omitted: not mentioned). */
+  limits?: Partial<Limits>;
+  /** Failed gates that end the session (omitted: not mentioned). */
+  maxGateFailures?: number;
+}
+
+function budgetLine(l: Partial<Limits>): string | null {
+  const parts: string[] = [];
+  if (l.turns) parts.push(`${l.turns} model turns`);
+  if (l.tokens) parts.push(`${l.tokens.toLocaleString('en-US')} tokens`);
+  if (l.usd) parts.push(`$${l.usd.toFixed(2)}`);
+  if (l.wall_s) parts.push(l.wall_s % 60 === 0 ? `${l.wall_s / 60} minutes` : `${l.wall_s} seconds`);
+  return parts.length ? `- Budget: at most ${parts.join(', ')}. When one runs out, the session ends as budget_exceeded and nothing is committed.` : null;
+}
+
+function sessionSection(input: BriefingInput): string | null {
+  const lines: string[] = [];
+  if (input.mode === 'attended') lines.push('- A person is watching: your writes and commands are shown to them for approval as you propose them, and they may deny or edit them.');
+  if (input.mode === 'unattended') {
+    lines.push(
+      '- Unattended: nobody is watching. Writes inside the workspace are allowed; the only commands that run are the gate commands below and those the project policy allows. Anything else that would need approval is refused.',
+    );
+  }
+  const budget = input.limits ? budgetLine(input.limits) : null;
+  if (budget) lines.push(budget);
+  if (input.maxGateFailures) lines.push(`- The gate may fail ${input.maxGateFailures === 1 ? 'once' : `${input.maxGateFailures} times`}: failure number ${input.maxGateFailures} ends the session as gate_failed.`);
+  return lines.length ? `## This session\n${lines.join('\n')}` : null;
 }
 
 export function readAgentsMd(root: string): string | null {
@@ -48,6 +78,8 @@ export function buildBriefing(input: BriefingInput): string {
   }
 
   if (input.agentsMd) out.push(`## AGENTS.md (the project's instructions for agents)\n${input.agentsMd.trim()}`);
+  const session = sessionSection(input);
+  if (session) out.push(session);
 
   const gate = [...checks.map((c) => `- \`${c}\` (project check)`)];
   if (feature.verify) gate.push(`- \`${feature.verify}\` (this feature's verify command)`);

@@ -39,6 +39,20 @@ describe('briefing and system prompt', () => {
     assert.doesNotMatch(b, /AGENTS\.md/);
   });
 
+  it('says whether a person is watching, the budget and how many failed gates end the session', () => {
+    const feature = progress.features[1];
+    const un = buildBriefing({ progress, feature, checks: ['npm test'], commandTimeoutS: 60, mode: 'unattended', limits: { turns: 20, tokens: 2_000_000, usd: 1, wall_s: 1800 }, maxGateFailures: 3 });
+    assert.match(un, /## This session\n- Unattended: nobody is watching\. .*the only commands that run are the gate commands below/);
+    assert.match(un, /- Budget: at most 20 model turns, 2,000,000 tokens, \$1\.00, 30 minutes\. When one runs out, the session ends as budget_exceeded/);
+    assert.match(un, /- The gate may fail 3 times: failure number 3 ends the session as gate_failed\./);
+    const at = buildBriefing({ progress, feature, checks: [], commandTimeoutS: 60, mode: 'attended', limits: { turns: null, tokens: null, usd: null, wall_s: 90 }, maxGateFailures: 1 });
+    assert.match(at, /- A person is watching: your writes and commands are shown to them for approval/);
+    assert.match(at, /- Budget: at most 90 seconds\./);
+    assert.match(at, /- The gate may fail once: failure number 1 ends/);
+    // byte-stable: the same input gives the same text (no clock in it)
+    assert.equal(buildBriefing({ progress, feature, checks: [], commandTimeoutS: 60, mode: 'attended' }), buildBriefing({ progress, feature, checks: [], commandTimeoutS: 60, mode: 'attended' }));
+  });
+
   it('reads AGENTS.md when present and caps a huge one', () => {
     const dir = tempDir();
     assert.equal(readAgentsMd(dir), null);
@@ -50,5 +64,11 @@ describe('briefing and system prompt', () => {
 
   it('the system prompt explains done, the gate, refusals, edits by the person and QUEUE lines', () => {
     for (const needle of ['claiming the feature is done', 'the gate', 'did NOT happen', 'diff against your proposal', 'QUEUE: <short title', 'Kite commits your work']) assert.ok(SYSTEM_PROMPT.includes(needle), needle);
+  });
+
+  it('the system prompt says how to be blocked (no questions mid-run), what unattended allows, and holds nothing run-specific', () => {
+    for (const needle of ['Nobody answers questions during the session', 'first line says what blocks you', 'When nobody is watching', 'read_file, list_files and search', 'Claim done only when you have seen the gate', 'need a person\'s approval', 'Kite refuses to commit work that contains a secret'])
+      assert.ok(SYSTEM_PROMPT.includes(needle), needle);
+    assert.doesNotMatch(SYSTEM_PROMPT, /\d{4}-\d{2}-\d{2}|\d{2}:\d{2}/); // no dates or times: the cached prefix must not move
   });
 });
