@@ -7,7 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { loadConfig } from '../config/config';
 import { LogReadError, readLog } from '../events/reader';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
-import type { Limits, Mode } from '../protocol/events';
+import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import { foldEvents } from '../protocol/reducer';
 import { resumeRun, ResumeError, type ResumeOptions } from '../resume';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
@@ -52,11 +52,15 @@ class NoTerminalHost implements Host {
 
 /** Answers the given call ids from the command line; the rest go to `inner`. */
 class PresetHost implements Host {
+  onEvent?: (event: KiteEvent) => void;
+
   constructor(
     private readonly ids: Set<string>,
     private readonly answer: ApprovalAnswer,
     private readonly inner: Host,
-  ) {}
+  ) {
+    if (inner.onEvent) this.onEvent = (e) => inner.onEvent?.(e); // live rows on a terminal
+  }
 
   approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (this.ids.delete(req.id)) return Promise.resolve(this.answer);
