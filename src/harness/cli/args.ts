@@ -1,6 +1,8 @@
 // A small, strict argv parser: known flags only, typed values, positionals; anything else is a
 // UsageError (exit 2) naming the offending argument.
 
+import { closestKey } from '../config/formatIssues';
+
 export type FlagType = 'bool' | 'string' | 'int' | 'number';
 
 export interface FlagSpec {
@@ -46,7 +48,10 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], m
     const eq = a.indexOf('=');
     const name = a.startsWith('--') ? a.slice(2, eq === -1 ? undefined : eq) : '';
     const spec = byName.get(name);
-    if (!spec) throw new UsageError(`unknown option ${eq === -1 ? a : a.slice(0, eq)}`);
+    if (!spec) {
+      const near = name ? closestKey(name, specs.map((x) => x.name)) : null;
+      throw new UsageError(`unknown option ${eq === -1 ? a : a.slice(0, eq)}${near ? ` (did you mean --${near}?)` : ''}`);
+    }
     if (spec.type === 'bool') {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`);
       flags[name] = true;

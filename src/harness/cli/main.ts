@@ -12,7 +12,12 @@ export function usage(): string {
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(w)}${c.summary}`),
     '',
-    'Run `kite <command> --help` for the options of a command.',
+    'Getting started, in a git repository:',
+    '  kite init --goal "what the project is for"   then list features in kite-progress.json',
+    '  kite run                                      work on the next feature (asks before writes and commands)',
+    '  kite timeline .kite/runs/<run>.jsonl          what a run did, one row per turn, tool call and gate',
+    '',
+    'Run `kite <command> --help` for the options of a command. `kite --version` prints the version.',
   ].join('\n');
 }
 
@@ -32,8 +37,8 @@ export async function cliMain(argv: string[], out: Out = stdio): Promise<number>
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) {
-    out.err(`kite: unknown command "${name}"`);
-    out.err(usage());
+    const hint = name.startsWith('-') ? ` (options go after the command, e.g. kite run ${name})` : '';
+    out.err(`kite: unknown command "${name}"${hint}; commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`kite --help\` for more.`);
     return 2;
   }
   return cmd.run(rest);

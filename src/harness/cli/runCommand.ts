@@ -29,7 +29,30 @@ export const RUN_FLAGS: FlagSpec[] = [
 /** Signals that cancel a run cleanly (Windows only knows SIGINT; the others are harmless there). */
 const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-export const RUN_USAGE = `usage: kite run [DIR] [options]\n       kite run --replay LOG [DIR] [--worktree] [--on-divergence stop|continue]   (see kite run --replay LOG --help)\n\nRuns the agent on one feature of the project in DIR (default: the current folder).\n\n${formatFlags(RUN_FLAGS)}`;
+export const RUN_USAGE = [
+  'usage: kite run [DIR] [options]',
+  '       kite run --replay LOG [DIR] [--worktree] [--on-divergence stop|continue]   (see kite run --replay LOG --help)',
+  '',
+  'Runs the agent on one feature of the project in DIR (default: the current folder): the feature',
+  'from kite-progress.json, the checks from .kite/config.json (`kite init` writes both). On a terminal',
+  'you approve writes and commands as they come; otherwise the run is unattended. The work is',
+  'committed as "<id>: <title>" only when the gate passes.',
+  '',
+  formatFlags(RUN_FLAGS),
+  '',
+  'Examples:',
+  '  kite run                                  the next feature, asking before writes and commands',
+  '  kite run --unattended --all --max-usd 2   every todo feature, no questions, on a budget',
+  '  kite run --model script:replies.json      a scripted model (tests, demos; no API key needed)',
+  '',
+  'Exit status: 0 the feature is done (committed), 1 it is not (the last timeline row says why),',
+  '2 the command or the project setup is wrong (nothing was started).',
+  'Environment: ANTHROPIC_API_KEY (required for Claude models), ANTHROPIC_BASE_URL, NO_COLOR,',
+  'KITE_DEBUG=1 (stack traces for internal errors).',
+].join('\n');
+
+/** How a usage error ends: one line naming the problem, one pointing at the help. */
+export const RUN_HELP_HINT = 'Run `kite run --help` for the options.';
 
 export interface RunCommandDeps {
   out?: Out;
@@ -140,7 +163,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     const problem = usageProblem(e);
     if (problem !== null) {
       out.err(`kite: ${problem}`);
-      if (e instanceof UsageError) out.err(RUN_USAGE);
+      if (e instanceof UsageError) out.err(RUN_HELP_HINT);
       return 2;
     }
     out.err(`kite: ${describeError(e)}`);

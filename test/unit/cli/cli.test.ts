@@ -46,16 +46,29 @@ describe('kite CLI (in process)', function () {
     const c = new Capture();
     assert.equal(await cliMain([], c), 2);
     assert.equal(await cliMain(['fly'], c), 2);
-    assert.match(c.stderr, /unknown command "fly"/);
+    assert.match(c.stderr, /unknown command "fly"; commands: run, init, resume/);
+    const flag = new Capture();
+    assert.equal(await cliMain(['--unattended'], flag), 2);
+    assert.equal(flag.stderr.trim().split('\n').length, 1);
+    assert.match(flag.stderr, /options go after the command, e\.g\. kite run --unattended/);
     const h = new Capture();
     assert.equal(await cliMain(['--help'], h), 0);
     assert.match(h.stdout, /^\s+run\s+run the agent/m);
     assert.match(h.stdout, /^\s+init\s+write a starter/m);
+    assert.match(h.stdout, /Getting started/);
+    const v = new Capture();
+    assert.equal(await cliMain(['--version'], v), 0);
+    assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
+    const rh = await run(['--help']);
+    assert.equal(rh.code, 0);
+    for (const needle of ['--unattended', '--replay LOG', 'Examples:', 'Exit status: 0', 'ANTHROPIC_API_KEY']) assert.ok(rh.stdout.includes(needle), needle);
   });
 
-  it('usage errors exit 2 with one clear line (and the usage), never a stack trace', async () => {
+  it('usage errors exit 2 with one clear line and a pointer to --help, never a stack trace', async () => {
     for (const [argv, msg] of [
       [['--frobnicate'], /^kite: unknown option --frobnicate$/m],
+      [['--max-turn', '3'], /^kite: unknown option --max-turn \(did you mean --max-turns\?\)$/m],
+      [['--max-turns', 'abc'], /--max-turns must be a positive whole number, got "abc"/],
       [['--max-turns', 'many'], /--max-turns must be a positive whole number, got "many"/],
       [['--max-usd'], /--max-usd needs a value/],
       [['--all', '--feature', 'F1'], /--all and --feature cannot be combined/],
@@ -65,7 +78,7 @@ describe('kite CLI (in process)', function () {
       const r = await run([...argv]);
       assert.equal(r.code, 2, argv.join(' '));
       assert.match(r.stderr, msg);
-      assert.match(r.stderr, /usage: kite run/);
+      assert.deepEqual(r.stderr.trim().split('\n').slice(1), ['Run `kite run --help` for the options.']);
       assert.doesNotMatch(r.stderr, /\n\s+at /);
     }
   });
