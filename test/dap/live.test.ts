@@ -52,7 +52,7 @@ describe('DAP live mode (stdio)', function () {
     assert.equal((await child(dc, d.find((v) => v.name === 'recorded'), 'exit_code')).value, '3');
     const live = await child(dc, d.find((v) => v.name === 'live'), 'exit_code');
     assert.equal(live.value, '0');
-    assert.equal(live.evaluateName, 'event.live.exit_code');
+    assert.equal(live.evaluateName, 'divergence.live.exit_code');
     const rec = d.find((v) => v.name === 'recorded_event');
     assert.equal((await child(dc, rec, 'seq')).value, String(runSeq));
     assert.ok(output.some((o) => /^live #\d+ .*tool {2}run "echo ran >> side.txt"/.test(o)), 'live events were echoed to the debug console');

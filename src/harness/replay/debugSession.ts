@@ -6,36 +6,28 @@ import {
   InitializedEvent,
   LoggingDebugSession,
   OutputEvent,
-  Scope,
   Source,
-  StackFrame,
   StoppedEvent,
   TerminatedEvent,
   Thread,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { LogReadError } from '../events/reader';
 import type { RunState } from '../protocol/reducer';
-import type { KiteEvent } from '../protocol/events';
 import { DEFAULT_EXCEPTION_FILTERS, EXCEPTION_FILTERS, isExceptionFilterId, type ExceptionFilterId } from './breakpoints';
 import { eventLine, summarize } from './eventSummary';
 import { runLiveReplay, type LiveReplayResult } from './liveReplay';
 import { ExpressionError, evaluate, parseExpression, type Expr } from './expressions';
-import { editLine, fileContentAt, filesTouchedAt } from './fileContents';
 import { parseLaunchArgs, type LaunchArgs } from './launchArgs';
 import { ReplayOpenError, openReplay, type OpenedReplay } from './openReplay';
 import type { ReplayRuntime, Stop } from './replayRuntime';
-import { SCOPE_ROOTS, gateView, groupTurn, progressView, replyView, toolView, totalsView } from './scope';
-import { runStateView } from './runStateView';
+import { SCOPE_ROOTS } from './scope';
 import { transcriptText } from './transcript';
 import { VariableStore } from './variableStore';
+import { Inspector } from './inspector';
 
 export const THREAD_ID = 1;
-const FRAME_FILE = 1;
-const FRAME_EVENT = 2;
-const FRAME_TURN = 3;
-const FRAME_SESSION = 4;
 const TRANSCRIPT_REF = 1;
 
 /** Error ids of failed responses (stable, for clients and tests). */
@@ -71,6 +63,11 @@ export class KiteDebugSession extends LoggingDebugSession {
   private pendingFilters: ExceptionFilterId[] | null = null;
   private pendingFunctionBps: DebugProtocol.FunctionBreakpoint[] | null = null;
   private readonly vars = new VariableStore();
+  private readonly inspector = new Inspector(this.vars, {
+    transcriptSource: () => this.transcriptSource(),
+    root: () => this.root,
+    lineToClient: (l) => this.convertDebuggerLineToClient(l),
+  });
   private configurationDone!: () => void;
   private readonly configured = new Promise<void>((r) => (this.configurationDone = r));
 
@@ -183,6 +180,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (this.terminated) return;
     const live = await openReplay(result.logPath, { onOutput: (text, i) => this.logpointOutput(text, i) });
     this.runtime = live.runtime;
+    this.runtime.recorded = recorded.events;
     this.logPath = result.logPath;
     this.sendEvent(
       new OutputEvent(
@@ -409,113 +407,24 @@ export class KiteDebugSession extends LoggingDebugSession {
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {
     const rt = this.rt(response);
     if (!rt) return;
-    const i = rt.position;
-    const e = rt.events[i];
-    const frames: DebugProtocol.StackFrame[] = [];
-    const writePath = rt.index.writePathAt(i);
-    if (writePath) {
-      const call = rt.index.callAt(i);
-      const after = call && call.tool >= 0 ? call.tool : i;
-      const content = fileContentAt(rt.index, writePath, after);
-      const args = call && call.intent >= 0 ? (rt.events[call.intent] as { args: unknown }).args : 'args' in e ? e.args : undefined;
-      frames.push(new StackFrame(FRAME_FILE, `write ${writePath}`, new Source(basename(writePath), this.filePath(writePath)), this.convertDebuggerLineToClient(editLine(content.known ? content.content : null, args)), 1));
-    }
-    const line = rt.transcript.lineOfEvent[i];
-    frames.push(new StackFrame(FRAME_EVENT, `#${e.seq} ${e.kind}  ${summarize(e)}`.slice(0, 140), this.transcriptSource(), this.convertDebuggerLineToClient(line), 1));
-    const g = rt.transcript.groups[rt.index.groupOfEvent[i]];
-    const turn = groupTurn(rt.index, i);
-    frames.push(new StackFrame(FRAME_TURN, turn ? `Turn ${turn}` : 'Start (before the first turn)', this.transcriptSource(), this.convertDebuggerLineToClient(g.headerLine), 1));
-    const start = rt.index.sessionStart;
-    frames.push(new StackFrame(FRAME_SESSION, `Run ${e.run}${start ? ` · ${start.feature} "${start.title}"` : ''}`, this.transcriptSource(), this.convertDebuggerLineToClient(1), 1));
+    const frames = this.inspector.stackFrames(rt);
     response.body = { stackFrames: frames, totalFrames: frames.length };
     this.sendResponse(response);
-  }
-
-  private filePath(rel: string): string {
-    return isAbsolute(rel) ? rel : resolve(this.root || '/', rel);
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     const rt = this.rt(response);
     if (!rt) return;
-    const i = rt.position;
-    const scopes: DebugProtocol.Scope[] = [];
-    const add = (name: string, root: string, value: unknown, expensive = false) => {
-      if (value === null || value === undefined) return;
-      scopes.push(new Scope(name, this.vars.ref(value, { root, steps: [] }), expensive));
-    };
-    const lazy = (name: string, root: string | null, compute: () => unknown) => {
-      scopes.push(new Scope(name, this.vars.deferredRef(compute, root ? { root, steps: [] } : null), true));
-    };
-    const turn = groupTurn(rt.index, i);
-    const reply = replyView(rt.index, i);
-    const totals = () => totalsView(rt.index, i);
-    switch (args.frameId) {
-      case FRAME_FILE: {
-        const p = rt.index.writePathAt(i);
-        if (p) {
-          scopes.push(new Scope(`File ${p}`, this.vars.ref(this.fileEntries(rt, i, [p]), { root: 'files', steps: [] }), false));
-          add('Tool call', 'tool', toolView(rt.index, i));
-        }
-        break;
-      }
-      case FRAME_EVENT:
-        add(`Event #${rt.events[i].seq} ${rt.events[i].kind}`, 'event', rt.events[i]);
-        add('Divergence: recorded vs live', 'event', this.divergenceView(rt.events[i]));
-        add('Tool call', 'tool', toolView(rt.index, i));
-        add(turn ? `Turn ${turn}` : 'Turn (none yet)', 'reply', reply);
-        add('Gate', 'gate', gateView(rt.index, i));
-        add('Progress', 'progress', progressView(rt.index, i));
-        add('Totals', 'totals', totals());
-        scopes.push(new Scope('Files touched', this.vars.ref(this.fileEntries(rt, i, filesTouchedAt(rt.index, i)), { root: 'files', steps: [] }), true));
-        lazy('Messages sent this turn', 'messages', () => rt.messagesFor(i) ?? []);
-        lazy('Run state (reducer)', null, () => runStateView(rt.stateAfter(i)));
-        break;
-      case FRAME_TURN:
-        add(turn ? `Turn ${turn}` : 'Turn (none yet)', 'reply', reply);
-        lazy('Messages sent this turn', 'messages', () => rt.messagesFor(i) ?? []);
-        add('Totals', 'totals', totals());
-        break;
-      case FRAME_SESSION:
-        add('Session', 'session', rt.index.sessionStart);
-        add('Progress', 'progress', progressView(rt.index, i));
-        add('Totals', 'totals', totals());
-        break;
-      default:
-        return this.fail(response, DapError.badTarget, `unknown frame ${args.frameId}`);
-    }
+    const scopes = this.inspector.scopes(rt, args.frameId);
+    if (!scopes) return this.fail(response, DapError.badTarget, `unknown frame ${args.frameId}`);
     response.body = { scopes };
     this.sendResponse(response);
-  }
-
-  /** Recorded vs live at a divergence event, with the recorded event it is about (live mode). */
-  private divergenceView(e: KiteEvent): Record<string, unknown> | null {
-    if (e.kind !== 'divergence') return null;
-    const recordedEvent = this.recorded?.events.find((r) => r.seq === e.at_seq) ?? null;
-    return { what: e.what, at_seq: e.at_seq, id: e.id, recorded: e.recorded, live: e.live, ...(recordedEvent ? { recorded_event: recordedEvent } : {}) };
-  }
-
-  /** Placeholder object whose fields expand lazily to each file's content at this moment. */
-  private fileEntries(rt: ReplayRuntime<RunState>, i: number, paths: string[]): Record<string, unknown> {
-    return new LazyFiles(rt, i, paths) as unknown as Record<string, unknown>;
   }
 
   protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
     const rt = this.rt(response);
     if (!rt) return;
-    const holder = this.vars.peek(args.variablesReference);
-    if (holder instanceof LazyFiles) {
-      response.body = {
-        variables: holder.paths.map((p) =>
-          this.vars.lazyVariable(p, () => {
-            const c = fileContentAt(rt.index, p, holder.at);
-            return c.known ? c.content : `<unknown: ${c.reason}>`;
-          }, { root: 'files', steps: [p] }, `(${rt.index.writesByPath.get(p)?.filter((w) => w.index <= holder.at).length ?? 0} writes so far: expand to load)`),
-        ),
-      };
-      return this.sendResponse(response);
-    }
-    response.body = { variables: this.vars.children(args.variablesReference, args) };
+    response.body = { variables: this.inspector.variables(rt, args) };
     this.sendResponse(response);
   }
 
@@ -566,13 +475,4 @@ export class KiteDebugSession extends LoggingDebugSession {
   get replay(): ReplayRuntime<RunState> | null {
     return this.runtime;
   }
-}
-
-/** Marker value for the "files" containers: children are lazy variables, one per file. */
-class LazyFiles {
-  constructor(
-    readonly rt: ReplayRuntime<RunState>,
-    readonly at: number,
-    readonly paths: string[],
-  ) {}
 }

@@ -57,6 +57,8 @@ export class ReplayRuntime<S = unknown> {
   private fnBps = new Map<string, Breakpoint[]>(); // tool name -> breakpoints
   private exceptions = new Set<ExceptionFilterId>(DEFAULT_EXCEPTION_FILTERS);
   lastStop: Stop | null = null;
+  /** Live mode: the recording this run is compared with (for the divergence view). */
+  recorded: readonly KiteEvent[] | null = null;
   private allMessages: Message[] | null = null;
   private assistantAt: number[] = [];
 
@@ -130,7 +132,7 @@ export class ReplayRuntime<S = unknown> {
   }
 
   scopeAt(i: number): ExprScope {
-    return buildScope({ index: this.index, messagesFor: (j) => this.messagesFor(j) }, i);
+    return buildScope({ index: this.index, messagesFor: (j) => this.messagesFor(j), recorded: this.recorded }, i);
   }
 
   // ---- breakpoints -------------------------------------------------------------------------

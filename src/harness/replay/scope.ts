@@ -3,7 +3,7 @@
 // variable's evaluateName (e.g. `tool.args.path`, `reply.usage.output_tokens`) works in Watch.
 // Views are exact for the moment: a tool call seen at its `proposed` event has no result yet.
 import type { Message } from '../protocol/content';
-import type { EventOf } from '../protocol/events';
+import type { EventOf, KiteEvent } from '../protocol/events';
 import type { ExprScope } from './expressions';
 import { fileContentAt, filesTouchedAt } from './fileContents';
 import type { EventIndex } from './eventIndex';
@@ -11,13 +11,22 @@ import type { EventIndex } from './eventIndex';
 /** Identifiers an expression may start with. */
 export const SCOPE_ROOTS = [
   'event', 'kind', 'seq', 'turn', 'tokens', 'cost', 'turns', 'gate_failures',
-  'tool', 'reply', 'stop', 'gate', 'progress', 'totals', 'files', 'messages', 'session',
+  'tool', 'reply', 'stop', 'gate', 'progress', 'totals', 'files', 'messages', 'session', 'divergence',
 ] as const;
 
 export interface ScopeSources {
   index: EventIndex;
   /** Messages sent to the model for the turn of event i (null when there is no model call). */
   messagesFor(i: number): Message[] | null;
+  /** Live mode: the recording the live run is compared with. */
+  recorded?: readonly KiteEvent[] | null;
+}
+
+/** Recorded vs live at a divergence event, with the recorded event it is about when known. */
+export function divergenceView(e: KiteEvent, recorded: readonly KiteEvent[] | null | undefined): Record<string, unknown> | null {
+  if (e.kind !== 'divergence') return null;
+  const recordedEvent = recorded?.find((r) => r.seq === e.at_seq) ?? null;
+  return { what: e.what, at_seq: e.at_seq, id: e.id, recorded: e.recorded, live: e.live, ...(recordedEvent ? { recorded_event: recordedEvent } : {}) };
 }
 
 export function replyView(index: EventIndex, i: number): Record<string, unknown> | null {
@@ -143,6 +152,7 @@ export function buildScope(src: ScopeSources, i: number): ExprScope {
     files: () => filesView(index, i),
     messages: () => src.messagesFor(i),
     session: index.sessionStart,
+    divergence: () => divergenceView(e, src.recorded),
   };
 }
 
