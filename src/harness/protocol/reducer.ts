@@ -17,8 +17,8 @@ import {
 } from './events';
 
 /** Where an unfinished call stopped: after its proposal, its policy verdict, waiting for the
- * person, approved, or with its intent on disk (the tool may have run). */
-export type CallStage = 'proposed' | 'policy' | 'approval' | 'approved' | 'intent' | 'done';
+ * person, answered by the person (approve, edit or deny), or with its intent on disk (the tool may have run). */
+export type CallStage = 'proposed' | 'policy' | 'approval' | 'answered' | 'intent' | 'done';
 
 export interface CallState {
   id: string;
@@ -259,7 +259,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       if (!c) break;
       c.approval = e.decision;
       if (e.decision === 'edit') c.editedArgs = e.edited_args;
-      setStage(s, c, 'approved');
+      setStage(s, c, 'answered');
       break;
     }
     case 'intent': {

@@ -1,7 +1,7 @@
 // The calls a crash (or a pause) left without a result, decided WITHOUT asking the model:
 //   - not yet approved (proposed / policy / waiting for the person): the loop's own handleToolUse
 //     runs again behind ResumeSink, so the person is re-asked and nothing is logged twice;
-//   - approved, not started: run with the recorded answer;
+//   - answered (approve / edit / deny), not started: finished with the recorded answer;
 //   - intent on disk, no result: a write is checked against its pre/post hashes (done → recorded
 //     as recovered; not done → run now; neither → the model is told the file changed outside
 //     Kite); a command is never silently re-run — the model is told it may have partly run.

@@ -103,7 +103,7 @@ describe('reducer', () => {
     assert.equal(s.mode, 'unattended');
     assert.equal(s.resumed, 1);
     applyEvent(s, ev.approval({ id: 'a', decision: 'edit', edited_args: { path: 'x.txt', content: 'mine' } }));
-    assert.equal(s.pending.a, 'approved');
+    assert.equal(s.pending.a, 'answered');
     assert.deepEqual(s.calls.a.editedArgs, { path: 'x.txt', content: 'mine' });
     assert.deepEqual(s.pendingApprovals, {});
     applyEvent(s, ev.intent({ id: 'a', path: 'x.txt', pre_hash: sha('old'), post_hash: sha('mine') }));
