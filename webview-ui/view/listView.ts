@@ -132,6 +132,9 @@ export class ListView {
         if (cell.rowIndex !== -1) {
           cell.el.style.display = 'none';
           cell.rowIndex = -1;
+          // A spare cell must not still claim the row it last showed.
+          delete cell.el.dataset.row;
+          delete cell.el.dataset.seq;
         }
         continue;
       }

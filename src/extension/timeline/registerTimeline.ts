@@ -57,10 +57,18 @@ export function registerTimeline(context: vscode.ExtensionContext, output?: vsco
   const docs = new TimelineDocs();
   let actionsP: Promise<RowActions> | null = null;
   const actions = (): Promise<RowActions> => (actionsP ??= import('./rowActions').then((m) => new m.RowActions(docs, output)));
-  const view = new TimelineViewProvider(context.extensionUri, actions, output);
+  let explicit = false;
+  // Unless told what to follow, the view shows the newest run: checked when it is shown (a watcher
+  // event can come late or not at all for a folder created after activation) and on every new log.
+  const followNewest = (): void => {
+    if (explicit) return;
+    void listRuns().then((runs) => {
+      if (!explicit && runs[0] && runs[0] !== view.followed) view.follow(runs[0]);
+    });
+  };
+  const view = new TimelineViewProvider(context.extensionUri, actions, output, followNewest);
   const editors = new TimelineEditorProvider(context.extensionUri, actions, output);
   const applied = new vscode.EventEmitter<AppliedState>();
-  let explicit = false;
 
   const open = async (logPath: string): Promise<void> => {
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(logPath), TIMELINE_EDITOR_ID);
@@ -72,10 +80,12 @@ export function registerTimeline(context: vscode.ExtensionContext, output?: vsco
 
   // A new log in .kite/runs is a run that just started: the view follows it.
   const watcher = vscode.workspace.createFileSystemWatcher('**/.kite/runs/*.jsonl', false, true, true);
-  watcher.onDidCreate((uri) => view.follow(uri.fsPath));
-  void listRuns().then((runs) => {
-    if (!explicit && view.followed === null && runs[0]) view.follow(runs[0]);
+  watcher.onDidCreate((uri) => {
+    // A run just started: it is the active run now, whatever was followed before.
+    explicit = false;
+    view.follow(uri.fsPath);
   });
+  followNewest();
 
   context.subscriptions.push(
     docs,

@@ -19,6 +19,8 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
     private readonly extensionUri: vscode.Uri,
     private readonly actions: () => Promise<RowActions>,
     private readonly output?: vscode.LogOutputChannel,
+    /** Called whenever the view becomes visible (to look for a newer run). */
+    private readonly onShown: () => void = () => undefined,
   ) {}
 
   get followed(): string | null {
@@ -43,7 +45,12 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
     configureTimelineWebview(view.webview, this.extensionUri, 'Kite timeline');
     this.session = session;
     const sub = session.onDidApply((s) => this.applied.fire(s));
+    this.onShown();
+    const vis = view.onDidChangeVisibility(() => {
+      if (view.visible) this.onShown();
+    });
     view.onDidDispose(() => {
+      vis.dispose();
       sub.dispose();
       session.dispose();
       if (this.session === session) this.session = null;

@@ -35,10 +35,15 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     const bg = await frame.locator('body').evaluate((b) => getComputedStyle(b).color);
     check('the page uses the theme colours VS Code injects', bg !== 'rgb(0, 0, 0)' && bg !== '', bg);
 
+    // Errors only: the failed gate comes into view whatever the window height; click it.
+    await frame.locator('#errors-only').click();
+    await frame.locator('#count').filter({ hasText: '3 of 45 events' }).waitFor({ timeout: 10_000 }).catch(() => {});
+    check('"Errors only" keeps the 3 errors', (await frame.locator('#count').textContent()) === '3 of 45 events', await frame.locator('#count').textContent());
     await frame.locator('.row[data-seq="19"] .c-summary').click();
     check('a click shows the details of the failed gate', /Gate failed/.test((await frame.locator('#details h2').textContent()) ?? ''));
     await screenshot('timeline-vscode');
     await frame.locator('#details vscode-button[data-action="openRaw"]').click();
+    await frame.locator('#errors-only').click().catch(() => {});
     const raw = page.locator('.tabs-container .tab', { hasText: 'event-19.json' }).first();
     check('"Raw event" opens the event in an editor', await raw.waitFor({ timeout: 15_000 }).then(() => true, () => false));
     const text = await page.locator('.editor-instance .view-lines').first().innerText().catch(() => '');
@@ -50,8 +55,9 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     const view = await findFrame('#run-title', { timeout: 30_000 }).catch(() => null);
     check('the Kite view shows a timeline', view !== null);
     if (view) {
-      await view.locator('.row[data-seq="3"]').waitFor({ timeout: 20_000 }).catch(() => {});
-      check('the view shows the run', (await view.locator('.row').count()) > 10);
+      await view.locator('#count').filter({ hasText: '45 events' }).waitFor({ timeout: 20_000 }).catch(() => {});
+      const shown = { count: await view.locator('#count').textContent(), empty: await view.locator('#empty').textContent(), hidden: await view.locator('#empty').isHidden(), title: await view.locator('#run-title').textContent() };
+      check('the view shows the run', shown.count === '45 events' && (await view.locator('.row').count()) > 0, JSON.stringify(shown));
       await screenshot('timeline-view');
     }
   } finally {
