@@ -79,7 +79,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   let feature = currentFeature(progress, opts.featureId);
   const commits = !opts.replayOf;
 
-  if (commits && !isGitRepo(root)) throw new RunError('not_a_repo', `${root} is not inside a git repository; Kite commits finished features (run \`git init\` and commit first)`);
+  if (commits && !isGitRepo(root)) throw new RunError('not_a_repo', `${root} is not inside a git repository; Kite commits finished features (start one with: git init && git add -A && git commit -m "initial")`);
   if (opts.worktree) {
     root = addWorktree(root, feature.id);
     config = loadConfig(root);

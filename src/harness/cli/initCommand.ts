@@ -3,10 +3,25 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, parseConfig } from '../config/config';
 import { DEFAULT_MODEL } from '../model/pricing';
-import { PROGRESS_FILE, parseProgress } from '../progress/progressFile';
+import { isGitRepo } from '../progress/git';
+import { currentFeature, loadProgress, PROGRESS_FILE, parseProgress, type Feature } from '../progress/progressFile';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { describeError, stdio, type Out } from './output';
+
+/** The placeholder title `kite init` writes; a run on it would pay a model to guess. */
+export const STARTER_TITLE = 'Describe the first feature here';
+
+/** Why the progress file cannot be run yet (still the untouched starter), or null. */
+export function starterProblem(progressPath: string): string | null {
+  let f: Feature;
+  try {
+    f = currentFeature(loadProgress(progressPath));
+  } catch {
+    return null; // the run itself reports a missing or invalid file
+  }
+  return f.title === STARTER_TITLE ? `${progressPath}: feature ${f.id} is still the starter written by \`kite init\`; give it a real title, notes and a "verify" command first` : null;
+}
 
 const FLAGS: FlagSpec[] = [{ name: 'goal', type: 'string', value: 'TEXT', help: 'the project goal written into the progress file' }];
 export const INIT_USAGE = `usage: kite init [DIR] [--goal TEXT]\n\nWrites a starter ${PROGRESS_FILE} and ${CONFIG_FILE} in DIR (default: the current folder). Existing files are left unchanged.\n\n${formatFlags(FLAGS)}`;
@@ -44,7 +59,7 @@ export async function initMain(argv: string[], out: Out = stdio): Promise<number
     const progress = {
       goal,
       log: [],
-      features: [{ id: 'F1', title: 'Describe the first feature here', status: 'todo', verify: '', notes: '' }],
+      features: [{ id: 'F1', title: STARTER_TITLE, status: 'todo', verify: '', notes: '' }],
     };
     const config = {
       model: `anthropic:${DEFAULT_MODEL}`,
@@ -72,6 +87,9 @@ export async function initMain(argv: string[], out: Out = stdio): Promise<number
     }
     if (wrote.length) {
       out.out(`\nNext: edit the goal and features in ${PROGRESS_FILE} (give each a "verify" command), check "checks" in ${CONFIG_FILE}, commit, then run \`kite run\`.`);
+      if (!isGitRepo(root)) {
+        out.out(`\n${root} is not a git repository yet. Kite commits each finished feature, so start one first:\n  git init && git add -A && git commit -m "initial"`);
+      }
     }
     return 0;
   } catch (e) {

@@ -1,15 +1,16 @@
 // `kite run [DIR] …` — work on the current feature (or --feature ID, or --all of them), print the
 // timeline and a summary line. Exit 0 only when the run ends done.
 import { readFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { formatSummary, formatTimeline, TimelineFormatter } from '../events/timeline';
 import type { Host } from '../host';
 import { EventSchema, type KiteEvent, type Limits, type Mode } from '../protocol/events';
-import { ProgressError } from '../progress/progressFile';
+import { ProgressError, PROGRESS_FILE } from '../progress/progressFile';
 import { runFeature, type RunOptions, type RunSummary } from '../run';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { describeError, stdio, usageProblem, type Out } from './output';
+import { starterProblem } from './initCommand';
 import { replayMain } from './replayCommand';
 import { TtyHost } from './ttyHost';
 import { UnattendedHost } from './unattendedHost';
@@ -135,6 +136,8 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
         signal: controller.signal,
         ...deps.extra,
       };
+      const starter = base.featureId ? null : starterProblem(join(base.root, PROGRESS_FILE));
+      if (starter) throw new ProgressError('invalid_progress', starter);
       if (!f.all) return report(await runFeature(base, host), out, live);
       let ran = 0;
       for (;;) {

@@ -172,4 +172,29 @@ describe('kite CLI (in process)', function () {
     assert.equal(await initMain([join(dir, 'nope')], new Capture()), 2);
     assert.ok(existsSync(join(dir, '.kite', 'config.json')));
   });
+
+  it('kite init in a folder without git says how to start one; a run refuses a repo without git with the commands to type', async () => {
+    const dir = tempDir();
+    const c = new Capture();
+    assert.equal(await initMain([dir], c), 0);
+    assert.match(c.stdout, /is not a git repository yet\. Kite commits each finished feature, so start one first:\n {2}git init && git add -A && git commit -m "initial"/);
+    const inRepo = new Capture();
+    assert.equal(await initMain([tempRepo()], inRepo), 0);
+    assert.doesNotMatch(inRepo.stdout, /not a git repository/);
+    const r = await run([dir, '--feature', 'F1', '--model', `script:${DEMO_SCRIPT}`]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /not inside a git repository; .*git init && git add -A && git commit -m "initial"/);
+  });
+
+  it('kite run right after kite init refuses the placeholder feature instead of paying a model to guess', async () => {
+    const repo = tempRepo({ 'README.md': 'x' });
+    assert.equal(await initMain([repo], new Capture()), 0);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'kite init');
+    const r = await run([repo], { modelOverride: new ScriptedModel([say('guessing')]) });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /kite-progress\.json: feature F1 is still the starter written by `kite init`; give it a real title, notes and a "verify" command first/);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'todo'); // nothing started
+  });
 });
