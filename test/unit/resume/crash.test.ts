@@ -4,8 +4,8 @@
 // KITE_TEST_CRASH_AFTER_SEQ=N (the process SIGKILLs itself right after event N is on disk).
 // Boundaries run three at a time (separate temp repos); the work is mostly waiting on processes.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { EventOf, KiteEvent } from '../../../src/harness/protocol/events';
 import { foldEvents } from '../../../src/harness/protocol/reducer';
 import { git } from '../loop/kit';
@@ -74,6 +74,7 @@ async function crashEverywhere(v: Variant, reference: KiteEvent[], extra: (p: Pr
     assert.equal(progress.log.length, 1, why);
     assert.equal(progress.features.filter((f) => f.status === 'proposed').length, 1, why);
     extra(p, events, why);
+    rmSync(dirname(p.repo), { recursive: true, force: true }); // kept only when something failed
   });
 }
 
