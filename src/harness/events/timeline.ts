@@ -41,15 +41,21 @@ const paint = (on: boolean, code: number, s: string) => (on ? `\x1b[${code}m${s}
 /** Turns events into timeline rows one at a time (live output) — remembers policy rules by call. */
 export class TimelineFormatter {
   private readonly policyById = new Map<string, string>();
+  private maxGateFailures: number | null = null;
   constructor(private readonly opts: TimelineOptions = {}) {}
 
   /** The row for this event, or null when the event has no row of its own. */
   row(e: KiteEvent): string | null {
     const c = Boolean(this.opts.color);
     switch (e.kind) {
+      case 'session_start':
+        this.maxGateFailures = e.max_gate_failures;
+        return null;
       case 'model': {
         const cache = e.cache_read_input_tokens || e.cache_creation_input_tokens ? ` cache r=${n(e.cache_read_input_tokens)} w=${n(e.cache_creation_input_tokens)}` : '';
-        return `${secs(e.t)}  ${paint(c, 1, `turn ${String(e.turn).padEnd(3)}`)} ${e.stop.padEnd(9)} in=${n(e.input_tokens)} out=${n(e.output_tokens)}${cache}`;
+        // A reply without tool calls is the agent saying "done": the gate row follows.
+        const claims = (e.stop === 'end_turn' || e.stop === 'stop_sequence') && !e.content.some((b) => b.type === 'tool_use') ? '  (claims done)' : '';
+        return `${secs(e.t)}  ${paint(c, 1, `turn ${String(e.turn).padEnd(3)}`)} ${e.stop.padEnd(9)} in=${n(e.input_tokens)} out=${n(e.output_tokens)}${cache}${claims}`;
       }
       case 'policy':
         this.policyById.set(e.id, e.rule);
@@ -67,7 +73,8 @@ export class TimelineFormatter {
         const checks = e.checks
           .map((x) => (x.exit_code === 0 && !x.timed_out ? `✓ ${x.command}` : `✗ ${x.command} (${x.timed_out ? 'timed out' : x.exit_code === null ? 'killed' : `exit ${x.exit_code}`})`))
           .join('  ');
-        return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}  ${checks}`;
+        const attempt = e.passed ? '' : ` (${this.maxGateFailures ? `${e.attempt} of ${this.maxGateFailures}` : `attempt ${e.attempt}`})`;
+        return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}${attempt}  ${checks}`;
       }
       case 'budget_stop':
         return `${secs(e.t)}  ${paint(c, 31, 'budget stop')}: ${e.limit} ${e.used} of ${e.max}`;

@@ -24,8 +24,23 @@ describe('timeline text', () => {
       '    1.3s    DENY  run git push origin main  [deny:git-push]',
       '    1.4s    ok    write_file src/a.js (1,500 chars)',
       '    1.5s    ERROR run npm test → exit 1  [failed]',
-      '    2.5s  gate FAILED  ✓ npm test  ✗ node --test t.js (exit 1)',
+      '    2.5s  gate FAILED (attempt 1)  ✓ npm test  ✗ node --test t.js (exit 1)',
       '    3.0s  end  gate_failed',
+    ]);
+  });
+
+  it('a reply without tool calls reads "claims done"; a failed gate says which attempt of how many', () => {
+    const start = ev(0, { kind: 'session_start', feature: 'F1', title: 't', model: 'm', mode: 'unattended', limits: { turns: 5, tokens: null, usd: null, wall_s: null }, max_gate_failures: 3, max_tokens: 100, checks: ['npm test'], verify: null, command_timeout_s: 60, git_head: null, root: '/w', branch: null, replay_of: null, started_at: '2026-01-01T00:00:00.000Z', system: 's', tools: [], features: [] } as EventBody);
+    const rows = formatTimeline([
+      start,
+      ev(1, { kind: 'model', turn: 1, ms: 1, stop: 'end_turn', content: [{ type: 'text', text: 'Done.' }], input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0, model: 'm', retries: 0 }),
+      ev(2, { kind: 'gate', attempt: 2, passed: false, feedback: 'f', checks: [{ command: 'npm test', exit_code: 1, ms: 1, timed_out: false, output_tail: '', source: 'check' }] }),
+      ev(3, { kind: 'model', turn: 2, ms: 1, stop: 'end_turn', content: [{ type: 'tool_use', id: 'x', name: 'read_file', input: { path: 'a' } }], input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0, model: 'm', retries: 0 }),
+    ]).split('\n');
+    assert.deepEqual(rows, [
+      '    1.0s  turn 1   end_turn  in=1 out=1  (claims done)',
+      '    2.0s  gate FAILED (2 of 3)  ✗ npm test (exit 1)',
+      '    3.0s  turn 2   end_turn  in=1 out=1',
     ]);
   });
 
@@ -38,7 +53,7 @@ describe('timeline text', () => {
       ev(5, { kind: 'session_end', status: 'done', turns: 1, tokens: 2, cost_usd: 0, commit: 'abc', summary: 'Fixed the rounding.', error: null }),
     ]).split('\n');
     assert.deepEqual(rows, [
-      '    1.0s  gate FAILED  ✗ sleep 50 (killed)',
+      '    1.0s  gate FAILED (attempt 1)  ✗ sleep 50 (killed)',
       '    2.0s  queue  proposed Q1 "Reject negative rates"',
       '    3.0s  end  error — model error (script_exhausted): the script ran out of replies after 1',
       '    4.0s  end  cancelled — the run was cancelled during the gate',
