@@ -2,26 +2,9 @@
 // pointing at its JSON Schema (completion and errors while editing). Never overwrites a file.
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-
-export function starterProgress(root: string): string {
-  const progress = {
-    goal: `Describe what ${basename(root)} should do`,
-    log: [],
-    features: [{ id: 'F1', title: 'Describe the first feature', status: 'todo', verify: null, notes: '' }],
-  };
-  return JSON.stringify(progress, null, 2) + '\n';
-}
-
-export function starterConfig(): string {
-  const config = {
-    checks: [],
-    budget: { turns: 30, usd: 2 },
-    max_gate_failures: 3,
-  };
-  return JSON.stringify(config, null, 2) + '\n';
-}
+import { starterConfig, starterProgress } from './initTemplates';
 
 export async function initWorkspace(root: string): Promise<string[]> {
   const written: string[] = [];

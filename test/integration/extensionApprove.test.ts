@@ -44,6 +44,7 @@ describe('extension: approvals in the editor', function () {
     k.refreshViews();
   });
   after(async () => {
+    await resetWorkspace(true); // leave the sample as the next suite expects it
     const cfg = vscode.workspace.getConfiguration('kite');
     for (const key of ['model', 'budget.turns', 'budget.tokens']) await cfg.update(key, undefined, vscode.ConfigurationTarget.Global);
   });

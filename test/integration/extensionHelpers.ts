@@ -2,7 +2,7 @@
 // git), the scripted model setting, and event-driven waits on the real UI (diff editors, CodeLens).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteApi } from '../../src/extension/extension';
@@ -23,13 +23,17 @@ export async function kite(): Promise<KiteParts> {
 
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
 
-/** Back to the sample as first committed (runs commit; logs in .kite/runs are git-ignored and stay). */
-export async function resetWorkspace(): Promise<string> {
+/**
+ * Back to the sample as first committed (runs commit). Logs in .kite/runs are git-ignored and stay,
+ * unless `dropLogs` (when a suite hands the workspace on to the next one).
+ */
+export async function resetWorkspace(dropLogs = false): Promise<string> {
   const { workspace } = testEnv();
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const first = git(workspace, 'rev-list', '--max-parents=0', 'HEAD');
   git(workspace, 'reset', '-q', '--hard', first);
   git(workspace, 'clean', '-q', '-fd');
+  if (dropLogs) rmSync(join(workspace, '.kite', 'runs'), { recursive: true, force: true });
   return workspace;
 }
 

@@ -19,6 +19,7 @@ describe('extension: approvals from several runs queue in order', function () {
     k = await kite();
   });
   after(async () => {
+    await resetWorkspace(true); // leave the sample as the next suite expects it
     await vscode.workspace.getConfiguration('kite').update('model', undefined, vscode.ConfigurationTarget.Global);
   });
 

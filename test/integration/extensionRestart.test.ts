@@ -18,6 +18,7 @@ describe('extension: the harness server dies during a pending approval', functio
     k = await kite();
   });
   after(async () => {
+    await resetWorkspace(true); // leave the sample as the next suite expects it
     await vscode.workspace.getConfiguration('kite').update('model', undefined, vscode.ConfigurationTarget.Global);
   });
 
