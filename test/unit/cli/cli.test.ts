@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initMain } from '../../../src/harness/cli/initCommand';
 import { cliMain } from '../../../src/harness/cli/main';
 import type { Out } from '../../../src/harness/cli/output';
 import { runMain, type RunCommandDeps } from '../../../src/harness/cli/runCommand';
-import { say, ScriptedModel } from '../../../src/harness/model/scripted';
+import { say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import { loadProgress } from '../../../src/harness/progress/progressFile';
 import { DEMO_SCRIPT, git, tempDir, tempRepo } from '../loop/kit';
 
@@ -171,6 +171,34 @@ describe('kite CLI (in process)', function () {
     assert.equal(readFileSync(join(dir, 'kite-progress.json'), 'utf8'), '{"mine": true}');
     assert.equal(await initMain([join(dir, 'nope')], new Capture()), 2);
     assert.ok(existsSync(join(dir, '.kite', 'config.json')));
+  });
+
+  it('a script that runs out of replies mid-run ends error saying so; the log is closed and the progress file records it', async () => {
+    const repo = twoFeatureRepo();
+    const r = await run([repo], { modelOverride: new ScriptedModel([use('read_file', 'r1', { path: 'kite-progress.json' })], 'script:short.json') });
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /end {2}error — model error \(script_exhausted\): the script ran out of replies after 1 \(script:short\.json\); the run needed another model turn/);
+    assert.match(r.stdout, /^F1: error in 1 turn, .* Nothing committed\./m);
+    const p = loadProgress(join(repo, 'kite-progress.json'));
+    assert.equal(p.features[0].status, 'error');
+    assert.match(p.features[0].notes ?? '', /script ran out of replies/);
+    const logs = readdirSync(join(repo, '.kite', 'runs')).filter((f) => f.endsWith('.jsonl'));
+    const last = readFileSync(join(repo, '.kite', 'runs', logs[0]), 'utf8').trim().split('\n').at(-1) ?? '';
+    assert.equal((JSON.parse(last) as { kind: string }).kind, 'session_end');
+  });
+
+  it('--model anthropic:… without ANTHROPIC_API_KEY is one clear line, exit 2, nothing started', async () => {
+    const repo = twoFeatureRepo();
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      const r = await run([repo, '--model', 'anthropic:claude-sonnet-4-5']);
+      assert.equal(r.code, 2);
+      assert.equal(r.stderr, 'kite: no API key: set ANTHROPIC_API_KEY (or use --model script:<file> for a scripted run)\n');
+      assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'todo');
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
   });
 
   it('kite init in a folder without git says how to start one; a run refuses a repo without git with the commands to type', async () => {
