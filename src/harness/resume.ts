@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { mergeLimits } from './budget/budget';
 import { loadConfig } from './config/config';
 import { EventWriter, monotonicClock, type Clock } from './events/writer';
-import { readLog } from './events/reader';
+import { streamLog } from './events/reader';
 import type { Host } from './host';
 import { assembleLoop } from './loop/assemble';
 import { runLoop, type LoopResult } from './loop/session';
@@ -53,9 +53,16 @@ export class ResumeError extends Error {
 }
 
 export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSummary> {
-  const { events, problems, torn, format } = await readLog(opts.log);
+  const events: KiteEvent[] = [];
+  const resumedAt = new Set<number>(); // line numbers of `resumed` events
+  const { problems, torn, format } = await streamLog(opts.log, (e, line) => {
+    events.push(e);
+    if (e.kind === 'resumed') resumedAt.add(line);
+  });
   if (format === 'python-kite') throw new ResumeError('old_format', `${opts.log} was written by the original Python Kite; it can be read (kite timeline) but not resumed`);
-  const bad = torn ? problems.slice(0, -1) : problems;
+  // Tolerated: a torn last line (the crash we resume from), and lines that were torn last lines
+  // when an earlier resume began (the writer ended them with a newline; a `resumed` event follows).
+  const bad = (torn ? problems.slice(0, -1) : problems).filter((p) => !resumedAt.has(p.line + 1));
   if (bad.length) {
     throw new ResumeError('corrupt_log', `${opts.log} has unreadable lines (${bad.map((p) => p.message).join('; ')}); resuming could repeat or skip work, so Kite will not`);
   }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { readLog } from '../../../src/harness/events/reader';
 import type { Host } from '../../../src/harness/host';
 import type { EventOf, KiteEvent } from '../../../src/harness/protocol/events';
 import { runFeature } from '../../../src/harness/run';
@@ -59,6 +60,24 @@ describe('resume', function () {
       assert.deepEqual(gatesOf(events), [false, true]);
       assert.equal(events.filter((e) => e.kind === 'resumed').length, 2);
       assert.equal(events.filter((e) => e.kind === 'session_end').length, 1);
+    });
+
+    it('a torn last line (the writer died mid-event) is skipped, and stays harmless for later resumes', async () => {
+      const p = makeProject({ askCommands: true });
+      const s = await runFeature({ root: p.repo, mode: 'attended', model: `script:${p.script}` }, goneHost);
+      appendFileSync(s.logPath, '{"v":1,"seq":99,"run":"x","t":1,"kind":"warn'); // a crash mid-write
+      const tornLine = readFileSync(s.logPath, 'utf8').split('\n').length;
+      const again = kite(cli, p.repo, ['resume', s.logPath]);
+      assert.equal(again.status, 1, again.stderr + again.stdout); // paused again: nobody to answer
+      const done = kite(cli, p.repo, ['resume', s.logPath, '--approve']);
+      assert.equal(done.status, 0, done.stderr + done.stdout);
+      const r = await readLog(s.logPath);
+      assert.deepEqual(
+        r.problems.map((x) => x.line),
+        [tornLine],
+      );
+      assert.equal(r.events.at(-1)?.kind, 'session_end');
+      assert.equal(r.events[r.events.findIndex((e) => e.kind === 'resumed')].seq, r.events.find((e) => e.kind === 'paused')!.seq + 1);
     });
 
     it('--unattended overrides the recorded mode: the pending command is refused by policy, not run', async () => {
