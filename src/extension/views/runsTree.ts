@@ -1,6 +1,6 @@
 // The Runs view: the logs in .kite/runs, newest first, with outcome, turns, tokens and cost read
 // cheaply from each log's head and tail. Open (timeline), resume (a run that never ended), replay.
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { formatTokens } from '../runTracker';
@@ -32,6 +32,8 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   readonly onDidChangeTreeData = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private timer: NodeJS.Timeout | undefined;
+  /** Summaries by path, reused while size and mtime are unchanged (a refresh re-reads only the growing log). */
+  private readonly cache = new Map<string, { size: number; mtimeMs: number; summary: RunLogSummary }>();
 
   constructor(
     private readonly root: () => string | undefined,
@@ -77,8 +79,13 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
       names.slice(0, 200).map(async (n) => {
         const path = join(runsDir(root), n);
         try {
-          return { path, summary: await readLogSummary(path), running: running.has(path) };
+          const st = await stat(path);
+          const hit = this.cache.get(path);
+          const summary = hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs ? hit.summary : await readLogSummary(path);
+          this.cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, summary });
+          return { path, summary, running: running.has(path) };
         } catch {
+          this.cache.delete(path);
           return null; // deleted meanwhile
         }
       }),

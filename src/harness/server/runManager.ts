@@ -63,6 +63,9 @@ interface ActiveRun {
   feature: string | null;
   controller: AbortController;
   pending: Map<string, Pending>;
+  /** Commands the person chose "Always allow" for: the run's policy was built before the rule
+   *  existed, so later identical requests in this run are answered here instead of asking again. */
+  alwaysAllowed: Set<string>;
 }
 
 /** A thrown error that carries a wire code; anything else maps to 'failed'. */
@@ -158,6 +161,7 @@ export class RunManager {
     this.runs.get(token)?.pending.delete(id);
     const root = this.runs.get(token)?.root;
     if (answer.decision === 'approve' && answer.always && pending.request.kind === 'command' && root) {
+      this.runs.get(token)?.alwaysAllowed.add(pending.request.command.trim());
       const r = addAlwaysAllowRule(root, pending.request.command);
       if ('error' in r) this.notify.log({ level: 'warn', message: r.error });
       else this.notify.log({ level: 'info', message: r.added ? `added policy rule ${r.ruleId} to ${r.file}` : `policy rule ${r.ruleId} already in ${r.file}` });
@@ -172,7 +176,7 @@ export class RunManager {
 
   private newRun(root: string | null, feature: string | null): ActiveRun {
     const token = `r${++this.counter}-${Date.now().toString(36)}`;
-    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map() };
+    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map(), alwaysAllowed: new Set() };
     this.runs.set(token, run);
     return run;
   }
@@ -213,6 +217,10 @@ export class RunManager {
       approve: (request: ApprovalRequest, signal: AbortSignal) =>
         new Promise<ApprovalAnswer>((resolve, reject) => {
           if (signal.aborted) return reject(new Error('cancelled'));
+          if (request.kind === 'command' && run.alwaysAllowed.has(request.command.trim())) {
+            this.notify.log({ level: 'info', message: `"${request.command}" is always allowed (chosen earlier in this run)` });
+            return resolve({ decision: 'approve', always: true });
+          }
           run.pending.set(request.id, { request, resolve, reject });
           signal.addEventListener(
             'abort',

@@ -2,9 +2,9 @@
 // uses it), driving real runs with a scripted model in a temporary git copy of the sample.
 import assert from 'node:assert/strict';
 import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createMessageConnection, IPCMessageReader, IPCMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { FakeAnthropicServer } from '../../fakeAnthropic/server';
 import { parseScript } from '../../fakeAnthropic/script';
@@ -94,6 +94,22 @@ describe('harness server (JSON-RPC over Node IPC)', function () {
       [['allow', 'node --version']],
     );
     assert.match(readFileSync(join(dir, 'src', 'ledger.js'), 'utf8'), /Math\.round\(paise\)/);
+  });
+
+  it('"Always allow" answers the same command later in the run without asking again', async () => {
+    dir = sampleRepo();
+    const twice = join(dir, '..', `${basename(dir)}-always.json`);
+    const use = (id: string) => ({ content: [{ type: 'tool_use', id, name: 'run', input: { command: 'node --version' } }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 5 } });
+    writeFileSync(twice, JSON.stringify([use('toolu_a1'), use('toolu_a2'), { content: [{ type: 'text', text: 'done' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 5 } }]));
+    h = await startServer();
+    h.onApproval(() => ({ decision: 'approve', always: true }));
+    await h.conn.sendRequest(Rpc.startRun, { root: dir, mode: 'attended', model: `script:${twice}` });
+    const ended = await h.ended;
+    rmSync(twice, { force: true });
+    assert.equal(h.approvals.length, 1, 'asked once');
+    const tools = h.events.flatMap((e) => (e.event.kind === 'tool' ? [e.event] : []));
+    assert.deepEqual(tools.map((t) => [t.id, t.is_error]), [['toolu_a1', false], ['toolu_a2', false]]);
+    assert.ok(ended.summary);
   });
 
   it('stopRun during a pending approval withdraws it and ends the run cancelled', async () => {
