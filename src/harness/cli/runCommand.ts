@@ -101,11 +101,11 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     if (typeof f['max-usd'] === 'number') limits.usd = f['max-usd'];
     const live = deps.live ?? Boolean(process.stdout.isTTY && process.stderr.isTTY);
     const color = live && !process.env.NO_COLOR;
-    let rows = new TimelineFormatter({ color });
+    let rows = new TimelineFormatter({ color, says: true });
     const onEvent = live
       ? (e: KiteEvent) => {
           if (e.kind === 'session_start') {
-            rows = new TimelineFormatter({ color });
+            rows = new TimelineFormatter({ color, says: true });
             out.out(`${e.feature}: ${e.title}  (${e.mode}, ${e.model.replace(/^script:.*[/\\]/, 'script:')})`);
           }
           const r = rows.row(e);
@@ -176,7 +176,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
 
 /** The timeline (unless it was already shown live) and the one summary line. */
 export function report(s: RunSummary, out: Out, live = false): number {
-  if (!live) out.out(formatTimeline(readEvents(s.logPath)));
+  if (!live) out.out(formatTimeline(readEvents(s.logPath), { says: true }));
   if (s.paused) {
     out.out(`${s.feature}: paused, resume with kite resume ${basename(s.logPath).replace(/\.jsonl$/, '')} (${s.summary ?? 'waiting for approval'})`);
     return 1;

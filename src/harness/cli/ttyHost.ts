@@ -19,6 +19,7 @@ const bold = color(1);
 export function colorDiff(patch: string): string {
   return patch
     .split('\n')
+    .filter((l) => !/^(=+|Index: .*)$/.test(l)) // createTwoFilesPatch's banner says nothing
     .map((l) => (l.startsWith('+') && !l.startsWith('+++') ? green(l) : l.startsWith('-') && !l.startsWith('---') ? red(l) : l.startsWith('@@') ? cyan(l) : l))
     .join('\n');
 }

@@ -34,6 +34,8 @@ function clip(s: string, w = ARGS_WIDTH): string {
 
 export interface TimelineOptions {
   color?: boolean; // ANSI colors for a terminal
+  /** Show the first line of what the agent said in each turn (a row under the turn). */
+  says?: boolean;
 }
 
 const paint = (on: boolean, code: number, s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -41,6 +43,7 @@ const paint = (on: boolean, code: number, s: string) => (on ? `\x1b[${code}m${s}
 /** Turns events into timeline rows one at a time (live output) — remembers policy rules by call. */
 export class TimelineFormatter {
   private readonly policyById = new Map<string, string>();
+  private readonly deniedByPerson = new Set<string>();
   private maxGateFailures: number | null = null;
   constructor(private readonly opts: TimelineOptions = {}) {}
 
@@ -55,13 +58,16 @@ export class TimelineFormatter {
         const cache = e.cache_read_input_tokens || e.cache_creation_input_tokens ? ` cache r=${n(e.cache_read_input_tokens)} w=${n(e.cache_creation_input_tokens)}` : '';
         // A reply without tool calls is the agent saying "done": the gate row follows.
         const claims = (e.stop === 'end_turn' || e.stop === 'stop_sequence') && !e.content.some((b) => b.type === 'tool_use') ? '  (claims done)' : '';
-        return `${secs(e.t)}  ${paint(c, 1, `turn ${String(e.turn).padEnd(3)}`)} ${e.stop.padEnd(9)} in=${n(e.input_tokens)} out=${n(e.output_tokens)}${cache}${claims}`;
+        const row = `${secs(e.t)}  ${paint(c, 1, `turn ${String(e.turn).padEnd(3)}`)} ${e.stop.padEnd(9)} in=${n(e.input_tokens)} out=${n(e.output_tokens)}${cache}${claims}`;
+        const said = this.opts.says ? saysLine(e.content) : null;
+        return said ? `${row}\n${' '.repeat(12)}${paint(c, 2, `“${said}”`)}` : row;
       }
       case 'policy':
         this.policyById.set(e.id, e.rule);
         return null;
       case 'tool': {
-        const rule = this.policyById.get(e.id);
+        // A person's "no" is not a policy rule: say who refused.
+        const rule = this.deniedByPerson.has(e.id) ? 'denied by the person' : this.policyById.get(e.id);
         const flag = e.error_code === 'denied' ? 'DENY' : e.is_error ? 'ERROR' : 'ok';
         const why = e.error_code === 'denied' && rule ? `  [${rule}]` : e.is_error && e.error_code ? `  [${e.error_code}]` : '';
         const exit = e.exit_code !== undefined && e.exit_code !== null && e.exit_code !== 0 ? ` → exit ${e.exit_code}` : '';
@@ -81,6 +87,7 @@ export class TimelineFormatter {
       case 'warning':
         return e.code === 'repetition' || e.code === 'max_tokens' ? `${secs(e.t)}    ${paint(c, 33, 'warn ')} ${clip(e.message, 80)}` : null;
       case 'approval':
+        if (e.decision === 'deny') this.deniedByPerson.add(e.id);
         return e.decision === 'approve' ? null : `${secs(e.t)}    ${e.decision === 'deny' ? 'user deny' : 'user edit'}${e.reason ? `: ${clip(e.reason)}` : ''}`;
       case 'progress': {
         // The closing progress event lists the QUEUE proposals the run added as features.
@@ -103,6 +110,18 @@ export class TimelineFormatter {
         return null; // other kinds have no row of their own
     }
   }
+}
+
+/** The first line of the agent's text in a reply, clipped (null when it said nothing). */
+function saysLine(content: readonly { type: string; text?: unknown }[]): string | null {
+  const text = content
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n')
+    .trim();
+  if (!text) return null;
+  const first = text.split('\n')[0].trim();
+  return clip(first + (text.includes('\n') ? ' …' : ''), 100);
 }
 
 export function formatTimeline(events: readonly KiteEvent[], opts: TimelineOptions = {}): string {

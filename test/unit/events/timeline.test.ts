@@ -44,6 +44,26 @@ describe('timeline text', () => {
     ]);
   });
 
+  it('with says: the first line of what the agent said, under its turn; a person\'s deny is not shown as a policy rule', () => {
+    const rows = formatTimeline(
+      [
+        ev(1, { kind: 'model', turn: 1, ms: 1, stop: 'tool_use', content: [{ type: 'text', text: 'Let me run the tests.\nThen fix.' }, { type: 'tool_use', id: 'a', name: 'run', input: { command: 'ls' } }], input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0, model: 'm', retries: 0 }),
+        ev(1, { kind: 'policy', id: 'a', name: 'run', decision: 'ask', rule: 'ask:commands', reason: 'r' }),
+        ev(2, { kind: 'approval', id: 'a', decision: 'deny', reason: 'use list_files', diff: null, always: false }),
+        ev(2, { kind: 'tool', id: 'a', name: 'run', args: { command: 'ls' }, ms: 0, is_error: true, output: 'denied', error_code: 'denied' }),
+        ev(3, { kind: 'model', turn: 2, ms: 1, stop: 'tool_use', content: [{ type: 'tool_use', id: 'b', name: 'list_files', input: {} }], input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 0, model: 'm', retries: 0 }),
+      ],
+      { says: true },
+    ).split('\n');
+    assert.deepEqual(rows, [
+      '    1.0s  turn 1   tool_use  in=1 out=1',
+      '            “Let me run the tests. …”',
+      '    2.0s    user deny: use list_files',
+      '    2.0s    DENY  run ls  [denied by the person]',
+      '    3.0s  turn 2   tool_use  in=1 out=1',
+    ]);
+  });
+
   it('the end row says why a run did not end done; a killed check reads "killed"; QUEUE proposals get a row with their titles', () => {
     const rows = formatTimeline([
       ev(1, { kind: 'gate', attempt: 1, passed: false, feedback: 'f', checks: [{ command: 'sleep 50', exit_code: null, ms: 1, timed_out: false, output_tail: '', source: 'check' }] }),
