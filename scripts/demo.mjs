@@ -72,5 +72,10 @@ if (logs.length) {
   }
 }
 console.log();
-console.log(dim(`Look around: cd ${work} — the run's event log is in .kite/runs/ (never committed).`));
+console.log(dim(`Look around: cd ${work} — the run's event log is in .kite/runs/ (never committed). There:`));
+const kite = `node ${cli}`;
+const log = logs.length ? `.kite/runs/${logs[0]}` : '.kite/runs/<run>.jsonl';
+console.log(dim(`  ${kite} timeline ${log}   the same rows, from the log`));
+console.log(dim(`  ${kite} cost                 tokens and dollars (cache reads are cheap)`));
+console.log(dim(`  ${kite} run --replay ${log} --worktree   the model's recorded replies, tools and gate live`));
 process.exit(code);
