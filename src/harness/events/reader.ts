@@ -58,6 +58,7 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
   let lineNo = 0;
   let completeLines = 0;
   let torn = false;
+  let lastBadBytes: number | null = null;
   const handle = (text: string, terminated: boolean): void => {
     lineNo++;
     if (text.trim() === '') return;
@@ -66,9 +67,16 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
     if (r.ok) {
       format ??= r.format;
       count++;
+      // A bad line right before a `resumed` event was the torn last line of an earlier crash.
+      const prev = problems.at(-1);
+      if (r.event.kind === 'resumed' && prev && prev.line === lineNo - 1 && lastBadBytes !== null) {
+        prev.message = `line ${prev.line}: torn line left by a crash (the run was resumed after it; ${lastBadBytes} bytes ignored)`;
+      }
+      lastBadBytes = null;
       onEvent(r.event, lineNo);
       return;
     }
+    lastBadBytes = Buffer.byteLength(text);
     if (r.unsupportedVersion !== undefined) {
       throw new LogReadError('unsupported_version', `${path}: ${r.problem.message}`, path, lineNo, r.unsupportedVersion);
     }
