@@ -105,7 +105,7 @@ export class TimelineApp {
       return;
     }
     this.apply(parsed.data);
-    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq });
+    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.rows[this.selectedRow]?.seq ?? null });
   }
 
   private apply(msg: HostMessage): void {
@@ -242,7 +242,10 @@ export class TimelineApp {
   /** Makes a hidden row visible: expand its turn, or drop the filters that hide it. */
   private showRow(rowIndex: number): void {
     const row = this.store.rows[rowIndex] as Row;
-    if (this.store.filterActive && !this.store.rowPasses(row)) this.setFilter(NO_FILTER);
+    if (this.store.filterActive && !this.store.rowPasses(row)) {
+      this.toolbar.show(NO_FILTER);
+      this.setFilter(NO_FILTER);
+    }
     this.store.setCollapsed(row.group, false);
     this.list.reset();
   }

@@ -276,6 +276,20 @@ describe('timeline webview in Chromium', function () {
     assert.equal(await tp.page.textContent('#problems'), '1 unreadable line skipped — line 6: invalid JSON (Unexpected token)');
   });
 
+  it('reveals an event the extension names, even inside a collapsed turn or behind a filter', async () => {
+    tp = await openTimeline(browser, { height: 600 });
+    await loadDemo(tp);
+    await tp.page.click('#collapse-all');
+    await tp.page.click('#errors-only');
+    await tp.send({ type: 'reveal', seq: 40 });
+    await tp.page.waitForSelector('.row.selected[data-seq="40"]');
+    assert.equal(await tp.page.textContent('#details h2'), 'run — exit 0');
+    const applied = (await tp.posted()).filter((m) => m.type === 'applied').at(-1);
+    assert.deepEqual(applied, { type: 'applied', events: 45, lastSeq: 44, selected: 40 });
+    // The filter that hid it was cleared, and its turn opened.
+    assert.equal(await tp.page.evaluate(() => (document.getElementById('errors-only') as HTMLElement & { checked: boolean }).checked), false);
+  });
+
   it('shows a log of the original Python Kite, normalized by the parser', async () => {
     const py = fixture('python-kite.jsonl');
     assert.ok(py.length > 5);

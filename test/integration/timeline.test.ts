@@ -152,4 +152,29 @@ describe('timeline in VS Code', function () {
       await waitFor('the run in a second timeline tab', () => t.editorStates().find((s) => s.log === runLog && s.events === runEvents.length), [t.onDidApply], 30_000);
     }
   });
+
+  it('opens a run at an event ({log, seq}: the row is selected once the history is in)', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const fixture = join(testEnv().repo, 'test', 'fixtures', 'logs', 'demo-run.jsonl');
+    await vscode.commands.executeCommand('kite.openTimeline', { log: fixture, seq: 19 });
+    const s = await waitFor('event 19 selected in the tab', () => t.editorStates().find((x) => x.log === fixture && x.selected === 19), [t.onDidApply], 30_000);
+    assert.equal(s.events, 45);
+  });
+
+  it('"Replay from here" starts the replay debugger at that event', async () => {
+    assert.ok(runLog, 'needs the run of the first test');
+    const model = runEvents.find((e) => e.kind === 'model' && e.turn === 2) as KiteEvent;
+    const started = new Promise<vscode.DebugSession>((resolve) => {
+      const sub = vscode.debug.onDidStartDebugSession((d) => {
+        sub.dispose();
+        resolve(d);
+      });
+    });
+    assert.ok(t.viewReceive({ type: 'replayFromHere', seq: model.seq }));
+    const session = await started;
+    assert.equal(session.type, 'kite');
+    assert.equal(session.configuration.seq, model.seq);
+    assert.equal(session.configuration.log, runLog);
+    await vscode.debug.stopDebugging(session);
+  });
 });

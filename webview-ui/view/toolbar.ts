@@ -90,6 +90,15 @@ export class Toolbar {
     return this.state;
   }
 
+  /** Shows `f` in the controls (when the page changed the filter itself, e.g. to reveal a row). */
+  show(f: Filter): void {
+    this.state = f;
+    this.search.value = f.text;
+    this.errors.checked = f.errorsOnly;
+    this.kind.value = f.kind;
+    this.tool.value = f.tool ?? '';
+  }
+
   /** New tool names seen in the log become choices. */
   addTools(names: readonly string[]): void {
     for (const n of names) this.tool.append(option(n, n, this.state.tool === n));

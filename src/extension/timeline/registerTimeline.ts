@@ -1,6 +1,6 @@
 // Registers the timeline: the Kite view that follows the active run, the per-run editor tabs,
-// the read-only documents of row actions, and the commands kite.openTimeline (optional log path,
-// else a pick of .kite/runs) and kite.timeline.follow (internal: a log path to follow).
+// the read-only documents of row actions, and the commands kite.openTimeline (optional log path or
+// {log, seq}, else a pick of .kite/runs) and kite.timeline.follow (internal: a log path or {log, seq}).
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -37,6 +37,12 @@ function logPathOf(arg: unknown): string | undefined {
     if (typeof o.path === 'string') return o.path;
   }
   return undefined;
+}
+
+/** The event to select, from {log, seq} (the debugger's and the Runs view's shape). */
+function seqOf(arg: unknown): number | undefined {
+  const seq = arg && typeof arg === 'object' ? (arg as { seq?: unknown }).seq : undefined;
+  return typeof seq === 'number' && Number.isInteger(seq) && seq >= 0 ? seq : undefined;
 }
 
 /** Logs of the workspace's runs, newest first (names start with a timestamp). */
@@ -113,13 +119,17 @@ export function registerTimeline(context: vscode.ExtensionContext, output?: vsco
         if (!pick) return;
         logPath = pick.path;
       }
+      const seq = seqOf(arg);
+      if (seq !== undefined) editors.reveal(logPath, seq);
       await open(logPath);
     }),
     vscode.commands.registerCommand('kite.timeline.follow', async (arg?: unknown) => {
       const logPath = logPathOf(arg);
       if (!logPath) return;
       follow(logPath);
-      await view.reveal();
+      const seq = seqOf(arg);
+      if (seq !== undefined) view.reveal(seq);
+      await view.show();
     }),
   );
   return {

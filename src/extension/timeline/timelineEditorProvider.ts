@@ -9,7 +9,8 @@ import type { AppliedState, TimelineSession } from './timelineSession';
 export const TIMELINE_EDITOR_ID = 'kite.timelineEditor';
 
 export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
-  private readonly sessions = new Set<TimelineSession>();
+  private readonly sessions = new Map<TimelineSession, string>();
+  private readonly pendingReveal = new Map<string, number>();
   private readonly applied = new vscode.EventEmitter<AppliedState>();
   readonly onDidApply = this.applied.event;
 
@@ -28,7 +29,10 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     const { TimelineSession, configureTimelineWebview } = await import('./timelineSession');
     const session = new TimelineSession(panel.webview, await this.actions(), path, 'This log is empty.', this.output);
     configureTimelineWebview(panel.webview, this.extensionUri, `Timeline ${basename(path)}`);
-    this.sessions.add(session);
+    this.sessions.set(session, path);
+    const seq = this.pendingReveal.get(path);
+    if (seq !== undefined) session.reveal(seq);
+    this.pendingReveal.delete(path);
     const sub = session.onDidApply((s) => this.applied.fire(s));
     panel.onDidDispose(() => {
       sub.dispose();
@@ -37,13 +41,20 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     });
   }
 
+  /** Selects an event in the tab of this log (now, or when the tab opens). */
+  reveal(path: string, seq: number): void {
+    const open = [...this.sessions].filter(([, p]) => p === path);
+    if (open.length) for (const [s] of open) s.reveal(seq);
+    else this.pendingReveal.set(path, seq);
+  }
+
   /** What each open timeline tab holds (test hook). */
   states(): AppliedState[] {
-    return [...this.sessions].flatMap((s) => (s.lastApplied ? [s.lastApplied] : []));
+    return [...this.sessions.keys()].flatMap((s) => (s.lastApplied ? [s.lastApplied] : []));
   }
 
   dispose(): void {
-    for (const s of this.sessions) s.dispose();
+    for (const s of this.sessions.keys()) s.dispose();
     this.applied.dispose();
   }
 }

@@ -22,6 +22,7 @@ export interface AppliedState {
   log: string | null;
   events: number;
   lastSeq: number | null;
+  selected: number | null;
 }
 
 /** Sets up a webview for the timeline page: scripts on, resources only from dist/webview. */
@@ -41,6 +42,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   private tailer: LogTailer | null = null;
   private ready = false;
   private snapshotSent = false;
+  /** The history has been sent in full (a reveal waits for it). */
+  private loaded = false;
+  private pendingReveal: number | null = null;
   private generation = 0;
   writes = new WriteIndex();
   start: SessionStart | null = null;
@@ -97,7 +101,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
         this.restart();
         return;
       case 'applied':
-        this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq };
+        this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq, selected: m.selected };
         this.applied.fire(this.lastApplied);
         return;
       case 'openDiff':
@@ -127,6 +131,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     this.writes = new WriteIndex();
     this.start = null;
     this.snapshotSent = false;
+    this.loaded = false;
     this.lastApplied = null;
     const gen = ++this.generation;
     const path = this.log;
@@ -168,6 +173,21 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       return trimEventForView(ev);
     });
     const loading = batch.initial && !batch.done;
+    if (batch.initial && batch.done) this.loaded = true;
+    this.sendEvents(source, batch, events, loading);
+    if (this.loaded && this.pendingReveal !== null) {
+      this.post({ type: 'reveal', seq: this.pendingReveal });
+      this.pendingReveal = null;
+    }
+  }
+
+  /** Selects the event with this seq in the page (once the history is there). */
+  reveal(seq: number): void {
+    if (this.ready && this.loaded) this.post({ type: 'reveal', seq });
+    else this.pendingReveal = seq;
+  }
+
+  private sendEvents(source: TimelineSource, batch: TailBatch, events: KiteEvent[], loading: boolean): void {
     if (!this.snapshotSent) {
       this.snapshotSent = true;
       // About how many events the whole history has, from the bytes the first batch took.

@@ -44,6 +44,8 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
     const session = new TimelineSession(view.webview, await this.actions(), this.current, EMPTY, this.output);
     configureTimelineWebview(view.webview, this.extensionUri, 'Kite timeline');
     this.session = session;
+    if (this.pendingReveal !== null) session.reveal(this.pendingReveal);
+    this.pendingReveal = null;
     const sub = session.onDidApply((s) => this.applied.fire(s));
     this.onShown();
     const vis = view.onDidChangeVisibility(() => {
@@ -58,6 +60,14 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
     });
   }
 
+  private pendingReveal: number | null = null;
+
+  /** Selects an event in the view (after its history has loaded). */
+  reveal(seq: number): void {
+    if (this.session) this.session.reveal(seq);
+    else this.pendingReveal = seq;
+  }
+
   /** Follows another log (the page gets a new snapshot). */
   follow(logPath: string | null): void {
     this.current = logPath;
@@ -65,7 +75,7 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
     if (this.view && logPath) this.view.description = logPath.split(/[\\/]/).pop()?.replace(/\.jsonl$/, '');
   }
 
-  async reveal(): Promise<void> {
+  async show(): Promise<void> {
     if (this.view) this.view.show(true);
     else await vscode.commands.executeCommand(`${TIMELINE_VIEW_ID}.focus`);
   }

@@ -58,7 +58,13 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   /** Executes `kite.replayInDebugger` with {log, seq}. */
   z.object({ type: z.literal('replayFromHere'), seq }),
   /** Test hook and diagnostics: what the view holds after it applied a message. */
-  z.object({ type: z.literal('applied'), events: z.number().int().nonnegative(), lastSeq: z.number().int().nullable() }),
+  z.object({
+    type: z.literal('applied'),
+    events: z.number().int().nonnegative(),
+    lastSeq: z.number().int().nullable(),
+    /** seq of the selected row (null: none). */
+    selected: z.number().int().nullable(),
+  }),
 ]);
 export type ViewMessage = z.infer<typeof ViewMessageSchema>;
 
