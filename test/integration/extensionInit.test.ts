@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteParts } from '../../src/extension/wireKite';
 import { kite, resetWorkspace, waitForAsync } from './extensionHelpers';
+import { waitFor } from './waitFor';
 
 describe('extension: Initialize Kite in This Workspace', function () {
   this.timeout(60_000);
@@ -32,6 +33,31 @@ describe('extension: Initialize Kite in This Workspace', function () {
     assert.ok(existsSync(join(ws, '.kite', 'config.json')));
     const features = await waitForAsync('the starter feature in the Features view', () => k.features(), (f) => f.length === 1, [k.onDidChangeFeatures]);
     assert.deepEqual(features, [{ id: 'F1', status: 'todo' }]);
+  });
+
+  it('validates kite-progress.json and .kite/config.json while they are edited (jsonValidation with the generated schemas)', async () => {
+    await resetWorkspace();
+    const problems = async (rel: string, edit: (text: string) => string): Promise<string[]> => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(ws, rel)));
+      const editor = await vscode.window.showTextDocument(doc);
+      const text = doc.getText();
+      assert.ok(await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), edit(text))));
+      const diags = await waitFor(
+        `a schema problem in ${rel}`,
+        () => {
+          const d = vscode.languages.getDiagnostics(doc.uri);
+          return d.length ? d : undefined;
+        },
+        [vscode.languages.onDidChangeDiagnostics],
+        30_000,
+      );
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      return diags.map((d) => d.message);
+    };
+    const progress = await problems('kite-progress.json', (t) => t.replace('"status": "todo"', '"status": "finished"'));
+    assert.ok(progress.some((m) => /todo|in_progress|done|Value is not accepted/i.test(m)), JSON.stringify(progress));
+    const config = await problems('.kite/config.json', (t) => t.replace('"checks"', '"budgett": 1, "checks"'));
+    assert.ok(config.some((m) => /budgett/.test(m) && /not allowed/i.test(m)), JSON.stringify(config));
   });
 
   it('never overwrites existing files', async () => {
