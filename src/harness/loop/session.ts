@@ -139,7 +139,7 @@ async function runTools(deps: LoopDeps, state: LoopState, uses: ToolUseBlock[], 
       case 'stuck':
         return { outcome: 'stuck', summary: `stuck: ${r.message}`, error: null, state };
       case 'paused':
-        return { outcome: 'cancelled', paused: true, summary: `paused: ${r.message}; continue it with \`kite resume\``, error: null, state };
+        return { outcome: 'cancelled', paused: true, summary: r.message, error: null, state };
       default:
         return assertNever(r, 'tool call result');
     }

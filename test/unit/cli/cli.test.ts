@@ -201,6 +201,16 @@ describe('kite CLI (in process)', function () {
     }
   });
 
+  it('an approval nobody answers (Ctrl-C at the prompt) pauses the run: exit 1, one line with the resume command and what waits', async () => {
+    const repo = twoFeatureRepo();
+    const c = new Capture();
+    const host = { approve: () => Promise.reject(new Error('Aborted with Ctrl+C')) };
+    const code = await runMain([repo], { out: c, isTty: true, live: false, host, extra: { modelOverride: new ScriptedModel([use('run', 'c1', { command: 'ls' }), say('done')]) } });
+    assert.equal(code, 1);
+    assert.match(c.stdout, /^F1: paused, resume with kite resume \d{8}-\d{6}-F1 \(waiting for approval of run \(c1\)\)$/m);
+    assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'in_progress');
+  });
+
   it('kite init in a folder without git says how to start one; a run refuses a repo without git with the commands to type', async () => {
     const dir = tempDir();
     const c = new Capture();
