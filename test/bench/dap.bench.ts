@@ -52,14 +52,20 @@ async function direct(log: string): Promise<void> {
     gateView(rt.index, i);
     totalsView(rt.index, i);
   };
-  // Expanding "Messages sent this turn" / "Run state" folds state at that moment from a snapshot.
-  const folds: number[] = [];
+  // Expanding "Messages sent this turn" (from the folded conversation) and "Run state" (the
+  // reducer's state at that moment: nearest snapshot, cloned, plus at most `every` events).
+  const msgs: number[] = [];
+  const states: number[] = [];
   for (const p of positions(rt.length, 100)) {
-    const t = performance.now();
+    let t = performance.now();
     rt.messagesFor(p);
-    folds.push(performance.now() - t);
+    msgs.push(performance.now() - t);
+    t = performance.now();
+    rt.stateAfter(p);
+    states.push(performance.now() - t);
   }
-  console.log(`runtime messages-at-a-random-turn (snapshot clone + fold) ${fmt(folds)}`);
+  console.log(`runtime Messages scope at a random turn ${fmt(msgs)}`);
+  console.log(`runtime Run state (reducer) at a random event: snapshot clone + fold ${fmt(states)}`);
   const fwd: number[] = [];
   const back: number[] = [];
   const jumps: number[] = [];
@@ -98,6 +104,7 @@ async function overDap(log: string): Promise<void> {
   await dc.start();
   try {
     const t0 = performance.now();
+    const ready_ = new Promise((resolve) => dc.on('output', (e) => (e.body as { category?: string }).category === 'telemetry' && resolve(e)));
     const stopped = dc.waitForEvent('stopped', 120_000);
     const init = dc.waitForEvent('initialized', 120_000).then(() => dc.configurationDoneRequest());
     await Promise.all([dc.launch({ log }), init]);
@@ -120,19 +127,26 @@ async function overDap(log: string): Promise<void> {
       if (totals) await dc.variablesRequest({ variablesReference: totals.variablesReference });
       return performance.now() - t;
     };
-    const fwd: number[] = [];
-    const back: number[] = [];
-    const jumps: number[] = [];
-    for (const p of positions(N, 120)) {
-      const targets = await dc.gotoTargetsRequest({ source, line: p + 3 });
-      jumps.push(await roundTrip(() => dc.gotoRequest({ threadId: 1, targetId: targets.body.targets[0].id })));
-      fwd.push(await roundTrip(() => dc.stepInRequest({ threadId: 1 })));
-      back.push(await roundTrip(() => dc.stepBackRequest({ threadId: 1 })));
-      back.push(await roundTrip(() => dc.stepBackRequest({ threadId: 1 })));
-    }
-    console.log(`DAP stepIn   (request→stopped→stackTrace→scopes→variables) ${fmt(fwd)}`);
-    console.log(`DAP stepBack (same round trip) ${fmt(back)}`);
-    console.log(`DAP goto     (same round trip) ${fmt(jumps)}`);
+    const phase = async (label: string, n: number) => {
+      const fwd: number[] = [];
+      const back: number[] = [];
+      const jumps: number[] = [];
+      for (const p of positions(N, n)) {
+        const targets = await dc.gotoTargetsRequest({ source, line: p + 3 });
+        jumps.push(await roundTrip(() => dc.gotoRequest({ threadId: 1, targetId: targets.body.targets[0].id })));
+        fwd.push(await roundTrip(() => dc.stepInRequest({ threadId: 1 })));
+        back.push(await roundTrip(() => dc.stepBackRequest({ threadId: 1 })));
+        back.push(await roundTrip(() => dc.stepBackRequest({ threadId: 1 })));
+      }
+      console.log(`DAP ${label} stepIn   (request→stopped→stackTrace→scopes→variables) ${fmt(fwd)}`);
+      console.log(`DAP ${label} stepBack (same round trip) ${fmt(back)}`);
+      console.log(`DAP ${label} goto     (same round trip) ${fmt(jumps)}`);
+    };
+    // The adapter folds the run in the background after entry; steps are answered meanwhile.
+    await phase('during background fold:', 40);
+    const ready = (await ready_) as { body: { data?: { ms?: number; snapshots?: number } } };
+    console.log(`DAP: background fold finished ${ready.body.data?.ms} ms after entry (${ready.body.data?.snapshots} snapshots)`);
+    await phase('after fold:', 120);
     await dc.disconnectRequest({});
   } finally {
     await dc.stop();

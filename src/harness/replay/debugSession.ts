@@ -124,7 +124,18 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.sendResponse(response);
     const rt = this.runtime;
     this.report(args.seq !== undefined ? rt.entryAtSeq(args.seq) : args.stopOnEntry ? rt.entry() : rt.start());
-    await this.runtime.warm(this.warming);
+    await this.warm(this.runtime);
+  }
+
+  /** Fold the run in the background; a telemetry output (hidden in VS Code) says when it is done. */
+  private async warm(rt: ReplayRuntime<RunState>): Promise<void> {
+    const t0 = performance.now();
+    await rt.warm(this.warming);
+    if (this.warming.cancelled) return;
+    const ms = Math.round(performance.now() - t0);
+    const ev = new OutputEvent(`kite: folded ${rt.length} events into ${rt.cursorStats?.snapshots ?? 0} state snapshots in ${ms} ms\n`, 'telemetry') as DebugProtocol.OutputEvent;
+    ev.body.data = { kind: 'snapshotsReady', events: rt.length, snapshots: rt.cursorStats?.snapshots ?? 0, ms };
+    this.sendEvent(ev);
   }
 
   /** Read a log into a runtime, or answer the launch with an error naming the problem. */
@@ -194,7 +205,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.runtime.setExceptionFilters([...new Set<ExceptionFilterId>([...(this.pendingFilters ?? DEFAULT_EXCEPTION_FILTERS), 'divergence'])]);
     if (this.pendingFunctionBps) this.runtime.setFunctionBreakpoints(this.pendingFunctionBps);
     this.report(stop);
-    await this.runtime.warm(this.warming);
+    await this.warm(this.runtime);
   }
 
   /** An error response; `showUser` for failures a person must see (a launch that cannot start). */

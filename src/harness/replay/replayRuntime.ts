@@ -51,6 +51,7 @@ export class ReplayRuntime<S = unknown> {
   readonly index: EventIndex;
   readonly transcript: Transcript;
   private readonly cursor: StateCursor<S> | null;
+  private readonly snapshotEvery: number;
   position = 0;
   private nextId = 1;
   private lineBps = new Map<number, Breakpoint[]>(); // event index -> breakpoints
@@ -68,16 +69,18 @@ export class ReplayRuntime<S = unknown> {
   ) {
     this.index = new EventIndex(events);
     this.transcript = buildTranscript(events, opts.name);
-    // ~200 snapshots whatever the length: a far jump costs one clone plus at most `every` steps.
-    const every = opts.snapshotEvery ?? Math.min(2048, Math.max(128, Math.round(events.length / 200)));
-    this.cursor = opts.folder ? new StateCursor(events, opts.folder, every) : null;
+    // About 50 snapshots whatever the length: each costs a deep clone (memory, GC), and a far
+    // jump costs one clone plus at most `every` reducer steps (a few ms even at 100k events).
+    this.snapshotEvery = opts.snapshotEvery ?? Math.min(4096, Math.max(256, Math.round(events.length / 50)));
+    this.cursor = opts.folder ? new StateCursor(events, opts.folder, this.snapshotEvery) : null;
   }
 
   /**
-   * Fold the whole log in the background, in slices that leave the event loop free between
-   * them, so the snapshots exist before anyone asks for state far into the run.
+   * Fold the whole log in the background in small slices, leaving the event loop free between
+   * them (requests are answered in between), so the snapshots exist before anyone asks for
+   * state far into the run.
    */
-  async warm(signal?: { cancelled: boolean }, slice = 2000): Promise<void> {
+  async warm(signal?: { cancelled: boolean }, slice = 500): Promise<void> {
     if (!this.cursor) return;
     for (let i = slice; ; i += slice) {
       if (signal?.cancelled) return;
