@@ -71,7 +71,8 @@ export class RunError extends Error {
 
 export async function runFeature(opts: RunOptions, host: Host): Promise<RunSummary> {
   const root0 = resolve(opts.root);
-  if (!existsSync(root0) || !statSync(root0).isDirectory()) throw new RunError('no_root', `${root0}: no such directory`);
+  if (!existsSync(root0)) throw new RunError('no_root', `${root0}: no such directory`);
+  if (!statSync(root0).isDirectory()) throw new RunError('no_root', `${root0} is a file; give the project folder (the one holding kite-progress.json)`);
   let root = root0;
   let config = loadConfig(root);
   let progressPath = join(root, PROGRESS_FILE);

@@ -83,7 +83,7 @@ export class TimelineFormatter {
         return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}${attempt}  ${checks}`;
       }
       case 'budget_stop':
-        return `${secs(e.t)}  ${paint(c, 31, 'budget stop')}: ${e.limit} ${e.used} of ${e.max}`;
+        return `${secs(e.t)}  ${paint(c, 31, 'budget stop')}: ${e.limit} ${e.limit === 'usd' ? `$${e.used.toFixed(4)} of $${e.max}` : `${n(Math.round(e.used))} of ${n(e.max)}`}`;
       case 'warning':
         return e.code === 'repetition' || e.code === 'max_tokens' ? `${secs(e.t)}    ${paint(c, 33, 'warn ')} ${clip(e.message, 80)}` : null;
       case 'approval':

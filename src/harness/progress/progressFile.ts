@@ -79,8 +79,19 @@ export function parseProgress(text: string, file = PROGRESS_FILE): ProgressFile 
   return parsed.data;
 }
 
+/** The nearest folder above `dir` that holds a progress file, or null. */
+function progressAbove(dir: string): string | null {
+  for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) if (existsSync(join(d, PROGRESS_FILE))) return d;
+  return null;
+}
+
 export function loadProgress(path: string): ProgressFile {
-  if (!existsSync(path)) throw new ProgressError('not_found', `${path}: no progress file (run \`kite init\` to create one)`);
+  if (!existsSync(path)) {
+    // Started from a subfolder of the project: say where the project is.
+    const above = basename(path) === PROGRESS_FILE ? progressAbove(dirname(path)) : null;
+    const hint = above ? `; the project seems to be ${above} (run kite there, or give it as DIR)` : ' (run `kite init` to create one)';
+    throw new ProgressError('not_found', `${path}: no progress file${hint}`);
+  }
   return parseProgress(readFileSync(path, 'utf8'), path);
 }
 

@@ -64,6 +64,11 @@ describe('timeline text', () => {
     ]);
   });
 
+  it('budget stop rows read like the limits (dollars, thousands separators)', () => {
+    const rows = formatTimeline([ev(1, { kind: 'budget_stop', limit: 'usd', used: 0.010512, max: 0.01 }), ev(2, { kind: 'budget_stop', limit: 'tokens', used: 8739, max: 5000 })]).split('\n');
+    assert.deepEqual(rows, ['    1.0s  budget stop: usd $0.0105 of $0.01', '    2.0s  budget stop: tokens 8,739 of 5,000']);
+  });
+
   it('the end row says why a run did not end done; a killed check reads "killed"; QUEUE proposals get a row with their titles', () => {
     const rows = formatTimeline([
       ev(1, { kind: 'gate', attempt: 1, passed: false, feedback: 'f', checks: [{ command: 'sleep 50', exit_code: null, ms: 1, timed_out: false, output_tail: '', source: 'check' }] }),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { currentFeature, loadProgress, nextFeatureId, parseProgress, ProgressError, saveProgress, type ProgressFile } from '../../../src/harness/progress/progressFile';
 import { tempDir } from '../loop/kit';
@@ -50,6 +50,17 @@ describe('progress file', () => {
     const m = problem('{"goal": "g", "features": [{"id": "F1", "title": "t", "status": "todoo"}, {"id": "F2", "status": "todo"}]}').message;
     assert.match(m, /\$\.features\[0\]\.status \(feature F1\): expected one of "todo"\|.*, got "todoo"/);
     assert.match(m, /\$\.features\[1\]\.title \(feature F2\): missing \(expected string\)/);
+  });
+
+  it('a missing file suggests kite init, or the project folder above when started from a subfolder', () => {
+    const root = tempDir();
+    const e1 = problemOf(() => loadProgress(join(root, 'kite-progress.json')));
+    assert.equal(e1.code, 'not_found');
+    assert.match(e1.message, /no progress file \(run `kite init` to create one\)$/);
+    writeFileSync(join(root, 'kite-progress.json'), JSON.stringify(base()));
+    mkdirSync(join(root, 'src', 'deep'), { recursive: true });
+    const e2 = problemOf(() => loadProgress(join(root, 'src', 'deep', 'kite-progress.json')));
+    assert.equal(e2.message, `${join(root, 'src', 'deep', 'kite-progress.json')}: no progress file; the project seems to be ${root} (run kite there, or give it as DIR)`);
   });
 
   it('invalid JSON says where (line:column) and what is wrong, in one line', () => {
