@@ -8,7 +8,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'crypto', 'net', 'http', 'stream', 'readline', 'util', 'events'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', 'test/fixtures/**', 'media/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['test/scratch/**', 'dist/**', 'out/**', 'node_modules/**', '.cache/**', 'test/fixtures/**', 'media/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
