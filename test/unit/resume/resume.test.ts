@@ -96,6 +96,22 @@ describe('resume', function () {
       assert.equal(sideLines(p.repo), 0);
     });
 
+    it('limit flags override the recorded limits: --max-turns 3 stops the resumed run at its budget', async () => {
+      const p = makeProject({ askCommands: true });
+      const s = await runFeature({ root: p.repo, mode: 'attended', model: `script:${p.script}` }, goneHost);
+      assert.equal(s.turns, 3); // paused on the command of turn 3
+      const r = kite(cli, p.repo, ['resume', s.logPath, '--approve', '--max-turns', '3']);
+      assert.equal(r.status, 1, r.stderr + r.stdout);
+      const events = await eventsOf(s.logPath);
+      const resumed = events.find((e): e is EventOf<'resumed'> => e.kind === 'resumed');
+      assert.equal(resumed?.limits.turns, 3);
+      const stop = events.find((e): e is EventOf<'budget_stop'> => e.kind === 'budget_stop');
+      assert.deepEqual([stop?.limit, stop?.used, stop?.max], ['turns', 3, 3]);
+      const end = events.at(-1);
+      assert.ok(end?.kind === 'session_end' && end.status === 'budget_exceeded');
+      assert.equal(sideLines(p.repo), 1, 'the approved call still ran before the budget check');
+    });
+
     it('--deny REASON tells the agent why and does not run the command', async () => {
       const p = makeProject({ askCommands: true });
       const s = await runFeature({ root: p.repo, mode: 'attended', model: `script:${p.script}` }, goneHost);
