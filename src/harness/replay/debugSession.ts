@@ -6,21 +6,21 @@ import {
   InitializedEvent,
   LoggingDebugSession,
   OutputEvent,
-  Source,
   StoppedEvent,
   TerminatedEvent,
   Thread,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { basename, resolve } from 'node:path';
-import { LogReadError } from '../events/reader';
 import type { RunState } from '../protocol/reducer';
 import { DEFAULT_EXCEPTION_FILTERS, EXCEPTION_FILTERS, isExceptionFilterId, type ExceptionFilterId } from './breakpoints';
 import { eventLine, summarize } from './eventSummary';
 import { runLiveReplay, type LiveReplayResult } from './liveReplay';
 import { ExpressionError, evaluate, parseExpression, type Expr } from './expressions';
 import { parseLaunchArgs, type LaunchArgs } from './launchArgs';
-import { ReplayOpenError, openReplay, type OpenedReplay } from './openReplay';
+import { openReplay, type OpenedReplay } from './openReplay';
+import { DapError, openErrorOf } from './dapErrors';
+import { TRANSCRIPT_REF, TranscriptLocator } from './transcriptSource';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS } from './scope';
 import { transcriptText } from './transcript';
@@ -28,20 +28,8 @@ import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
 
 export const THREAD_ID = 1;
-const TRANSCRIPT_REF = 1;
 
-/** Error ids of failed responses (stable, for clients and tests). */
-export const DapError = {
-  badLaunchArgs: 2001,
-  logNotFound: 2002,
-  unsupportedVersion: 2003,
-  notALog: 2004,
-  emptyLog: 2005,
-  notLaunched: 2010,
-  badExpression: 2020,
-  badTarget: 2030,
-  liveUnavailable: 2040,
-} as const;
+export { DapError } from './dapErrors';
 
 export interface KiteDebugSessionOptions {
   /** Where the transcript lives for the client: VS Code passes a `kite-transcript:` URI maker.
@@ -53,7 +41,12 @@ export interface KiteDebugSessionOptions {
 
 export class KiteDebugSession extends LoggingDebugSession {
   private runtime: ReplayRuntime<RunState> | null = null;
-  private logPath = '';
+  private get logPath(): string {
+    return this.transcript.log;
+  }
+  private set logPath(log: string) {
+    this.transcript.log = log;
+  }
   private root = '';
   private terminated = false;
   private readonly warming = { cancelled: false };
@@ -63,8 +56,9 @@ export class KiteDebugSession extends LoggingDebugSession {
   private pendingFilters: ExceptionFilterId[] | null = null;
   private pendingFunctionBps: DebugProtocol.FunctionBreakpoint[] | null = null;
   private readonly vars = new VariableStore();
+  private readonly transcript: TranscriptLocator;
   private readonly inspector = new Inspector(this.vars, {
-    transcriptSource: () => this.transcriptSource(),
+    transcriptSource: () => this.transcript.source(),
     root: () => this.root,
     lineToClient: (l) => this.convertDebuggerLineToClient(l),
   });
@@ -73,6 +67,7 @@ export class KiteDebugSession extends LoggingDebugSession {
 
   constructor(private readonly opts: KiteDebugSessionOptions = {}) {
     super();
+    this.transcript = new TranscriptLocator(opts.transcriptUri);
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
   }
@@ -145,16 +140,10 @@ export class KiteDebugSession extends LoggingDebugSession {
       for (const p of opened.problems) this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
       return opened;
     } catch (e) {
-      if (e instanceof LogReadError) {
-        const id = e.code === 'not_found' ? DapError.logNotFound : e.code === 'unsupported_version' ? DapError.unsupportedVersion : DapError.notALog;
-        this.fail(response, id, `cannot replay ${log}: ${e.message}`, true);
-        return null;
-      }
-      if (e instanceof ReplayOpenError) {
-        this.fail(response, DapError.emptyLog, `cannot replay ${log}: ${e.message}`, true);
-        return null;
-      }
-      throw e;
+      const err = openErrorOf(log, e);
+      if (!err) throw e;
+      this.fail(response, err.id, err.message, true);
+      return null;
     }
   }
 
@@ -216,7 +205,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   private logpointOutput(text: string, i: number): void {
     const ev = new OutputEvent(`${text}\n`, 'console') as DebugProtocol.OutputEvent;
     if (this.runtime) {
-      ev.body.source = this.transcriptSource();
+      ev.body.source = this.transcript.source();
       ev.body.line = this.runtime.transcript.lineOfEvent[i];
     }
     this.sendEvent(ev);
@@ -276,7 +265,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   protected override gotoTargetsRequest(response: DebugProtocol.GotoTargetsResponse, args: DebugProtocol.GotoTargetsArguments): void {
     const rt = this.rt(response);
     if (!rt) return;
-    if (!this.isTranscript(args.source)) return this.fail(response, DapError.badTarget, `${args.source.path ?? args.source.name ?? 'this source'} is not the transcript of this run`);
+    if (!this.transcript.matches(args.source)) return this.fail(response, DapError.badTarget, `${args.source.path ?? args.source.name ?? 'this source'} is not the transcript of this run`);
     const line = this.convertClientLineToDebugger(args.line);
     const i = this.eventForLine(rt, line);
     if (i === null) return this.fail(response, DapError.badTarget, `line ${args.line} is past the end of the transcript`);
@@ -300,29 +289,6 @@ export class KiteDebugSession extends LoggingDebugSession {
 
   // ---- breakpoints -------------------------------------------------------------------------
 
-  private transcriptPath(): string {
-    return this.opts.transcriptUri ? this.opts.transcriptUri(this.logPath) : `${this.logPath}.kite-transcript`;
-  }
-
-  private transcriptSource(): Source {
-    const name = `${basename(this.logPath)}.kite-transcript`;
-    if (this.opts.transcriptUri) return new Source(name, this.transcriptPath());
-    return new Source(name, this.transcriptPath(), TRANSCRIPT_REF, 'kite-transcript');
-  }
-
-  private isTranscript(s: DebugProtocol.Source): boolean {
-    if (!this.opts.transcriptUri && s.sourceReference === TRANSCRIPT_REF) return true;
-    if (!s.path) return false;
-    const norm = (p: string) => {
-      try {
-        return decodeURIComponent(p).replace(/^kite-transcript:(\/\/)?/, '');
-      } catch {
-        return p;
-      }
-    };
-    return norm(s.path) === norm(this.transcriptPath());
-  }
-
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const wanted = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
     if (!this.runtime && this.recorded) {
@@ -331,14 +297,14 @@ export class KiteDebugSession extends LoggingDebugSession {
     }
     const rt = this.rt(response);
     if (!rt) return;
-    if (!this.isTranscript(args.source)) {
+    if (!this.transcript.matches(args.source)) {
       response.body = { breakpoints: wanted.map(() => ({ verified: false, message: 'not the transcript of this run: Kite breakpoints go on transcript lines' })) };
       return this.sendResponse(response);
     }
     const results = rt.setLineBreakpoints(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
     response.body = {
       breakpoints: results.map((r) => {
-        const bp = new Breakpoint(r.verified, this.convertDebuggerLineToClient(r.line), undefined, this.transcriptSource()) as DebugProtocol.Breakpoint;
+        const bp = new Breakpoint(r.verified, this.convertDebuggerLineToClient(r.line), undefined, this.transcript.source()) as DebugProtocol.Breakpoint;
         bp.id = r.id;
         if (r.message) bp.message = r.message;
         return bp;
@@ -351,7 +317,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     const rt = this.rt(response);
     if (!rt) return;
     const out: DebugProtocol.BreakpointLocation[] = [];
-    if (this.isTranscript(args.source)) {
+    if (this.transcript.matches(args.source)) {
       const from = this.convertClientLineToDebugger(args.line);
       const to = args.endLine ? this.convertClientLineToDebugger(args.endLine) : from;
       for (let l = from; l <= to && l <= rt.transcript.lines.length; l++) if (l >= 1 && rt.transcript.eventOfLine[l - 1] >= 0) out.push({ line: this.convertDebuggerLineToClient(l) });
@@ -409,7 +375,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   protected override sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): void {
     const rt = this.rt(response);
     if (!rt) return;
-    if (args.sourceReference !== TRANSCRIPT_REF && !(args.source && this.isTranscript(args.source)))
+    if (args.sourceReference !== TRANSCRIPT_REF && !(args.source && this.transcript.matches(args.source)))
       return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
     response.body = { content: transcriptText(rt.transcript), mimeType: 'text/x-kite-transcript' };
     this.sendResponse(response);
