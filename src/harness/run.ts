@@ -12,7 +12,7 @@ import type { KiteEvent, Limits, Mode, Outcome } from './protocol/events';
 import type { EventSink } from './events/sink';
 import { mergeLimits } from './budget/budget';
 import { finishFeature } from './progress/finish';
-import { addWorktree, dirtyPaths, gitBranch, gitHead, isGitRepo } from './progress/git';
+import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo } from './progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature, type ProgressFile } from './progress/progressFile';
 import { assembleLoop, logDirOf, verifyOf } from './loop/assemble';
 import { runLoop } from './loop/session';
@@ -88,13 +88,16 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
     progress = loadProgress(progressPath);
     feature = currentFeature(progress, feature.id);
   }
-  if (commits && !opts.allowDirty) {
+  let keep: Map<string, string | null> | undefined;
+  if (commits) {
     // Kite owns the progress file (it records each run there) and the log folder.
     const dirty = dirtyPaths(root, [logDirOf(root, config), progressPath]);
-    if (dirty.length) {
+    if (dirty.length && !opts.allowDirty) {
       const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
       throw new RunError('dirty', `the work tree has uncommitted changes (${shown}); commit or stash them, or pass --allow-dirty`);
     }
+    // --allow-dirty: the person's own changes stay theirs (left out of the commit unless the run touched them).
+    if (dirty.length) keep = snapshotPaths(root, dirty);
   }
 
   // A script named on the command line is relative to the shell's folder; one in the config to the project.
@@ -110,7 +113,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   const unsubscribe = host.onEvent ? writer.subscribe((e) => host.onEvent?.(e)) : () => undefined;
   const unwatch = opts.watch ? writer.subscribe((e) => opts.watch?.(e, writer)) : () => undefined;
   try {
-    return await runInWriter({ opts, host, root, config, progress, startProgress, progressPath, feature, model, limits, writer, clock, commits });
+    return await runInWriter({ opts, host, root, config, progress, startProgress, progressPath, feature, model, limits, writer, clock, commits, keep });
   } finally {
     unwatch();
     unsubscribe();
@@ -131,6 +134,8 @@ interface RunContext {
   writer: EventWriter;
   clock: Clock;
   commits: boolean;
+  /** Paths dirty before the run (--allow-dirty) and their content hashes then. */
+  keep?: ReadonlyMap<string, string | null>;
 }
 
 async function runInWriter(c: RunContext): Promise<RunSummary> {
@@ -197,7 +202,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
 
 /** Progress file, commit, the closing events. Exported for resume (same ending as a new run). */
 export function finishRun(
-  c: Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'writer' | 'commits'>,
+  c: Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'writer' | 'commits' | 'keep'>,
   outcome0: Outcome,
   summary: string,
   error0: string | null,
@@ -222,6 +227,7 @@ export function finishRun(
     costUsd,
     logDir: logDirOf(c.root, c.config),
     commit: c.commits,
+    keep: c.keep,
   });
   c.writer.append({ kind: 'progress', features: fin.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: fin.proposals });
   const error = fin.error ?? error0;

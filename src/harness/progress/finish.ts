@@ -59,6 +59,8 @@ export interface FinishInput {
   now?: Date;
   /** Whose secret values must stay out of the notes and the commit (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Changes the person had before the run (--allow-dirty): left out of the commit if untouched. */
+  keep?: ReadonlyMap<string, string | null>;
 }
 
 export interface FinishResult {
@@ -116,7 +118,7 @@ export function finishFeature(input: FinishInput): FinishResult {
   let error: string | null = null;
   if (outcome === 'done' && input.commit) {
     try {
-      commit = commitAll(input.root, `${feature.id}: ${feature.title}`, [input.logDir], secrets);
+      commit = commitAll(input.root, `${feature.id}: ${feature.title}`, [input.logDir], secrets, input.keep);
       // The sha can only be known after the commit; recording it leaves the progress file
       // modified, which the next run's dirty check tolerates (Kite owns that file).
       entry.commit = commit;

@@ -1,7 +1,8 @@
 // The few git operations Kite needs, through the git binary (real git, no library).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { sha256 } from '../tools/hash';
 import { findSecretsInDiff } from './secretScan';
 
 export type GitErrorCode = 'not_a_repo' | 'dirty' | 'commit_failed' | 'secret_in_commit' | 'worktree_failed' | 'git_failed';
@@ -75,11 +76,33 @@ export function dirtyPaths(root: string, ignore: string[] = []): string[] {
   return paths;
 }
 
+// The log folder carries a `.gitignore` of `*`; the explicit exclude in commitAll is a second line of defence.
+/** Repo-relative path → sha256 of its content now (null: absent). What --allow-dirty found. */
+export function snapshotPaths(root: string, paths: readonly string[]): Map<string, string | null> {
+  const top = git(root, ['rev-parse', '--show-toplevel']).trim();
+  const out = new Map<string, string | null>();
+  for (const p of paths) {
+    try {
+      out.set(p, sha256(readFileSync(join(top, p))));
+    } catch {
+      out.set(p, null); // deleted, or a folder (submodule)
+    }
+  }
+  return out;
+}
+
 /**
  * Stage every change in the work tree except the log folder and commit it. Returns the new sha.
- * The log folder carries a `.gitignore` of `*`; the explicit exclude is a second line of defence.
+ * `keep`: changes the person had before the run (--allow-dirty); those the run left untouched
+ * stay uncommitted, so their work in progress is not committed under the feature's name.
  */
-export function commitAll(root: string, message: string, excludeDirs: string[] = [], secrets: ReadonlyMap<string, string> = new Map()): string {
+export function commitAll(
+  root: string,
+  message: string,
+  excludeDirs: string[] = [],
+  secrets: ReadonlyMap<string, string> = new Map(),
+  keep: ReadonlyMap<string, string | null> = new Map(),
+): string {
   const excludes = excludeDirs
     .map((d) => relative(root, resolve(root, d)).replace(/\\/g, '/'))
     .filter((r) => r && !r.startsWith('..') && !isAbsolute(r)) // a folder outside the work tree needs no exclude
@@ -89,6 +112,8 @@ export function commitAll(root: string, message: string, excludeDirs: string[] =
   } catch (e) {
     throw new GitError('commit_failed', `git commit failed: ${gitError(e)}`);
   }
+  const untouched = [...snapshotPaths(root, [...keep.keys()])].filter(([p, h]) => keep.get(p) === h).map(([p]) => `:(top,literal)${p}`);
+  if (untouched.length) git(root, ['reset', '-q', '--', ...untouched]);
   const hits = secrets.size ? findSecretsInDiff(git(root, ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0']), secrets) : [];
   if (hits.length) {
     // Unstage only: every change stays in the work tree for the person to clean up.

@@ -211,6 +211,22 @@ describe('kite CLI (in process)', function () {
     assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'in_progress');
   });
 
+  it('--allow-dirty: the person\'s own uncommitted changes stay out of the feature commit, unless the run changed those files too', async () => {
+    const repo = twoFeatureRepo();
+    writeFileSync(join(repo, 'README.md'), 'my notes, not ready\n'); // untracked WIP
+    writeFileSync(join(repo, 'shared.txt'), 'before\n');
+    git(repo, 'add', 'shared.txt');
+    git(repo, 'commit', '-qm', 'shared');
+    writeFileSync(join(repo, 'shared.txt'), 'before\nmine\n'); // modified WIP the agent will change again
+    const model = new ScriptedModel([use('write_file', 'w1', { path: 'src/new.js', content: 'x\n' }), use('write_file', 'w2', { path: 'shared.txt', content: 'before\nmine\nagent\n' }), say('done')]);
+    const r = await run([repo, '--allow-dirty'], { modelOverride: model });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const files = git(repo, 'show', '--name-only', '--pretty=format:', 'HEAD').split('\n').filter(Boolean).sort();
+    assert.deepEqual(files, ['kite-progress.json', 'shared.txt', 'src/new.js']);
+    assert.equal(readFileSync(join(repo, 'README.md'), 'utf8'), 'my notes, not ready\n');
+    assert.match(git(repo, 'status', '--porcelain'), /\?\? README\.md/);
+  });
+
   it('kite init in a folder without git says how to start one; a run refuses a repo without git with the commands to type', async () => {
     const dir = tempDir();
     const c = new Capture();
