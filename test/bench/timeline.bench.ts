@@ -14,7 +14,7 @@ import type { KiteEvent } from '../../src/harness/protocol/events';
 import { SNAPSHOT_CHUNK, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
-import { launchChromium, openTimeline } from '../e2e/helpers/timelinePage';
+import { RESULTS, launchChromium, openTimeline } from '../e2e/helpers/timelinePage';
 
 const N = Number(process.argv[2] ?? 100_000);
 
@@ -96,6 +96,9 @@ async function main(): Promise<void> {
         w.__bench = [];
         return { firstRows, all, painted };
       }, N);
+      const shown = await tp.page.textContent('#count');
+      if (shown !== `${N.toLocaleString('en-US')} events`) throw new Error(`the page shows "${shown}", not all ${N} events`);
+      await tp.page.screenshot({ path: join(RESULTS, 'timeline-100k.png') });
       console.log(`page: first rows ${load.firstRows.toFixed(0)} ms after the first message (target <= 500 ms); all ${N} events applied ${load.all.toFixed(0)} ms, painted ${load.painted.toFixed(0)} ms`);
 
       const scroll = await tp.page.evaluate(async () => {
@@ -175,6 +178,7 @@ async function main(): Promise<void> {
         const l = document.getElementById('list') as HTMLElement;
         return { applied, framed, pinned: l.scrollTop + l.clientHeight >= l.scrollHeight - 30 };
       }, appends);
+      await tp.waitForEvents(N + appends.length);
       console.log(`append 1 event to a ${N}-event view: to applied ${stats(app.applied)}`);
       console.log(`append 1 event to a ${N}-event view: to next frame ${stats(app.framed)} (target <= 16 ms); list still pinned to the end: ${app.pinned}`);
       await tp.close();

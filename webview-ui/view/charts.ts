@@ -157,7 +157,7 @@ export class StackedBarChart extends Chart {
   protected drawBucket(b: number, bucket: Bucket): void {
     let rects = this.bars[b];
     if (!rects) {
-      rects = this.stacks.map((s) => svg('rect', { class: `bar ${s.cls}`, x: String(b + 0.12), width: '0.76' }));
+      rects = this.stacks.map((s) => svg('rect', { class: `bar ${s.cls}`, x: String(b + 0.08), width: '0.84' }));
       const g = svg('g');
       g.append(...rects);
       this.plot.append(g);

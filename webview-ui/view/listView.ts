@@ -71,8 +71,28 @@ export class ListView {
     }).observe(this.el);
   }
 
+  private timeChars = 0;
+  private turnChars = 0;
+
+  /** Widens the time and turn columns as a long run's clock and turn numbers grow (O(1)). */
+  private fitColumns(): void {
+    const last = this.store.rows[this.store.rows.length - 1];
+    if (!last) return;
+    const timeChars = last.t >= 3600 ? 8 : last.t >= 600 ? 7 : 6;
+    const turnChars = String(this.store.totals.turns).length;
+    if (timeChars !== this.timeChars) {
+      this.timeChars = timeChars;
+      this.el.style.setProperty('--time-w', `${timeChars * 7.5 + 6}px`);
+    }
+    if (turnChars !== this.turnChars) {
+      this.turnChars = turnChars;
+      this.el.style.setProperty('--turn-w', `${Math.max(24, turnChars * 7.5 + 8)}px`);
+    }
+  }
+
   /** Rows were appended: grow the spacer, follow the end when the user is at the end. */
   appended(): void {
+    this.fitColumns();
     this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
     if (this.pinned && this.store.source.live) this.el.scrollTop = this.spacer.offsetHeight;
     this.schedule();
@@ -80,6 +100,7 @@ export class ListView {
 
   /** The visible set changed (filter, collapse): keep the selection in view if it still is. */
   reset(): void {
+    this.fitColumns();
     this.stamp++;
     this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
     if (this.selected >= 0) this.reveal(this.selected);
