@@ -22,7 +22,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'max-turns', type: 'int', value: 'N', help: 'stop after N model turns' },
   { name: 'max-tokens', type: 'int', value: 'N', help: 'stop after N tokens (input + output + cache reads/writes)' },
   { name: 'max-usd', type: 'number', value: 'X', help: 'stop after X dollars' },
-  { name: 'allow-dirty', type: 'bool', help: 'start even if the work tree has uncommitted changes' },
+  { name: 'allow-dirty', type: 'bool', help: 'start even if the work tree has uncommitted changes (kept out of the commit unless the run changes them too)' },
   { name: 'worktree', type: 'bool', help: 'work in a new git worktree on branch kite/<feature id>' },
   { name: 'all', type: 'bool', help: 'keep going feature by feature until none is left or one does not end done' },
 ];
