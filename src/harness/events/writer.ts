@@ -1,7 +1,7 @@
 // The event log writer: one JSON line per event, appended with ONE appendFileSync, so a killed
 // process leaves every finished event on disk. Stamps the envelope (v, seq, run, t) and redacts
 // secrets before the line is written. The log folder gets a `.gitignore` of `*`.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LOG_VERSION, type EventBody, type KiteEvent } from '../protocol/events';
 import { Redactor } from './redact';
@@ -37,10 +37,10 @@ export class EventWriter {
 
   /** Continue an existing log: seq and t go on from its last complete event (used by resume). */
   static reopen(path: string, clock: Clock = monotonicClock, redactor = new Redactor()): EventWriter {
-    const text = readFileSync(path, 'utf8');
-    const last = lastCompleteEvent(text);
+    const { tail, endsWithNewline, size } = readTail(path);
+    const last = lastCompleteEvent(tail);
     // A torn last line would glue onto our first line: start on a fresh one.
-    if (text.length && !text.endsWith('\n')) appendFileSync(path, '\n');
+    if (size > 0 && !endsWithNewline) appendFileSync(path, '\n');
     const seq = typeof last?.seq === 'number' ? last.seq + 1 : 0;
     const t = typeof last?.t === 'number' ? last.t : 0;
     const run = typeof last?.run === 'string' ? last.run : basename(path).replace(/\.jsonl$/, '');
@@ -78,6 +78,46 @@ export class EventWriter {
       if (i >= 0) this.listeners.splice(i, 1);
     };
   }
+}
+
+/**
+ * The end of a log, enough to hold its last complete line: a resumed 100 MB log is never read
+ * whole. Starts with 64 KB and doubles until the window holds a line break before the last line.
+ */
+function readTail(path: string): { tail: string; endsWithNewline: boolean; size: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    for (let want = 64 * 1024; ; want *= 2) {
+      const len = Math.min(size, want);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      const text = buf.toString('utf8');
+      const endsWithNewline = text.endsWith('\n');
+      const body = endsWithNewline ? text.slice(0, -1) : text;
+      // Whole file read, or a complete line is in the window (something after its line break).
+      if (len === size || hasCompleteLine(body)) {
+        // Drop the first (possibly cut) line unless the window starts at the file's start.
+        const tail = len === size ? text : text.slice(text.indexOf('\n') + 1);
+        return { tail, endsWithNewline, size };
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function hasCompleteLine(body: string): boolean {
+  const lines = body.split('\n').slice(1); // the first may be cut by the window
+  return lines.some((l) => {
+    if (!l.trim()) return false;
+    try {
+      JSON.parse(l);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function lastCompleteEvent(text: string): { seq?: unknown; t?: unknown; run?: unknown } | null {

@@ -82,4 +82,16 @@ describe('event writer', () => {
     assert.equal(raw[2], '{"v":1,"seq":2,"ki'); // the torn line stays where it was
     assert.equal(JSON.parse(raw[3]).message, 'd');
   });
+
+  it('reopen finds the last event of a long log whose last lines are larger than the read window', () => {
+    const dir = tempDir();
+    const w = EventWriter.create(dir, 'big', () => 0);
+    for (let i = 0; i < 50; i++) w.append({ kind: 'warning', code: 'fill', message: 'x'.repeat(10_000) });
+    w.append({ kind: 'warning', code: 'huge', message: 'y'.repeat(300_000) }); // one line > 64 KB
+    appendFileSync(w.path, '{"v":1,"seq":51,"kind":"war'); // and a torn line after it
+    const e = EventWriter.reopen(w.path, () => 0).append({ kind: 'warning', code: 'after', message: '' });
+    assert.equal(e.seq, 51);
+    const last = readFileSync(w.path, 'utf8').trimEnd().split('\n').pop() ?? '';
+    assert.equal((JSON.parse(last) as { code: string }).code, 'after');
+  });
 });
