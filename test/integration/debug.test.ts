@@ -144,4 +144,21 @@ describe('replay debugger in VS Code', function () {
     await end;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
+
+  it('F5 with a run log open and no "log" in the configuration replays that log', async () => {
+    await vscode.window.showTextDocument(vscode.Uri.file(log));
+    const from = messages.length;
+    const started = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: 'kite', request: 'launch', name: 'F5' });
+    assert.equal(started, true);
+    const stopped = await stoppedAfter(from);
+    assert.equal(stopped.body?.reason, 'entry');
+    const session = vscode.debug.activeDebugSession;
+    assert.ok(session);
+    assert.equal(session.configuration.log, log, 'the provider filled in the open log');
+    assert.match((await stack(session))[0].name, /^#0 session_start/);
+    const end = ended();
+    await vscode.debug.stopDebugging(session);
+    await end;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
