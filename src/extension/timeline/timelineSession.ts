@@ -1,8 +1,9 @@
 // One webview showing one log. After the page's `ready` it reads the log from the start and sends
 // a snapshot (in chunks), then follows the file and sends only increments. A reloaded page says
 // `ready` again and gets a fresh snapshot. Every message from the page is validated.
-import * as vscode from 'vscode';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
 import { parseEventLine } from '../../harness/protocol/parse';
 import {
@@ -17,6 +18,9 @@ import { LogTailer, type TailBatch, type TailerEvent } from './logTailer';
 import type { ActionSource, RowActions } from './rowActions';
 import { timelineHtml, makeNonce } from './timelineHtml';
 import { WriteIndex } from './writeResolver';
+
+/** A log written to within this window counts as a run in progress. */
+const LIVE_WINDOW_MS = 60_000;
 
 export interface AppliedState {
   log: string | null;
@@ -139,10 +143,17 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       this.post({ type: 'empty', message: this.emptyMessage });
       return;
     }
-    const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live: true };
-    const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000 });
-    this.tailer = tailer;
-    tailer.start().catch((e: unknown) => this.post({ type: 'status', live: false, message: `Cannot read ${path}: ${String(e)}` }));
+    void stat(path)
+      .then((s) => Date.now() - s.mtimeMs < LIVE_WINDOW_MS, () => false)
+      .then((live) => {
+        if (gen !== this.generation) return;
+        // "Live" = written to lately; a quiet log becomes live again when something is appended.
+        const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live };
+        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000 });
+        this.tailer = tailer;
+        return tailer.start();
+      })
+      .catch((e: unknown) => this.post({ type: 'status', live: false, message: `Cannot read ${path}: ${String(e)}` }));
   }
 
   private onTail(gen: number, source: TimelineSource, e: TailerEvent): void {
@@ -167,6 +178,10 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   }
 
   private sendBatch(source: TimelineSource, batch: TailBatch): void {
+    if (!batch.initial && batch.events.length && !source.live && this.snapshotSent) {
+      source.live = true;
+      this.post({ type: 'status', live: true, message: null });
+    }
     const events = batch.events.map((ev) => {
       this.writes.add(ev);
       if (ev.kind === 'session_start') this.start = ev;
