@@ -58,7 +58,7 @@ export const RUN_HELP_HINT = 'Run `kite run --help` for the options.';
 export interface RunCommandDeps {
   out?: Out;
   isTty?: boolean;
-  /** Print timeline rows as they happen (default: when stdout and stderr are terminals). */
+  /** Print timeline rows as they happen (default: yes; false prints the timeline at the end). */
   live?: boolean;
   host?: Host;
   /** Test seam: runFeature options merged in (runner, clock, …). */
@@ -93,14 +93,16 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     if (f.all && f.feature) throw new UsageError('--all and --feature cannot be combined');
     // Each feature would get its own branch while the main progress file never changes.
     if (f.all && f.worktree) throw new UsageError('--all and --worktree cannot be combined: create one worktree (git worktree add) and run --all inside it');
-    const isTty = deps.isTty ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
+    // Prompts are read from stdin and shown on stderr: `kite run | tee run.txt` is still attended.
+    const isTty = deps.isTty ?? Boolean(process.stdin.isTTY && process.stderr.isTTY);
     const mode: Mode = f.unattended || !isTty ? 'unattended' : 'attended';
     const limits: Partial<Limits> = {};
     if (typeof f['max-turns'] === 'number') limits.turns = f['max-turns'];
     if (typeof f['max-tokens'] === 'number') limits.tokens = f['max-tokens'];
     if (typeof f['max-usd'] === 'number') limits.usd = f['max-usd'];
-    const live = deps.live ?? Boolean(process.stdout.isTTY && process.stderr.isTTY);
-    const color = live && !process.env.NO_COLOR;
+    // Rows as they happen, also into a pipe or a CI log: progress is visible while the run works.
+    const live = deps.live ?? true;
+    const color = live && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
     let rows = new TimelineFormatter({ color, says: true });
     const onEvent = live
       ? (e: KiteEvent) => {

@@ -177,6 +177,8 @@ describe('kite CLI (in process)', function () {
     const repo = twoFeatureRepo();
     const r = await run([repo], { modelOverride: new ScriptedModel([use('read_file', 'r1', { path: 'kite-progress.json' })], 'script:short.json') });
     assert.equal(r.code, 1);
+    // rows are printed as they happen even into a pipe, after a header naming feature, mode and model
+    assert.match(r.stdout, /^F1: First {2}\(unattended, script:short\.json\)\n {4}\d+\.\ds {2}turn 1 /);
     assert.match(r.stdout, /end {2}error — model error \(script_exhausted\): the script ran out of replies after 1 \(script:short\.json\); the run needed another model turn/);
     assert.match(r.stdout, /^F1: error in 1 turn, .* Nothing committed\./m);
     const p = loadProgress(join(repo, 'kite-progress.json'));
