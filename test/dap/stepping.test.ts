@@ -79,4 +79,16 @@ describe('DAP stepping (stdio)', function () {
     const r = await step((c) => c.nextRequest(T));
     assert.deepEqual([r.reason, r.seq], ['breakpoint', 5]);
   });
+
+  it('pause answers with a stop where it stands; breakpointLocations lists only event lines; completions offer the roots', async () => {
+    await step((c) => c.nextRequest(T));
+    const p = await step((c) => c.pauseRequest(T));
+    assert.deepEqual([p.reason, p.seq], ['pause', 3]);
+    const t = await transcript(dc);
+    const header = t.text.split('\n').findIndex((l) => l.startsWith('── Turn 2')) + 1;
+    const locs = await dc.customRequest('breakpointLocations', { source: t.source, line: header, endLine: header + 2 });
+    assert.deepEqual((locs.body as { breakpoints: { line: number }[] }).breakpoints.map((b) => b.line), [header + 1, header + 2]);
+    const comp = await dc.completionsRequest({ text: 'to', column: 3 });
+    assert.deepEqual(comp.body.targets.map((x) => x.label), ['tokens', 'tool', 'totals']);
+  });
 });
