@@ -23,6 +23,9 @@ export function usage(): string {
 
 export async function cliMain(argv: string[], out: Out = stdio): Promise<number> {
   const [name, ...rest] = argv;
+  // `kite help run` is `kite run --help`
+  const topic = name === 'help' && rest[0] ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+  if (topic) return topic.run(['--help']);
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     if (name === undefined) {
       out.err(usage());

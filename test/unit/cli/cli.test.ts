@@ -56,6 +56,16 @@ describe('kite CLI (in process)', function () {
     assert.match(h.stdout, /^\s+run\s+run the agent/m);
     assert.match(h.stdout, /^\s+init\s+write a starter/m);
     assert.match(h.stdout, /Getting started/);
+    // kite help init is kite init --help (the command prints to the process's stdout)
+    let printed = '';
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => ((printed += String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      assert.equal(await cliMain(['help', 'init']), 0);
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.match(printed, /^usage: kite init \[DIR\]/);
     const v = new Capture();
     assert.equal(await cliMain(['--version'], v), 0);
     assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
