@@ -22,6 +22,7 @@ import {
   readEvents,
   resetWorkspace,
   scriptedWrite,
+  stopRuns,
   toolEvent,
   useScript,
   waitForAsync,
@@ -39,12 +40,15 @@ describe('extension: approvals in the editor', function () {
     const api = await vscode.extensions.getExtension<KiteApi>(KITE_ID)!.activate();
     console.log(`[kite] activate() took ${api.activationMs.toFixed(1)} ms in this VS Code`); // a figure for the report, not an assertion
   });
+  afterEach(async () => {
+    await stopRuns(k); // a failed test must not leave a run waiting for the next one
+  });
   beforeEach(async () => {
     ws = await resetWorkspace();
     k.refreshViews();
   });
   after(async () => {
-    await resetWorkspace(true); // leave the sample as the next suite expects it
+    await resetWorkspace(); // leave the sample as the next suite expects it
     const cfg = vscode.workspace.getConfiguration('kite');
     for (const key of ['model', 'budget.turns', 'budget.tokens']) await cfg.update(key, undefined, vscode.ConfigurationTarget.Global);
   });
@@ -199,9 +203,10 @@ describe('extension: approvals in the editor', function () {
     await vscode.commands.executeCommand('workbench.action.files.revert');
     assert.equal(mine.document.isDirty, false);
     await vscode.commands.executeCommand('kite.acceptAll', proposal.document.uri);
+    // The run writes after the answer, then proposes again: once it asks, the write is on disk.
+    await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
     assert.equal(readFileSync(target.fsPath, 'utf8').includes('Math.round(paise)'), true);
 
-    await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
     await vscode.commands.executeCommand('kite.stopAgent');
     assert.equal((await ended).summary?.outcome, 'cancelled');
   });

@@ -2,7 +2,7 @@
 // git), the scripted model setting, and event-driven waits on the real UI (diff editors, CodeLens).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteApi } from '../../src/extension/extension';
@@ -24,16 +24,15 @@ export async function kite(): Promise<KiteParts> {
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
 
 /**
- * Back to the sample as first committed (runs commit). Logs in .kite/runs are git-ignored and stay,
- * unless `dropLogs` (when a suite hands the workspace on to the next one).
+ * Back to the sample as first committed (runs commit). Logs in .kite/runs are git-ignored and stay
+ * (other suites tell new runs from old ones by the logs already there).
  */
-export async function resetWorkspace(dropLogs = false): Promise<string> {
+export async function resetWorkspace(): Promise<string> {
   const { workspace } = testEnv();
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   const first = git(workspace, 'rev-list', '--max-parents=0', 'HEAD');
   git(workspace, 'reset', '-q', '--hard', first);
   git(workspace, 'clean', '-q', '-fd');
-  if (dropLogs) rmSync(join(workspace, '.kite', 'runs'), { recursive: true, force: true });
   return workspace;
 }
 
@@ -55,6 +54,14 @@ export function scriptedWrite(script: string, toolId: string): string {
 export async function useScript(name: string): Promise<void> {
   const path = join(testEnv().repo, 'test', 'fixtures', 'scripts', name);
   await vscode.workspace.getConfiguration('kite').update('model', `script:${path}`, vscode.ConfigurationTarget.Global);
+}
+
+/** Stops every run Kite still drives and waits until each has ended. */
+export async function stopRuns(k: KiteParts): Promise<void> {
+  for (const r of k.activeRuns()) {
+    const ended = nextRunEnd(k);
+    if (await vscode.commands.executeCommand<boolean>('kite.stopAgent', { token: r.token })) await ended.catch(() => undefined);
+  }
 }
 
 export function nextRunEnd(k: KiteParts, timeoutMs = 45_000): Promise<RunEnded> {

@@ -18,7 +18,7 @@ describe('extension: Initialize Kite in This Workspace', function () {
     ws = await resetWorkspace();
   });
   after(async () => {
-    await resetWorkspace(true); // leave the sample as the next suite expects it
+    await resetWorkspace(); // leave the sample as the next suite expects it
     k.refreshViews();
   });
 

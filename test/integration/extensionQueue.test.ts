@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ServerDeath } from '../../src/extension/harnessClient';
 import type { KiteParts } from '../../src/extension/wireKite';
 import type { RunEnded } from '../../src/harness/protocol/rpc';
-import { kite, resetWorkspace, scriptedWrite, useScript, waitForPending, waitForProposal } from './extensionHelpers';
+import { kite, stopRuns, resetWorkspace, scriptedWrite, useScript, waitForPending, waitForProposal } from './extensionHelpers';
 import { waitFor } from './waitFor';
 
 describe('extension: approvals from several runs queue in order', function () {
@@ -19,7 +19,8 @@ describe('extension: approvals from several runs queue in order', function () {
     k = await kite();
   });
   after(async () => {
-    await resetWorkspace(true); // leave the sample as the next suite expects it
+    await stopRuns(k); // a failed test must not leave a run waiting for the next suite
+    await resetWorkspace(); // leave the sample as the next suite expects it
     await vscode.workspace.getConfiguration('kite').update('model', undefined, vscode.ConfigurationTarget.Global);
   });
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServerDeath } from '../../src/extension/harnessClient';
 import type { KiteParts } from '../../src/extension/wireKite';
-import { kite, nextRunEnd, proposalTabs, readEvents, resetWorkspace, scriptedWrite, useScript, waitForAsync, waitForPending, waitForProposal } from './extensionHelpers';
+import { kite, stopRuns, nextRunEnd, proposalTabs, readEvents, resetWorkspace, scriptedWrite, useScript, waitForAsync, waitForPending, waitForProposal } from './extensionHelpers';
 import { waitFor } from './waitFor';
 
 describe('extension: the harness server dies during a pending approval', function () {
@@ -18,7 +18,8 @@ describe('extension: the harness server dies during a pending approval', functio
     k = await kite();
   });
   after(async () => {
-    await resetWorkspace(true); // leave the sample as the next suite expects it
+    await stopRuns(k); // a failed test must not leave a run waiting for the next suite
+    await resetWorkspace(); // leave the sample as the next suite expects it
     await vscode.workspace.getConfiguration('kite').update('model', undefined, vscode.ConfigurationTarget.Global);
   });
 
