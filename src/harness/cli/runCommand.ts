@@ -108,7 +108,9 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
       ? (e: KiteEvent) => {
           if (e.kind === 'session_start') {
             rows = new TimelineFormatter({ color, says: true });
-            out.out(`${e.feature}: ${e.title}  (${e.mode}, ${e.model.replace(/^script:.*[/\\]/, 'script:')})`);
+            // With --worktree the work happens elsewhere: say where, once, at the top.
+            const where = f.worktree ? `; working in ${e.root} on branch ${e.branch ?? '?'}` : '';
+            out.out(`${e.feature}: ${e.title}  (${e.mode}, ${e.model.replace(/^script:.*[/\\]/, 'script:')}${where})`);
           }
           const r = rows.row(e);
           if (r !== null) out.out(r);

@@ -159,6 +159,7 @@ describe('kite CLI (in process)', function () {
     const head = git(repo, 'rev-parse', 'HEAD');
     const r = await run([repo, '--worktree'], { modelOverride: new ScriptedModel([say('one')]) });
     assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^F1: First {2}\(unattended, script:inline; working in \S+-kite-F1 on branch kite\/F1\)$/m);
     assert.equal(git(repo, 'rev-parse', 'HEAD'), head);
     assert.equal(git(repo, 'log', '-1', '--pretty=%s', 'kite/F1'), 'F1: First');
     assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'todo');
