@@ -116,6 +116,7 @@ export class TimelineApp {
         this.store.expected = msg.total;
         this.store.loading = msg.loading;
         this.store.setFilter(this.toolbar.filter);
+        this.toolbar.clearTools();
         this.problems = [...msg.problems];
         this.statusMessage = null;
         this.list.el.remove();

@@ -271,6 +271,8 @@ describe('timeline webview in Chromium', function () {
     assert.equal(await count(tp), '45 events');
     await loadDemo(tp, demo.slice(0, 5));
     await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '5 events');
+    // The tool choices are those of the new history only.
+    assert.deepEqual(await tp.page.$$eval('#tool vscode-option', (os) => os.map((o) => o.getAttribute('value'))), ['', 'read_file']);
     await tp.send({ type: 'append', events: [], problems: [{ line: 6, message: 'line 6: invalid JSON (Unexpected token)' }], loading: false });
     await tp.page.waitForFunction(() => !(document.getElementById('problems') as HTMLElement).hidden);
     assert.equal(await tp.page.textContent('#problems'), '1 unreadable line skipped — line 6: invalid JSON (Unexpected token)');

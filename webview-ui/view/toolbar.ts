@@ -99,6 +99,11 @@ export class Toolbar {
     this.tool.value = f.tool ?? '';
   }
 
+  /** Another log: its tools replace the choices (the chosen tool stays chosen). */
+  clearTools(): void {
+    for (const o of [...this.tool.querySelectorAll('vscode-option')]) if (o.getAttribute('value') !== '') o.remove();
+  }
+
   /** New tool names seen in the log become choices. */
   addTools(names: readonly string[]): void {
     for (const n of names) this.tool.append(option(n, n, this.state.tool === n));

@@ -39,6 +39,7 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
 
   async resolveWebviewView(view: vscode.WebviewView): Promise<void> {
     this.view = view;
+    this.describe();
     // Loaded on first use, not at activation (zod schemas, the parser).
     const { TimelineSession, configureTimelineWebview } = await import('./timelineSession');
     const session = new TimelineSession(view.webview, await this.actions(), this.current, EMPTY, this.output);
@@ -72,7 +73,12 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
   follow(logPath: string | null): void {
     this.current = logPath;
     this.session?.setLog(logPath);
-    if (this.view && logPath) this.view.description = logPath.split(/[\\/]/).pop()?.replace(/\.jsonl$/, '');
+    this.describe();
+  }
+
+  /** The run's name beside the view title. */
+  private describe(): void {
+    if (this.view) this.view.description = this.current?.split(/[\\/]/).pop()?.replace(/\.jsonl$/, '');
   }
 
   async show(): Promise<void> {
