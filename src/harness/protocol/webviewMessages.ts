@@ -89,6 +89,10 @@ export function trimEventForView<E>(event: E, max = VIEW_TEXT_LIMIT): E {
   return trimValue(event, max, 0) as E;
 }
 
+/** Tool arguments repeat in up to five events per call and the view only summarizes them. */
+const ARG_KEYS = new Set(['args', 'edited_args', 'input', 'recorded', 'live']);
+export const VIEW_ARG_LIMIT = 240;
+
 function trimValue(v: unknown, max: number, depth: number): unknown {
   if (typeof v === 'string') return v.length > max ? `${v.slice(0, max)}… [${v.length} characters in all]` : v;
   if (v === null || typeof v !== 'object' || depth > 12) return v;
@@ -103,7 +107,7 @@ function trimValue(v: unknown, max: number, depth: number): unknown {
   }
   let copy: Record<string, unknown> | null = null;
   for (const [k, x] of Object.entries(v)) {
-    const y = trimValue(x, max, depth + 1);
+    const y = trimValue(x, ARG_KEYS.has(k) ? Math.min(max, VIEW_ARG_LIMIT) : max, depth + 1);
     if (y !== x) {
       copy ??= { ...(v as Record<string, unknown>) };
       copy[k] = y;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { EventSchema } from '../../../src/harness/protocol/events';
-import { HostMessageSchema, ViewMessageSchema, describeIssues, fullLengthOf, isTrimmed, trimEventForView } from '../../../src/harness/protocol/webviewMessages';
+import { HostMessageSchema, VIEW_ARG_LIMIT, ViewMessageSchema, describeIssues, fullLengthOf, isTrimmed, trimEventForView } from '../../../src/harness/protocol/webviewMessages';
 import { builderFor, ev } from '../../helpers/events';
 import { EVENT_KINDS } from '../../../src/harness/protocol/events';
 
@@ -45,6 +45,8 @@ describe('extension ⇄ webview messages', () => {
     assert.equal(fullLengthOf(t.output), 50_000);
     assert.equal(fullLengthOf((t.args as { content: string }).content), 3000);
     assert.equal((t.args as { path: string }).path, 'a.ts');
+    // Arguments (repeated in proposed/approval/intent/tool events, only summarized) are cut shorter.
+    assert.equal((t.args as { content: string }).content.length, VIEW_ARG_LIMIT + '… [3000 characters in all]'.length);
     assert.equal(big.output.length, 50_000, 'the original is not modified');
     const small = ev.tool();
     assert.equal(trimEventForView(small), small, 'an event without long strings is not copied');
