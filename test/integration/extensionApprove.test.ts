@@ -51,6 +51,7 @@ describe('extension: approvals in the editor', function () {
     await resetWorkspace(); // leave the sample as the next suite expects it
     const cfg = vscode.workspace.getConfiguration('kite');
     for (const key of ['model', 'budget.turns', 'budget.tokens']) await cfg.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('Accept All on two diffs, Run once on a command: the gate runs, the run ends done with a commit and the Features view says done', async () => {
@@ -184,6 +185,8 @@ describe('extension: approvals in the editor', function () {
 
   it('never overwrites a file with unsaved changes: Accept waits until the person saves or reverts', async () => {
     await useScript('extension-reject-stop.json');
+    // The web workbench auto-saves after a delay by default; unsaved changes need it off (the desktop default).
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     const target = vscode.Uri.file(join(ws, 'src/ledger.js'));
     const mine = await vscode.window.showTextDocument(target, { preview: false });
     assert.ok(await mine.edit((b) => b.insert(new vscode.Position(0, 0), '// my unsaved note\n')));
