@@ -98,7 +98,7 @@ export class TimelineFormatter {
       case 'session_end': {
         // Why a run did not end done is the first thing a person asks; done needs no reason.
         const why = e.status === 'done' ? '' : (e.error ?? e.summary).trim();
-        return `${secs(e.t)}  end  ${e.status === 'done' ? paint(c, 32, e.status) : paint(c, 31, e.status)}${why ? ` — ${clip(why, 140)}` : ''}`;
+        return `${secs(e.t)}  end  ${e.status === 'done' ? paint(c, 32, e.status) : paint(c, 31, e.status)}${why ? ` — ${clip(why, 240)}` : ''}`;
       }
       case 'paused':
         return `${secs(e.t)}  ${paint(c, 33, 'paused')} — ${clip(e.reason, 120)}`;
