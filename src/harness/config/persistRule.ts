@@ -4,16 +4,16 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join } from 'node:path';
 import type { PolicyRule } from '../policy/config';
 import { CONFIG_FILE, ConfigError, parseConfig, type KiteConfig } from './config';
+import { describeJsonProblem, parseJsonText } from './jsonText';
 
 export function appendPolicyRule(root: string, rule: PolicyRule): KiteConfig {
   const file = join(root, CONFIG_FILE);
   let raw: Record<string, unknown> = {};
   if (existsSync(file)) {
-    try {
-      raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    } catch (e) {
-      throw new ConfigError('invalid_json', `${file}: not valid JSON (${(e as Error).message}); the rule was not saved`);
-    }
+    const json = parseJsonText(readFileSync(file, 'utf8'));
+    if (!json.ok) throw new ConfigError('invalid_json', `${describeJsonProblem(file, json.problem)}; the rule was not saved`);
+    if (!json.value || typeof json.value !== 'object' || Array.isArray(json.value)) throw new ConfigError('invalid_config', `${file}: $: expected an object; the rule was not saved`);
+    raw = json.value as Record<string, unknown>;
   }
   const policy = (raw.policy && typeof raw.policy === 'object' ? raw.policy : {}) as Record<string, unknown>;
   const rules = Array.isArray(policy.rules) ? (policy.rules as unknown[]) : [];
