@@ -54,7 +54,8 @@ export function classify(e: unknown): Verdict {
     const shouldRetry = e.headers?.get('x-should-retry');
     const detail = apiDetail(e);
     if (status === 401 || status === 403)
-      return { retry: false, error: new ModelError('auth', `The Anthropic API rejected the API key (${detail}); ${KEY_HINT} with a valid key.`) };
+      // The fix first: a clipped one-line display still shows it.
+      return { retry: false, error: new ModelError('auth', `The Anthropic API rejected the API key; ${KEY_HINT} with a valid key (${detail}).`) };
     // An error event inside a stream has no status; its type says what happened.
     if (status === undefined && e.type === 'overloaded_error') return { retry: true, reason: 'overloaded', retryAfterMs: null, detail, finalCode: 'overloaded' };
     if (status === undefined && e.type === 'rate_limit_error') return { retry: true, reason: 'rate_limited', retryAfterMs: null, detail, finalCode: 'overloaded' };

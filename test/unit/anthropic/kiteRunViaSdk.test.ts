@@ -199,13 +199,16 @@ describe('kite run through the Anthropic SDK against the local Messages API', fu
     assert.equal(events.filter((e) => e.kind === 'tool').length, 1, 'only the first turn’s tool ran');
   });
 
-  it('a rejected key ends the run with the clear message on stderr, no stack trace', async () => {
+  it('a rejected key ends the run with the clear message and its fix, no stack trace', async () => {
     server = await FakeAnthropicServer.start({ script: loadScript(SCRIPT), apiKeys: [KEY] });
     const dir = await project('badkey');
     const r = await kite(dir, 'sk-ant-not-the-key');
     assert.ok(r.code === 1 || r.code === 2, `exit code ${r.code}`);
-    assert.match(r.stderr, /The Anthropic API rejected the API key \(401 authentication_error: invalid x-api-key/);
-    assert.match(r.stderr, /ANTHROPIC_API_KEY/);
+    // The CLI shows the run's end reason in its timeline's `end` row (stdout) and may clip it there.
+    assert.match(r.stdout + r.stderr, /The Anthropic API rejected the API key; set the ANTHROPIC_API_KEY environment variable/);
+    const end = logOf(dir).at(-1);
+    assert.equal(end?.kind, 'session_end');
+    assert.match(String(end?.error), /rejected the API key; set the ANTHROPIC_API_KEY .* \(401 authentication_error: invalid x-api-key/);
     assert.doesNotMatch(r.stderr + r.stdout, /\n\s+at .+:\d+:\d+/, 'no stack trace');
     assert.doesNotMatch(r.stderr + r.stdout, /sk-ant-not-the-key/, 'the key is never printed');
     assert.equal(server.requests.length, 1, 'an auth failure is not retried');
