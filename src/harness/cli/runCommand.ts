@@ -111,6 +111,9 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
             // With --worktree the work happens elsewhere: say where, once, at the top.
             const where = f.worktree ? `; working in ${e.root} on branch ${e.branch ?? '?'}` : '';
             out.out(`${e.feature}: ${e.title}  (${e.mode}, ${e.model.replace(/^script:.*[/\\]/, 'script:')}${where})`);
+            if (!e.checks.length && !e.verify) {
+              out.err(`kite: warning: no checks in .kite/config.json and ${e.feature} has no verify command, so the gate will accept the agent's word that it is done`);
+            }
           }
           const r = rows.row(e);
           if (r !== null) out.out(r);

@@ -190,6 +190,11 @@ describe('kite CLI (in process)', function () {
     assert.equal(r.code, 1);
     // rows are printed as they happen even into a pipe, after a header naming feature, mode and model
     assert.match(r.stdout, /^F1: First {2}\(unattended, script:short\.json\)\n {4}\d+\.\ds {2}turn 1 /);
+    assert.doesNotMatch(r.stderr, /warning/); // F1 has a verify command
+    const bare = tempRepo({ 'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'T', status: 'todo', verify: null }] }) });
+    const b = await run([bare], { modelOverride: new ScriptedModel([say('done')]) });
+    assert.equal(b.code, 0);
+    assert.match(b.stderr, /^kite: warning: no checks in \.kite\/config\.json and F1 has no verify command, so the gate will accept the agent's word that it is done$/m);
     assert.match(r.stdout, /end {2}error — model error \(script_exhausted\): the script ran out of replies after 1 \(script:short\.json\); the run needed another model turn/);
     assert.match(r.stdout, /^F1: error in 1 turn, .* Nothing committed\./m);
     const p = loadProgress(join(repo, 'kite-progress.json'));
