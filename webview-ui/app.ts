@@ -51,13 +51,16 @@ export class TimelineApp {
   private frame = 0;
   private chartsDirty = true;
 
+  private readonly root: HTMLElement;
+
   constructor(
     root: HTMLElement,
     private readonly api: VsCodeApi,
   ) {
     const restored = SavedStateSchema.safeParse(api.getState());
     this.saved = restored.success ? restored.data : { filter: NO_FILTER, charts: true };
-    root.classList.add('timeline');
+    this.root = root;
+    root.classList.add('timeline', 'no-data');
     this.header = new Header(root);
     this.chartsEl = document.createElement('section');
     this.chartsEl.className = 'charts';
@@ -188,6 +191,8 @@ export class TimelineApp {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      // Until a run has events, only the message shows (no empty charts and filters).
+      this.root.classList.toggle('no-data', this.store.rows.length === 0);
       this.header.update(this.store, this.problems, this.statusMessage);
       this.toolbar.setCount(this.store.matchCount, this.store.rows.length);
       if (this.chartsDirty && !this.chartsEl.hidden) {

@@ -91,6 +91,19 @@ describe('timeline webview in Chromium', function () {
     assert.deepEqual(tp.errors, []);
   });
 
+  it('with no run yet shows only the message, no empty charts or filters', async () => {
+    tp = await openTimeline(browser, { width: 420, height: 600, theme: 'light' });
+    await tp.send({ type: 'empty', message: 'No Kite run yet.' });
+    await tp.page.waitForFunction(() => document.getElementById('empty')?.textContent === 'No Kite run yet.');
+    assert.equal(await tp.page.isVisible('#empty'), true);
+    assert.equal(await tp.page.isVisible('#charts'), false);
+    assert.equal(await tp.page.isVisible('#search'), false);
+    await loadDemo(tp);
+    await tp.page.waitForSelector('#charts', { state: 'visible' });
+    assert.equal(await tp.page.isVisible('#empty'), false);
+    assert.deepEqual(tp.errors, []);
+  });
+
   it('filters errors only, by kind, by tool, and by text; the count says how many match', async () => {
     tp = await openTimeline(browser, { height: 1400 });
     await loadDemo(tp);

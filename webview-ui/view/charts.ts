@@ -201,6 +201,8 @@ export class CostChart extends Chart {
       { cls: 'cost', label: 'cumulative' },
       { cls: 'budget', label: 'budget' },
     ], onPick);
+    // CSSOM, not a style attribute: the CSP allows no inline style attributes.
+    this.budgetLine.style.display = 'none';
     this.clear();
   }
 
