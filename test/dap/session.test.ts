@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { MONEY_AFTER } from '../helpers/events';
 import { DEMO_LOG, adapterBundle, child, launch, moved, scopeVars, startClient, transcript, where } from './helpers';
@@ -176,5 +176,19 @@ describe('DAP session (stdio)', function () {
     await launch(dc, { log: DEMO_LOG });
     await dc.terminateRequest({});
     await assert.rejects(dc.stepInRequest({ threadId: 1 }), /replay session has ended/);
+  });
+
+  it('as the extension runs it (KITE_DAP_TRANSCRIPT_URIS=1): transcript frames are kite-transcript: documents and breakpoints on them verify', async () => {
+    await dc.stop();
+    dc = new DebugClient(process.execPath, await adapterBundle(), 'kite', { env: { ...process.env, KITE_DAP_TRANSCRIPT_URIS: '1' } });
+    dc.defaultTimeout = 15_000;
+    await dc.start();
+    await launch(dc, { log: DEMO_LOG });
+    const w = await where(dc);
+    const src = w.frames[0].source;
+    assert.equal(src?.path, `kite-transcript:${DEMO_LOG}.kite-transcript`);
+    assert.ok(!src?.sourceReference, 'no reference: VS Code opens the kite-transcript document');
+    const bp = await dc.setBreakpointsRequest({ source: { path: `kite-transcript:${DEMO_LOG.replace(/-/g, '%2D')}.kite-transcript` }, breakpoints: [{ line: 10 }] });
+    assert.equal(bp.body.breakpoints[0].verified, true, 'an encoded URI of the same document matches');
   });
 });

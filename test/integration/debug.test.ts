@@ -3,7 +3,7 @@
 // gate failure (the default exception filter), at a breakpoint set on the transcript document,
 // and "Replay Run in Debugger" with {log, seq} opens at a write whose frame is the real file.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { testEnv } from './env';
@@ -81,6 +81,8 @@ describe('replay debugger in VS Code', function () {
     const started = await vscode.debug.startDebugging(folder, { type: 'kite', request: 'launch', name: 'IT replay', log, stopOnEntry: false });
     assert.equal(started, true);
     const stopped = await stoppedAfter(from);
+    const adapter = messages.slice(from).find((m) => m.type === 'event' && m.event === 'output' && (m.body?.data as { kind?: string } | undefined)?.kind === 'adapter');
+    assert.equal((adapter?.body?.data as { pid?: number } | undefined)?.pid, process.pid, 'recorded replays run inline in the extension host');
     assert.equal(stopped.body?.reason, 'exception');
     assert.match(String(stopped.body?.description), /^Gate failed \(attempt 1\): python -m pytest -q tests\/test_rounding.py → exit 4/);
     const session = vscode.debug.activeDebugSession;
@@ -160,5 +162,30 @@ describe('replay debugger in VS Code', function () {
     await vscode.debug.stopDebugging(session);
     await end;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('live mode runs the adapter as a separate process (the loop never runs in the extension host)', async () => {
+    // A log without a starting commit: the out-of-process adapter must answer launch with the reason.
+    const events = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; git_head?: string | null });
+    events[0].git_head = null;
+    const noHead = log.replace(/\.jsonl$/, '-nohead.jsonl');
+    writeFileSync(noHead, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    try {
+      const from = messages.length;
+      // VS Code shows the failed launch as a modal error, which this test mode refuses: startDebugging rejects.
+      const started = await Promise.resolve(vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: 'kite', request: 'launch', name: 'IT live', log: noHead, mode: 'live' })).catch(
+        (e: unknown) => e,
+      );
+      assert.notEqual(started, true);
+      const launch = await waitFor('the launch response of the live adapter', () => messages.slice(from).find((m) => m.type === 'response' && m.command === 'launch'), [changed.event], 30_000);
+      assert.equal((launch as { success?: boolean }).success, false);
+      assert.match(String((launch as { message?: string }).message), /records no starting commit/);
+      const adapter = messages.slice(from).find((m) => m.type === 'event' && m.event === 'output' && (m.body?.data as { kind?: string } | undefined)?.kind === 'adapter');
+      const pid = (adapter?.body?.data as { pid?: number } | undefined)?.pid;
+      assert.ok(pid && pid !== process.pid, `the live adapter runs in its own process (adapter pid ${pid}, extension host pid ${process.pid})`);
+    } finally {
+      rmSync(noHead, { force: true });
+      if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging();
+    }
   });
 });

@@ -1,5 +1,7 @@
-// The replay debugger in VS Code: debug type `kite` with the adapter running inline (no extra
-// process), the transcript documents, launch.json support and "Replay Run in Debugger".
+// The replay debugger in VS Code: debug type `kite`, the transcript documents, launch.json support
+// and "Replay Run in Debugger". Recorded replays run the adapter inline (reading a log is all it
+// does); live replays run the agent loop, which never runs in the extension host, so they get
+// the stand-alone adapter as a separate process.
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { ReplayConfigurationProvider } from './replayConfigurationProvider';
@@ -9,13 +11,18 @@ import { TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcr
 export const DEBUG_TYPE = 'kite';
 
 export function registerReplayDebugger(context: vscode.ExtensionContext): void {
+  const adapterJs = context.asAbsolutePath('dist/debugAdapter.js');
   const transcripts = new TranscriptDocuments();
   context.subscriptions.push(
     transcripts,
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       // Loaded on first use: activation stays light.
-      createDebugAdapterDescriptor: async () => {
+      createDebugAdapterDescriptor: async (session) => {
+        if (session.configuration.mode === 'live') {
+          // ELECTRON_RUN_AS_NODE: on desktop the extension host's binary is Electron.
+          return new vscode.DebugAdapterExecutable(process.execPath, [adapterJs], { env: { ELECTRON_RUN_AS_NODE: '1', KITE_DAP_TRANSCRIPT_URIS: '1' } });
+        }
         const { KiteDebugSession } = await import('../../harness/replay/debugSession');
         return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log) => transcriptUri(log).toString() }));
       },

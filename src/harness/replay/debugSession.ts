@@ -105,6 +105,10 @@ export class KiteDebugSession extends LoggingDebugSession {
     const parsed = parseLaunchArgs(raw);
     if (!parsed.ok) return this.fail(response, DapError.badLaunchArgs, parsed.message, true);
     const args: LaunchArgs = parsed.args;
+    // Hidden in VS Code; says which process serves the session (inline or a separate adapter).
+    const who = new OutputEvent(`kite: replay adapter pid ${process.pid}\n`, 'telemetry') as DebugProtocol.OutputEvent;
+    who.body.data = { kind: 'adapter', pid: process.pid, mode: args.mode };
+    this.sendEvent(who);
     if (args.log.includes('${')) return this.fail(response, DapError.badLaunchArgs, `launch attribute "log" is "${args.log}": open a .jsonl run log in the editor or set "log" to the path of one`, true);
     const log = resolve(args.log);
     const opened = await this.open(response, log);

@@ -2,8 +2,18 @@
 // stand-alone bundle (dist/debugAdapter.js) and `kite debug-adapter`.
 import { KiteDebugSession } from './debugSession';
 
+/** Set by the VS Code extension when it runs this adapter as a process (live mode). */
+export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
+
+/** `kite-transcript:` URI of a log's transcript, encoded like vscode.Uri.from({scheme, path}). */
+export function transcriptUriString(log: string): string {
+  return 'kite-transcript:' + `${log}.kite-transcript`.split('/').map(encodeURIComponent).join('/');
+}
+
 export function runDebugAdapter(): Promise<number> {
-  const session = new KiteDebugSession();
+  // With the extension as client, transcripts are its `kite-transcript:` documents (breakpoints
+  // set there reach this process); any other client gets them by reference.
+  const session = new KiteDebugSession(process.env[TRANSCRIPT_URIS_ENV] === '1' ? { transcriptUri: transcriptUriString } : {});
   return new Promise((resolve) => {
     process.on('SIGTERM', () => session.shutdown());
     process.stdin.on('end', () => resolve(0));
