@@ -10,6 +10,12 @@ export class LoggedGate implements GateLike {
 
   async check(opts: GateCheckOptions): Promise<GateVerdict> {
     const v = await this.inner.check(opts);
+    if (opts.signal?.aborted) {
+      // Killed checks are not a verdict: no gate event (it would count as a failed attempt).
+      const ran = v.checks.map((c) => `\`${c.command}\` ${c.exit_code === 0 && !c.timed_out ? 'passed' : 'killed'}`).join(', ');
+      this.log.append({ kind: 'warning', code: 'gate_cancelled', message: `the run was stopped during gate attempt ${opts.attempt}${ran ? ` (${ran})` : ''}; no verdict` });
+      return v;
+    }
     this.log.append({ kind: 'gate', attempt: opts.attempt, passed: v.passed, feedback: v.feedback, checks: v.checks });
     return v;
   }

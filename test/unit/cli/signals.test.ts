@@ -40,6 +40,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     let repo: string;
     let code: number | null;
     let stderr = '';
+    let stdout = '';
     let events: KiteEvent[];
     let checkPid: number;
 
@@ -56,7 +57,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       writeFileSync(script, JSON.stringify([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 2 } }]));
       const child = spawn(process.execPath, ['--import', TSX, CLI, 'run', '--model', `script:${script}`], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.stdout.resume();
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       let done = false;
       const exited = new Promise<number | null>((r) =>
         child.on('exit', (c) => {
@@ -83,10 +84,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       assert.doesNotMatch(stderr, /\n\s+at /);
     });
 
-    it('the log ends with session_end cancelled', () => {
+    it('the log ends with session_end cancelled; the interrupted gate is not recorded as a failed attempt', () => {
       const end = events.at(-1);
       assert.equal(end?.kind, 'session_end');
       assert.ok(end?.kind === 'session_end' && end.status === 'cancelled');
+      assert.deepEqual(events.filter((e) => e.kind === 'gate'), []);
+      const w = events.find((e) => e.kind === 'warning' && e.code === 'gate_cancelled');
+      assert.ok(w?.kind === 'warning');
+      assert.match(w.message, /stopped during gate attempt 1 \(`echo .*` killed\); no verdict/);
+      assert.match(stdout, /gate STOPPED {2}the run was stopped during gate attempt 1/);
     });
 
     it('the running check was killed, not left behind', () => {
