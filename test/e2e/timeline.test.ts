@@ -165,6 +165,8 @@ describe('timeline webview in Chromium', function () {
     await tp.page.keyboard.press('ArrowDown'); // session start
     for (let i = 0; i < 3; i++) await tp.page.keyboard.press('ArrowDown'); // Turn 1
     assert.equal(await tp.page.getAttribute('.row.selected', 'data-seq'), '3');
+    assert.equal(await tp.page.getAttribute('#list', 'aria-activedescendant'), 'row-3');
+    assert.equal(await tp.page.getAttribute('#row-3', 'aria-selected'), 'true');
     assert.equal(await tp.page.textContent('#details h2'), 'Turn 1 — tool_use');
     const before = (await rowTexts(tp)).length;
     await tp.page.keyboard.press('ArrowLeft');

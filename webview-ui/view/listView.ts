@@ -115,6 +115,9 @@ export class ListView {
   setSelected(rowIndex: number, reveal = true): void {
     this.selected = rowIndex;
     this.stamp++;
+    // Screen readers follow the selection while focus stays on the list.
+    if (rowIndex >= 0) this.el.setAttribute('aria-activedescendant', `row-${rowIndex}`);
+    else this.el.removeAttribute('aria-activedescendant');
     if (reveal) this.reveal(rowIndex);
     // At once, not at the next frame: keyboard navigation must not lag behind the keys.
     this.render();
@@ -156,6 +159,7 @@ export class ListView {
           // A spare cell must not still claim the row it last showed.
           delete cell.el.dataset.row;
           delete cell.el.dataset.seq;
+          cell.el.removeAttribute('id');
         }
         continue;
       }
@@ -209,6 +213,7 @@ export class ListView {
     if (this.store.filterActive && row.head && !this.store.rowPasses(row)) cls += ' context';
     cell.el.className = cls;
     cell.el.dataset.row = String(row.index);
+    cell.el.id = `row-${row.index}`;
     cell.el.dataset.seq = String(row.seq);
     cell.el.setAttribute('aria-selected', row.index === this.selected ? 'true' : 'false');
     cell.el.setAttribute('aria-level', row.head ? '1' : '2');
