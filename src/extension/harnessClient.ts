@@ -29,10 +29,16 @@ export interface ServerDeath {
   interrupted: string[];
   /** Their logs, where known (a run that died before its first event has none). */
   logs: string[];
+  /** False when the server kept crashing and was left stopped (the next command starts one). */
+  restarted: boolean;
 }
+
+const CRASH_WINDOW_MS = 60_000;
+const MAX_CRASHES = 3;
 
 export class HarnessClient implements vscode.Disposable {
   private client: LanguageClient | null = null;
+  private crashes: number[] = []; // times of unexpected exits, to stop a restart loop
   private starting: Promise<LanguageClient> | null = null;
   private stopping = false;
   private disposed = false;
@@ -48,7 +54,7 @@ export class HarnessClient implements vscode.Disposable {
   readonly onApprovalRequested = this.onApprovalEmitter.event;
   readonly onApprovalWithdrawn = this.onWithdrawnEmitter.event;
   readonly onRunEnded = this.onRunEndedEmitter.event;
-  /** Fired after an unexpected exit, once a new server process is up again. */
+  /** Fired after an unexpected exit, once a new server process is up again (or when it crash-loops). */
   readonly onDidRestart = this.onDiedEmitter.event;
 
   constructor(
@@ -135,8 +141,14 @@ export class HarnessClient implements vscode.Disposable {
       if (!l.success) return;
       this.log[l.data.level](`[server] ${l.data.message}`);
     });
-    await client.start();
-    const info = this.check(ServerInfoSchema, await client.sendRequest(Rpc.serverInfo), Rpc.serverInfo);
+    let info;
+    try {
+      await client.start();
+      info = this.check(ServerInfoSchema, await client.sendRequest(Rpc.serverInfo), Rpc.serverInfo);
+    } catch (err) {
+      await client.dispose().catch(() => undefined);
+      throw new Error(`the harness server (${this.serverModule}) did not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
     this.pid = info.pid;
     this.client = client;
     this.log.info(`harness server started (pid ${info.pid}, node ${info.node}) in ${Date.now() - t0} ms`);
@@ -144,18 +156,28 @@ export class HarnessClient implements vscode.Disposable {
   }
 
   private onClosed(client: LanguageClient): void {
-    if (this.client !== client && this.client !== null) return;
+    // Only a server that was up is restarted here; one that fails while starting rejects ensure().
+    if (this.client !== client) return;
     this.client = null;
     this.pid = null;
     if (this.stopping || this.disposed) return;
+    const now = Date.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
     const interrupted = [...this.active.keys()];
     const logs = [...this.active.values()].filter((l): l is string => l !== null);
     this.active.clear();
-    this.log.error(`the harness server stopped unexpectedly; ${interrupted.length} run(s) interrupted; restarting it`);
     // The dead client is finished; a new one gets a new process.
     void client.dispose().catch(() => undefined);
+    if (this.crashes.length > MAX_CRASHES) {
+      // A crash loop: stop restarting; the next command starts a fresh server (and may tell why).
+      this.log.error(`the harness server stopped unexpectedly ${this.crashes.length} times within a minute; not restarting it until the next command`);
+      this.crashes = [];
+      this.onDiedEmitter.fire({ interrupted, logs, restarted: false });
+      return;
+    }
+    this.log.error(`the harness server stopped unexpectedly; ${interrupted.length} run(s) interrupted; restarting it`);
     this.ensure().then(
-      () => this.onDiedEmitter.fire({ interrupted, logs }),
+      () => this.onDiedEmitter.fire({ interrupted, logs, restarted: true }),
       (err: unknown) => this.log.error(`could not restart the harness server: ${String(err)}`),
     );
   }

@@ -63,7 +63,8 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     }),
     approvals.queue.onDidChange(() => void vscode.commands.executeCommand('setContext', 'kite.pendingApprovals', approvals.queue.all().length)),
     client.onDidRestart((d) => {
-      void vscode.window.showErrorMessage(`Kite's harness server stopped unexpectedly and was restarted.${d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''}`, 'Show Log').then((p) => (p ? log.show() : undefined));
+      const what = d.restarted ? 'stopped unexpectedly and was restarted.' : 'keeps stopping, so it was left stopped; the next command starts it again.';
+      void vscode.window.showErrorMessage(`Kite's harness server ${what}${d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''}`, 'Show Log').then((p) => (p ? log.show() : undefined));
       void agent.offerResume(d.logs, "Kite's harness server stopped.");
     }),
   );
