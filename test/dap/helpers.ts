@@ -4,7 +4,7 @@
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { build } from 'esbuild';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { KiteEvent } from '../../src/harness/protocol/events';
@@ -13,11 +13,17 @@ export const ROOT = resolve(__dirname, '../..');
 export const DEMO_LOG = join(ROOT, 'test/fixtures/logs/demo-run.jsonl');
 
 let built: Promise<string> | null = null;
+const scratch: string[] = [];
+// Temp folders (the adapter bundle, generated logs) go when the test process ends.
+process.on('exit', () => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
 
 /** Path of a freshly built debugAdapter.js (built once per mocha process). */
 export function adapterBundle(): Promise<string> {
   built ??= (async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'kite-dap-'));
+    scratch.push(outdir);
     await build({
       entryPoints: { debugAdapter: join(ROOT, 'src/harness/replay/debugAdapterMain.ts') },
       bundle: true,
@@ -42,6 +48,7 @@ export async function startClient(): Promise<DebugClient> {
 
 export function writeLog(events: KiteEvent[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'kite-dap-log-'));
+  scratch.push(dir);
   const path = join(dir, `${events[0]?.run ?? 'run'}.jsonl`);
   writeFileSync(path, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
   return path;

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { MONEY_AFTER } from '../helpers/events';
-import { DEMO_LOG, adapterBundle, child, launch, moved, scopeVars, startClient, transcript, where } from './helpers';
+import { DEMO_LOG, adapterBundle, child, launch, moved, scopeVars, startClient, transcript, where, writeLog } from './helpers';
 
 describe('DAP session (stdio)', function () {
   let dc: DebugClient;
@@ -72,10 +72,11 @@ describe('DAP session (stdio)', function () {
 
   it('a file that is not a Kite log, an empty log and bad launch attributes give error responses', async () => {
     await dc.initializeRequest();
-    const junk = join(tmpdir(), `kite-junk-${process.pid}.jsonl`);
+    const dir = dirname(writeLog([]));
+    const junk = join(dir, 'junk.jsonl');
     writeFileSync(junk, 'hello world\nthis is not json\n');
     await assert.rejects(dc.launchRequest({ log: junk } as DebugProtocol.LaunchRequestArguments), (e: Error) => e.message.includes(junk) && /not a Kite log/.test(e.message));
-    const empty = join(tmpdir(), `kite-empty-${process.pid}.jsonl`);
+    const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '');
     await assert.rejects(dc.launchRequest({ log: empty } as DebugProtocol.LaunchRequestArguments), /contains no events/);
     await assert.rejects(dc.launchRequest({ log: 42 } as unknown as DebugProtocol.LaunchRequestArguments), /launch attribute "log"/);
