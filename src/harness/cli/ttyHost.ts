@@ -24,6 +24,15 @@ export function colorDiff(patch: string): string {
     .join('\n');
 }
 
+/** Lines of a diff shown before the rest is summarized (a 2,000-line new file would scroll the question away). */
+export const MAX_DIFF_LINES = 150;
+
+export function clipPatch(patch: string, max = MAX_DIFF_LINES): string {
+  const lines = patch.replace(/\n$/, '').split('\n');
+  if (lines.length <= max) return lines.join('\n');
+  return `${lines.slice(0, max).join('\n')}\n… ${lines.length - max} more diff lines not shown ([e]dit opens the whole proposal in $EDITOR)`;
+}
+
 export class TtyHost implements Host {
   private rl: Interface | null = null;
 
@@ -49,7 +58,7 @@ export class TtyHost implements Host {
   async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (req.kind === 'write') {
       const patch = createTwoFilesPatch(`a/${req.path}`, `b/${req.path}`, req.before ?? '', req.proposed, req.before === null ? '(new file)' : '', '');
-      this.say(`\n${bold(`The agent wants to ${req.before === null ? 'create' : 'change'} ${req.path}:`)}\n${colorDiff(patch)}`);
+      this.say(`\n${bold(`The agent wants to ${req.before === null ? 'create' : 'change'} ${req.path}:`)}\n${colorDiff(clipPatch(patch))}`);
     } else if (req.kind === 'read') {
       this.say(`\n${bold(`The agent wants to read ${req.path}`)} (${req.tool}):\n  ${req.reason}\n  If you approve, its content is sent to the model.`);
     } else {

@@ -29,6 +29,17 @@ const command: ApprovalRequest = { kind: 'command', id: 'b', command: 'npm run b
 const read: ApprovalRequest = { kind: 'read', id: 'c', tool: 'read_file', path: '.env', reason: '".env" usually holds secrets, so reading it needs a person\'s approval.' };
 
 describe('terminal approvals (TtyHost)', () => {
+  it('a huge diff is clipped so the question stays on screen, saying how much is hidden', async () => {
+    const t = host();
+    typeAfterPrompt(t, ['a']);
+    const big: ApprovalRequest = { kind: 'write', id: 'big', tool: 'write_file', path: 'data.txt', before: null, proposed: Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n') + '\n' };
+    assert.deepEqual(await t.h.approve(big, new AbortController().signal), { decision: 'approve' });
+    assert.match(t.shown(), /\+line 140\n/);
+    assert.doesNotMatch(t.shown(), /\+line 999/);
+    assert.match(t.shown(), /… \d+ more diff lines not shown \(\[e\]dit opens the whole proposal in \$EDITOR\)/);
+    t.h.close();
+  });
+
   it('a read shows the file and why it needs approval (not a command); "A" is approve-always', async () => {
     const t = host();
     typeAfterPrompt(t, ['A']);
