@@ -94,7 +94,7 @@ export async function initMain(argv: string[], out: Out = stdio): Promise<number
     return 0;
   } catch (e) {
     out.err(`kite: ${describeError(e)}`);
-    if (e instanceof UsageError) out.err(INIT_USAGE);
+    if (e instanceof UsageError) out.err('Run `kite init --help` for the options.');
     return 2;
   }
 }

@@ -180,7 +180,9 @@ describe('kite CLI (in process)', function () {
     assert.equal(await initMain([dir], again), 0);
     assert.match(again.stdout, /kept .*kite-progress\.json/);
     assert.equal(readFileSync(join(dir, 'kite-progress.json'), 'utf8'), '{"mine": true}');
-    assert.equal(await initMain([join(dir, 'nope')], new Capture()), 2);
+    const nope = new Capture();
+    assert.equal(await initMain([join(dir, 'nope')], nope), 2);
+    assert.match(nope.stderr, /nope: no such directory\nRun `kite init --help` for the options\.\n$/);
     assert.ok(existsSync(join(dir, '.kite', 'config.json')));
   });
 
