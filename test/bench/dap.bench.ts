@@ -104,7 +104,7 @@ async function overDap(log: string): Promise<void> {
   await dc.start();
   try {
     const t0 = performance.now();
-    const ready_ = new Promise((resolve) => dc.on('output', (e) => (e.body as { category?: string }).category === 'telemetry' && resolve(e)));
+    const ready_ = new Promise((resolve) => dc.on('output', (e) => (e.body as { data?: { kind?: string } }).data?.kind === 'snapshotsReady' && resolve(e)));
     const stopped = dc.waitForEvent('stopped', 120_000);
     const init = dc.waitForEvent('initialized', 120_000).then(() => dc.configurationDoneRequest());
     await Promise.all([dc.launch({ log }), init]);
