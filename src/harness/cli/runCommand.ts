@@ -120,7 +120,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
         }
       : undefined;
     const tty = mode === 'attended' && !deps.host ? new TtyHost(process.stdin, process.stderr, onEvent) : null;
-    host = deps.host ?? tty ?? new UnattendedHost(onEvent);
+    host = deps.host ? withRows(deps.host, onEvent) : (tty ?? new UnattendedHost(onEvent));
 
     const controller = new AbortController();
     // Ctrl-C, `kill` and a closed terminal all end the run the same way: cancelled, commands
@@ -179,6 +179,18 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     out.err(`kite: ${describeError(e)}`);
     return 1;
   }
+}
+
+/** A given host that also prints the live rows (otherwise they would be lost: report() skips them). */
+function withRows(inner: Host, onEvent: ((e: KiteEvent) => void) | undefined): Host {
+  if (!onEvent) return inner;
+  return {
+    approve: (req, signal) => inner.approve(req, signal),
+    onEvent: (e) => {
+      inner.onEvent?.(e);
+      onEvent(e);
+    },
+  };
 }
 
 /** The timeline (unless it was already shown live) and the one summary line. */

@@ -225,8 +225,9 @@ describe('kite CLI (in process)', function () {
     const repo = twoFeatureRepo();
     const c = new Capture();
     const host = { approve: () => Promise.reject(new Error('Aborted with Ctrl+C')) };
-    const code = await runMain([repo], { out: c, isTty: true, live: false, host, extra: { modelOverride: new ScriptedModel([use('run', 'c1', { command: 'ls' }), say('done')]) } });
+    const code = await runMain([repo], { out: c, isTty: true, host, extra: { modelOverride: new ScriptedModel([use('run', 'c1', { command: 'ls' }), say('done')]) } });
     assert.equal(code, 1);
+    assert.match(c.stdout, /turn 1 +tool_use/); // a host of one's own still gets the live rows printed
     assert.match(c.stdout, /^F1: paused, resume with kite resume \d{8}-\d{6}-F1 \(waiting for approval of run \(c1\)\)$/m);
     assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'in_progress');
   });
