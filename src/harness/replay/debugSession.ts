@@ -49,7 +49,8 @@ export class KiteDebugSession extends LoggingDebugSession {
   }
   private root = '';
   private terminated = false;
-  private readonly warming = { cancelled: false };
+  private lastRequestAt = 0;
+  private readonly warming = { cancelled: false, busy: () => performance.now() - this.lastRequestAt < 25 };
   private recorded: ReplayRuntime<RunState> | null = null; // live mode: the recording
   private liveAbort: AbortController | null = null;
   // Set before a live replay has produced its log: applied once it has.
@@ -70,6 +71,11 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.transcript = new TranscriptLocator(opts.transcriptUri);
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
+  }
+
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    this.lastRequestAt = performance.now();
+    super.dispatchRequest(request);
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {

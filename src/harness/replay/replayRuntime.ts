@@ -80,9 +80,11 @@ export class ReplayRuntime<S = unknown> {
    * them (requests are answered in between), so the snapshots exist before anyone asks for
    * state far into the run.
    */
-  async warm(signal?: { cancelled: boolean }, slice = 500): Promise<void> {
+  async warm(signal?: { cancelled: boolean; busy?: () => boolean }, slice = 500): Promise<void> {
     if (!this.cursor) return;
     for (let i = slice; ; i += slice) {
+      // Interactive requests first: while a person is stepping, the fold waits.
+      while (signal?.busy?.() && !signal.cancelled) await new Promise<void>((r) => setTimeout(r, 25));
       if (signal?.cancelled) return;
       this.cursor.stateAfter(Math.min(i, this.length - 1));
       if (i >= this.length - 1) return;
