@@ -80,7 +80,7 @@ describe('DAP session (stdio)', function () {
     writeFileSync(empty, '');
     await assert.rejects(dc.launchRequest({ log: empty } as DebugProtocol.LaunchRequestArguments), /contains no events/);
     await assert.rejects(dc.launchRequest({ log: 42 } as unknown as DebugProtocol.LaunchRequestArguments), /launch attribute "log"/);
-    await assert.rejects(dc.launchRequest({} as DebugProtocol.LaunchRequestArguments), /open a \.jsonl run log/);
+    await assert.rejects(dc.launchRequest({} as DebugProtocol.LaunchRequestArguments), /launch attribute "log" is "\$\{file\}": open a \.jsonl run log/);
   });
 
   it('shows known values at the gate failure: gate checks, totals, turn, files, messages', async () => {

@@ -188,7 +188,14 @@ export class KiteDebugSession extends LoggingDebugSession {
       this.liveAbort = null;
     }
     if (this.terminated) return;
-    const live = await openReplay(result.logPath, { onOutput: (text, i) => this.logpointOutput(text, i) });
+    let live: OpenedReplay;
+    try {
+      live = await openReplay(result.logPath, { onOutput: (text, i) => this.logpointOutput(text, i) });
+    } catch (e) {
+      this.sendEvent(new OutputEvent(`Kite: cannot open the live run's log ${result.logPath}: ${e instanceof Error ? e.message : String(e)}\n`, 'important'));
+      this.end();
+      return;
+    }
     this.runtime = live.runtime;
     this.runtime.recorded = recorded.events;
     this.logPath = result.logPath;
@@ -209,7 +216,8 @@ export class KiteDebugSession extends LoggingDebugSession {
 
   /** An error response; `showUser` for failures a person must see (a launch that cannot start). */
   private fail(response: DebugProtocol.Response, id: number, message: string, showUser = false): void {
-    this.sendErrorResponse(response, { id, format: message.replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')), showUser });
+    // `{name}` in a format is a placeholder only when `variables` has that name: text stays as is.
+    this.sendErrorResponse(response, { id, format: message, showUser });
   }
 
   private logpointOutput(text: string, i: number): void {
