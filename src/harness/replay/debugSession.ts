@@ -23,7 +23,7 @@ import { DapError, openErrorOf } from './dapErrors';
 import { TRANSCRIPT_REF, TranscriptLocator } from './transcriptSource';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS } from './scope';
-import { transcriptText } from './transcript';
+import { eventForLine, transcriptText } from './transcript';
 import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
 
@@ -285,7 +285,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (!rt) return;
     if (!this.transcript.matches(args.source)) return this.fail(response, DapError.badTarget, `${args.source.path ?? args.source.name ?? 'this source'} is not the transcript of this run`);
     const line = this.convertClientLineToDebugger(args.line);
-    const i = this.eventForLine(rt, line);
+    const i = eventForLine(rt.transcript, line);
     if (i === null) return this.fail(response, DapError.badTarget, `line ${args.line} is past the end of the transcript`);
     response.body = { targets: [{ id: i + 1, label: `#${rt.events[i].seq} ${rt.events[i].kind}  ${summarize(rt.events[i])}`.slice(0, 120), line: this.convertDebuggerLineToClient(rt.transcript.lineOfEvent[i]) }] };
     this.sendResponse(response);
@@ -297,12 +297,6 @@ export class KiteDebugSession extends LoggingDebugSession {
     const i = args.targetId - 1;
     if (!Number.isInteger(i) || i < 0 || i >= rt.length) return this.fail(response, DapError.badTarget, `unknown goto target ${args.targetId}`);
     this.move(response, (r) => r.goto(i));
-  }
-
-  private eventForLine(rt: ReplayRuntime<RunState>, line: number): number | null {
-    if (line < 1 || line > rt.transcript.lines.length) return null;
-    const v = rt.transcript.eventOfLine[line - 1];
-    return v >= 0 ? v : v === -1 ? 0 : rt.transcript.groups[-v - 2].first;
   }
 
   // ---- breakpoints -------------------------------------------------------------------------
