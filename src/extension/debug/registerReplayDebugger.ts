@@ -1,14 +1,26 @@
 // The replay debugger in VS Code: debug type `kite`, the transcript documents, launch.json support
-// and "Replay Run in Debugger". Recorded replays run the adapter inline (reading a log is all it
-// does); live replays run the agent loop, which never runs in the extension host, so they get
-// the stand-alone adapter as a separate process.
+// and "Replay Run in Debugger". Recorded replays of ordinary logs run the adapter inline (reading
+// a log is all it does); live replays run the agent loop, which never runs in the extension host,
+// and very large logs take seconds to index, so both get the stand-alone adapter as a process.
 import * as vscode from 'vscode';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ReplayConfigurationProvider } from './replayConfigurationProvider';
 import { activeLog, parseReplayArg, pickRun, rootOfLog } from './runLogs';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
 
 export const DEBUG_TYPE = 'kite';
+/** Logs above this size (~15,000 events) are indexed in the adapter's own process. */
+const OUT_OF_PROCESS_BYTES = 16 * 1024 * 1024;
+
+function logSize(log: unknown): number {
+  if (typeof log !== 'string') return 0;
+  try {
+    return statSync(log).size;
+  } catch {
+    return 0; // missing: the adapter answers launch with the reason
+  }
+}
 
 export function registerReplayDebugger(context: vscode.ExtensionContext): void {
   const adapterJs = context.asAbsolutePath('dist/debugAdapter.js');
@@ -19,7 +31,7 @@ export function registerReplayDebugger(context: vscode.ExtensionContext): void {
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       // Loaded on first use: activation stays light.
       createDebugAdapterDescriptor: async (session) => {
-        if (session.configuration.mode === 'live') {
+        if (session.configuration.mode === 'live' || logSize(session.configuration.log) > OUT_OF_PROCESS_BYTES) {
           // ELECTRON_RUN_AS_NODE: on desktop the extension host's binary is Electron.
           return new vscode.DebugAdapterExecutable(process.execPath, [adapterJs], { env: { ELECTRON_RUN_AS_NODE: '1', KITE_DAP_TRANSCRIPT_URIS: '1' } });
         }
