@@ -11,7 +11,7 @@ import { streamLog } from './events/reader';
 import type { Host } from './host';
 import { assembleLoop } from './loop/assemble';
 import { runLoop, type LoopResult } from './loop/session';
-import { countRepeat, repetitionKey } from './loop/repetition';
+import { repeatsFromEvents } from './loop/repetition';
 import { totalTokensOf, type LoopState } from './loop/state';
 import { createModel } from './model/index';
 import type { Model } from './model/model';
@@ -112,7 +112,18 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     }
     if (state.progressCount === 0) writer.append({ kind: 'progress', features: progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: [] });
     if (!state.briefed) {
-      const briefing = buildBriefing({ progress: finishCtx.startProgress, feature, checks: config.checks, commandTimeoutS: config.command_timeout, agentsMd: readAgentsMd(root) });
+      // Byte-identical to the briefing runFeature would have written (same inputs), so a run that
+      // crashed before its briefing resumes into the conversation an uncrashed run would have had.
+      const briefing = buildBriefing({
+        progress: finishCtx.startProgress,
+        feature,
+        checks: config.checks,
+        commandTimeoutS: config.command_timeout,
+        agentsMd: readAgentsMd(root),
+        mode,
+        limits,
+        maxGateFailures: config.max_gate_failures,
+      });
       writer.append({ kind: 'user', reason: 'briefing', text: briefing });
       loop.conversation.addUserText(briefing);
     }
@@ -168,8 +179,8 @@ function positioned(model: Model, replies: number): Model {
 
 /** The loop's carried state, rebuilt from the fold (same conversation rule as the loop). */
 export function loopStateOf(s: RunState, events: readonly KiteEvent[]): LoopState {
-  const repeats = new Map<string, number>();
-  for (const e of events) if (e.kind === 'proposed') countRepeat(repeats, repetitionKey(e.name, e.args));
+  // The same counting the live loop does (a write that changes a file resets it).
+  const repeats = repeatsFromEvents(events);
   if (!s.conversation) throw new Error('resume needs the conversation');
   return {
     conversation: s.conversation,
