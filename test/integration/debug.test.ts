@@ -164,6 +164,20 @@ describe('replay debugger in VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('a "log" relative to the workspace folder (as written in launch.json) is found', async () => {
+    const from = messages.length;
+    const rel = `.kite/runs/${log.split('/').pop() ?? ''}`;
+    const started = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: 'kite', request: 'launch', name: 'relative', log: rel });
+    assert.equal(started, true);
+    assert.equal((await stoppedAfter(from)).body?.reason, 'entry');
+    const session = vscode.debug.activeDebugSession;
+    assert.ok(session);
+    assert.equal(session.configuration.log, log);
+    const end = ended();
+    await vscode.debug.stopDebugging(session);
+    await end;
+  });
+
   it('live mode runs the adapter as a separate process (the loop never runs in the extension host)', async () => {
     // A log without a starting commit: the out-of-process adapter must answer launch with the reason.
     const events = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; git_head?: string | null });

@@ -1,7 +1,7 @@
 // launch.json support for `kite`: an initial configuration, and filling in the open log when a
 // person presses F5 on a .jsonl without a launch.json (or leaves `log` out).
 import * as vscode from 'vscode';
-import { basename } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { activeLog, pickRun, rootOfLog } from './runLogs';
 
 export class ReplayConfigurationProvider implements vscode.DebugConfigurationProvider {
@@ -22,8 +22,10 @@ export class ReplayConfigurationProvider implements vscode.DebugConfigurationPro
     return config;
   }
 
-  resolveDebugConfigurationWithSubstitutedVariables(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration {
-    const root = typeof config.log === 'string' && config.root === undefined ? rootOfLog(config.log) : undefined;
-    return root ? { ...config, root } : config;
+  resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration {
+    // A relative "log" (".kite/runs/x.jsonl" in launch.json) means relative to the workspace folder.
+    const log = typeof config.log === 'string' && folder && !isAbsolute(config.log) ? join(folder.uri.fsPath, config.log) : config.log;
+    const root = typeof log === 'string' && config.root === undefined ? rootOfLog(log) : undefined;
+    return { ...config, log, ...(root ? { root } : {}) };
   }
 }
