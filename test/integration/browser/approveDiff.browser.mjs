@@ -81,4 +81,6 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   // Leave the sample as other scenarios expect it.
   rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
   resetSample(workspace);
+  // Hand the window on as found: the Explorer in the side bar (the Kite view holds a timeline webview too).
+  await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});
 }

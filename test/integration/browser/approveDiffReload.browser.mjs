@@ -38,13 +38,20 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   await screenshot('approve-diff-reject-reason');
   await page.keyboard.press('Enter');
 
-  // The agent proposes again; stop it from the palette.
-  const next = await page.locator('.tabs-container .tab.active', { hasText: 'ledger.js' }).waitFor({ timeout: 20_000 }).then(() => true, () => false);
-  check('the agent proposes again after the rejection', next);
-  await runCommand('Kite: Stop Agent');
+  // The agent proposes again (its request is in the log, then its diff opens); stop it from the palette.
   const runs = join(workspace, '.kite', 'runs');
+  const logText = () => readdirSync(runs).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(join(runs, f), 'utf8')).join('\n');
+  const asksAgain = await until(page, () => /"kind":"approval_request"[^\n]*"id":"toolu_rej_2"/.test(logText()), 20_000);
+  const next = asksAgain && (await diff.locator('.editor.modified .codelens-decoration a', { hasText: 'Reject All' }).first().waitFor({ timeout: 20_000 }).then(() => true, () => false));
+  check('the agent proposes again after the rejection', next);
+  // The new diff may take focus while the palette opens (closing it): try once more then.
+  await runCommand('Kite: Stop Agent').catch(async (e) => {
+    log(`retrying Stop Agent: ${e.message.split('\n')[0]}`);
+    await page.keyboard.press('Escape');
+    await runCommand('Kite: Stop Agent');
+  });
   const stopped = await until(page, () => {
-    const text = readdirSync(runs).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(join(runs, f), 'utf8')).join('\n');
+    const text = logText();
     return /"status":"cancelled"/.test(text) && text.includes('keep the toFixed rounding for now');
   }, 20_000);
   check('the run ends cancelled, and the log holds the reason the model was told', stopped);
@@ -54,4 +61,6 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
 
   rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
   resetSample(workspace);
+  // Hand the window on as found: the Explorer in the side bar (the Kite view holds a timeline webview too).
+  await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});
 }
