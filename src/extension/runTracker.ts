@@ -17,6 +17,11 @@ export interface ActiveRun {
   lastActivity: string;
 }
 
+/** Dollars with enough digits to see a cheap run move: $0.004, $0.015, $1.20. */
+export function formatUsd(usd: number): string {
+  return `$${usd < 0.1 ? usd.toFixed(3) : usd.toFixed(2)}`;
+}
+
 export function formatTokens(n: number): string {
   return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }
@@ -124,7 +129,7 @@ export class RunTracker implements vscode.Disposable {
       return;
     }
     const s = e.summary!;
-    const text = `Kite: ${feature} ended ${s.outcome} after ${s.turns} turn(s), ${formatTokens(s.tokens)} tokens, $${s.cost_usd.toFixed(2)}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
+    const text = `Kite: ${feature} ended ${s.outcome} after ${s.turns} turn(s), ${formatTokens(s.tokens)} tokens, ${formatUsd(s.cost_usd)}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
     this.log.info(`${text} (${s.logPath})`);
     const show = s.outcome === 'done' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
     void show(text, 'Open Timeline').then((p) => (p ? vscode.commands.executeCommand('kite.openRun', s.logPath) : undefined));
@@ -144,7 +149,7 @@ export class RunTracker implements vscode.Disposable {
     if (!r) return this.status.hide();
     const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';
     const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
-    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · $${r.costUsd.toFixed(2)}${budget}${more}`;
+    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${formatUsd(r.costUsd)}${budget}${more}`;
     this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}. Click to open the timeline.`;
     this.status.command = { title: 'Open Timeline', command: 'kite.openRun', arguments: [r.log ?? undefined] };
     this.status.show();

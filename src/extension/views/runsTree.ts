@@ -3,7 +3,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { formatTokens } from '../runTracker';
+import { formatTokens, formatUsd } from '../runTracker';
 import { readLogSummary, type RunLogSummary } from './runLogSummary';
 
 export interface RunNode {
@@ -100,7 +100,7 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     item.id = `run:${n.path}`;
     const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : s.outcome === 'open' ? ['debug-disconnect', 'list.warningForeground'] : (OUTCOME_ICONS[s.outcome] ?? ['circle-outline', undefined]);
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.description = `${s.turns} turn${s.turns === 1 ? '' : 's'} · ${formatTokens(s.tokens)} tok · $${s.costUsd.toFixed(2)}${s.commit ? ` · ${s.commit.slice(0, 7)}` : ''}`;
+    item.description = `${s.turns} turn${s.turns === 1 ? '' : 's'} · ${formatTokens(s.tokens)} tok · ${formatUsd(s.costUsd)}${s.commit ? ` · ${s.commit.slice(0, 7)}` : ''}`;
     const tip = new vscode.MarkdownString(`**${s.run}**\n\n${s.title}\n\nmodel \`${s.model}\`${s.startedAt ? `, started ${s.startedAt}` : ''}`);
     if (s.summary) tip.appendMarkdown(`\n\n> ${s.summary.slice(0, 400)}`);
     item.tooltip = tip;
