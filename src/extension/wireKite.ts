@@ -23,6 +23,8 @@ export interface KiteParts {
   serverPid(): number | null;
   pendingApprovals(): { key: string; kind: 'write' | 'command'; path: string | null; command: string | null }[];
   onDidChangeApprovals: vscode.Event<void>;
+  /** An Accept held back to protect the person's work (unsaved buffer / file changed on disk). */
+  onDidHoldApproval: vscode.Event<{ key: string; why: 'unsaved' | 'changed_on_disk' }>;
   activeRuns(): ActiveRun[];
   onDidEndRun: vscode.Event<RunEnded>;
   onDidRestartServer: vscode.Event<ServerDeath>;
@@ -109,6 +111,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
         command: p.request.kind === 'command' ? p.request.command : null,
       })),
     onDidChangeApprovals: approvals.queue.onDidChange,
+    onDidHoldApproval: approvals.writes.onDidHold,
     activeRuns: () => tracker.all(),
     onDidEndRun: tracker.onDidEnd,
     onDidRestartServer: client.onDidRestart,

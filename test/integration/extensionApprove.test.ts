@@ -4,7 +4,7 @@
 // choices), and check the file on disk, what the model was told (the log's tool events), the gate,
 // the commit and the Features view.
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteApi } from '../../src/extension/extension';
@@ -210,6 +210,28 @@ describe('extension: approvals in the editor', function () {
     await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
     assert.equal(readFileSync(target.fsPath, 'utf8').includes('Math.round(paise)'), true);
 
+    await vscode.commands.executeCommand('kite.stopAgent');
+    assert.equal((await ended).summary?.outcome, 'cancelled');
+  });
+
+  it('a file changed on disk after the proposal is not overwritten by Accept without asking', async () => {
+    await useScript('extension-reject-stop.json');
+    const ended = nextRunEnd(k);
+    await vscode.commands.executeCommand('kite.startAgent');
+    const proposal = await waitForProposal('src/ledger.js');
+    const mine = fixtureText('src/ledger.js') + '// saved by the person meanwhile\n';
+    writeFileSync(join(ws, 'src/ledger.js'), mine);
+
+    // Accept now asks first ("Accept Anyway"); nobody answers that question here.
+    const held = new Promise<string>((resolve) => {
+      const sub = k.onDidHoldApproval((h) => (sub.dispose(), resolve(h.why)));
+    });
+    void vscode.commands.executeCommand('kite.acceptAll', proposal.document.uri);
+    assert.equal(await held, 'changed_on_disk');
+    assert.ok(k.pendingApprovals().some((p) => p.key.endsWith('/toolu_rej_1')), 'answered without asking');
+    await vscode.commands.executeCommand('kite.rejectAll', { uri: proposal.document.uri, reason: 'I changed the file myself' });
+    await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
+    assert.equal(readFileSync(join(ws, 'src/ledger.js'), 'utf8'), mine, "the person's saved change was overwritten");
     await vscode.commands.executeCommand('kite.stopAgent');
     assert.equal((await ended).summary?.outcome, 'cancelled');
   });

@@ -1,6 +1,7 @@
 // Inline approval of a proposed write: a diff editor (left: the file as it is, read-only; right:
 // the proposal, editable), a CodeLens Accept / Reject on every changed hunk, and Accept All /
 // Reject All in the editor title. The final content is exactly what is left on the right.
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
@@ -34,6 +35,9 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
   private readonly lensChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensChanged.event;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly held = new vscode.EventEmitter<{ key: string; why: 'unsaved' | 'changed_on_disk' }>();
+  /** An Accept was held back to protect the person's work (unsaved buffer, or the file changed on disk). */
+  readonly onDidHold = this.held.event;
 
   constructor(
     private readonly answer: AnswerSink,
@@ -163,7 +167,25 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
       return this.send(s, { decision: 'deny', reason: 'The person rejected every change in the diff.' });
     }
     if (this.warnIfDirty(s.pending)) return; // never overwrite unsaved work behind the person's back
+    if (!(await this.confirmIfChangedOnDisk(s.pending))) return;
     await this.send(s, verdict);
+  }
+
+  /** The left side is the file as it was when the agent proposed; if it changed on disk since, ask first. */
+  private async confirmIfChangedOnDisk(p: WritePending): Promise<boolean> {
+    let now: string | null;
+    try {
+      now = await readFile(path.resolve(p.root, p.request.path), 'utf8');
+    } catch {
+      now = null; // absent
+    }
+    if (now === p.request.before) return true;
+    this.held.fire({ key: p.key, why: 'changed_on_disk' });
+    const pick = await vscode.window.showWarningMessage(
+      `${p.request.path} changed on disk after the agent proposed this change, so the diff's left side is out of date. Accepting replaces the file with what is on the right.`,
+      'Accept Anyway',
+    );
+    return pick === 'Accept Anyway';
   }
 
   private async send(s: Session, answer: WireApprovalAnswer): Promise<void> {
@@ -184,6 +206,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     const abs = path.resolve(p.root, p.request.path);
     const dirty = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === abs && d.isDirty);
     if (!dirty) return false;
+    this.held.fire({ key: p.key, why: 'unsaved' });
     void vscode.window
       .showWarningMessage(`${p.request.path} has unsaved changes. Kite will not write it until you save or revert them; then Accept again.`, 'Show File')
       .then((pick) => (pick ? vscode.window.showTextDocument(dirty) : undefined));
@@ -221,5 +244,6 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     this.lensChanged.dispose();
+    this.held.dispose();
   }
 }
