@@ -7,6 +7,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { resetSample, useScript, until } from './kiteScenario.mjs';
 
+// Also in stage C: the packaged VSIX must carry a working harness server (dist/harnessServer.js).
+export const vsix = true;
+
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, screenshot, log }) {
   const git = resetSample(workspace);
