@@ -214,6 +214,27 @@ describe('extension: approvals in the editor', function () {
     assert.equal((await ended).summary?.outcome, 'cancelled');
   });
 
+  it('rejecting every hunk one by one leaves the file as it is and tells the model', async () => {
+    await useScript('extension-reject-stop.json');
+    const ended = nextRunEnd(k);
+    await vscode.commands.executeCommand('kite.startAgent');
+    const proposal = await waitForProposal('src/ledger.js');
+    for (let i = 0; i < 2; i++) {
+      const reject = (await lenses(proposal.document.uri)).find((l) => l.command?.title === '$(discard) Reject');
+      assert.ok(reject, `no Reject CodeLens left (round ${i + 1})`);
+      await click(reject);
+    }
+    await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
+    assert.equal(readFileSync(join(ws, 'src/ledger.js'), 'utf8'), fixtureText('src/ledger.js'));
+    await vscode.commands.executeCommand('kite.stopAgent');
+    const end = await ended;
+    const events = readEvents(end.summary!.logPath);
+    assert.equal(approvalEvent(events, 'toolu_rej_1').decision, 'deny');
+    const told = toolEvent(events, 'toolu_rej_1');
+    assert.equal(told.is_error, true);
+    assert.match(told.output, /rejected every change/);
+  });
+
   it('a file changed on disk after the proposal is not overwritten by Accept without asking', async () => {
     await useScript('extension-reject-stop.json');
     const ended = nextRunEnd(k);
