@@ -139,6 +139,49 @@ async function main(): Promise<void> {
       console.log(`scroll: the list's render of the visible window ${stats(scroll.renders)}`);
       console.log(`DOM: ${scroll.rows} row elements for ${N} rows, ${scroll.nodes} elements in the page`);
 
+      // Filters over all rows: a search (first one builds the lower-cased text of every row) and errors only.
+      const filters = await tp.page.evaluate(async () => {
+        const count = () => document.getElementById('count')?.textContent ?? '';
+        const changed = (before: string) =>
+          new Promise<void>((resolve, reject) => {
+            const give = performance.now() + 20_000;
+            const check = () => {
+              if (count() !== before) resolve();
+              else if (performance.now() > give) reject(new Error(`the count stayed "${before}"`));
+              else requestAnimationFrame(check);
+            };
+            check();
+          });
+        const search = document.getElementById('search') as HTMLElement & { value: string };
+        const timeSearch = async (text: string) => {
+          const before = count();
+          const t0 = performance.now();
+          search.value = text;
+          search.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+          await changed(before);
+          return { ms: performance.now() - t0, count: count() };
+        };
+        const first = await timeSearch('case1235');
+        const second = await timeSearch('module_7');
+        const cleared = await timeSearch('');
+        const box = document.getElementById('errors-only') as HTMLElement & { checked: boolean };
+        const toggle = () => {
+          box.checked = !box.checked;
+          box.dispatchEvent(new Event('change'));
+        };
+        let before = count();
+        let t0 = performance.now();
+        toggle();
+        await changed(before);
+        const errors = { ms: performance.now() - t0, count: count() };
+        before = count();
+        t0 = performance.now();
+        toggle();
+        await changed(before);
+        return { first, second, cleared, errors };
+      });
+      console.log(`filter ${N} rows: search "case1235" ${filters.first.ms.toFixed(0)} ms (${filters.first.count}; builds the search text), "module_7" ${filters.second.ms.toFixed(0)} ms (${filters.second.count}), clear ${filters.cleared.ms.toFixed(0)} ms; errors only ${filters.errors.ms.toFixed(0)} ms (${filters.errors.count})`);
+
       await cdp.send('HeapProfiler.collectGarbage');
       const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
       const metrics = (await cdp.send('Performance.enable').then(() => cdp.send('Performance.getMetrics'))) as { metrics: { name: string; value: number }[] };
