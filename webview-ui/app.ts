@@ -228,7 +228,7 @@ export class TimelineApp {
   private select(rowIndex: number): void {
     this.selectedRow = rowIndex;
     // Details first: the pane takes room from the list, and the selection must stay in view.
-    this.details.show(this.store.rows[rowIndex] ?? null, this.store.events[rowIndex] ?? null);
+    this.details.show(this.store.rows[rowIndex] ?? null, this.store.events[rowIndex] ?? null, this.store.totals.startedAt);
     this.list.setSelected(rowIndex);
   }
 

@@ -175,6 +175,11 @@ describe('timeline webview in Chromium', function () {
     assert.equal(await tp.page.getAttribute('.row[data-seq="3"]', 'aria-expanded'), 'false');
     await tp.page.keyboard.press('ArrowRight');
     await tp.page.waitForFunction((n) => document.querySelectorAll('.row:not([style*="display: none"])').length === n, before);
+    // The chevron does the same with the mouse.
+    await tp.page.click('.row[data-seq="7"] .c-chev');
+    await tp.page.waitForFunction((n) => document.querySelectorAll('.row:not([style*="display: none"])').length === n - 6, before);
+    await tp.page.click('.row[data-seq="7"] .c-chev');
+    await tp.page.waitForFunction((n) => document.querySelectorAll('.row:not([style*="display: none"])').length === n, before);
     // Down to the write_file result (seq 13) and Enter: opens its diff.
     await tp.page.keyboard.press('End');
     assert.equal(await tp.page.getAttribute('.row.selected', 'data-seq'), '44');
@@ -197,6 +202,12 @@ describe('timeline webview in Chromium', function () {
     await tp.page.click('.row[data-seq="40"] .c-summary');
     assert.equal(await tp.page.textContent('#details h2'), 'run — exit 0');
     assert.match((await tp.page.textContent('#details .body')) ?? '', /4 passed in 0\.52s/);
+    // When it happened: since the start, and on the wall clock (started_at + t, shown in local time).
+    const t40 = (demo[40] as KiteEvent).t;
+    const wall = new Date(Date.parse((demo[0] as Extract<KiteEvent, { kind: 'session_start' }>).started_at) + t40 * 1000);
+    const meta = (await tp.page.textContent('#details .meta')) ?? '';
+    assert.ok(meta.includes(`time 0:${t40.toFixed(1)} (`), meta);
+    assert.match(meta, new RegExp(`\\(\\d\\d:${String(wall.getUTCMinutes()).padStart(2, '0')}:${String(wall.getUTCSeconds()).padStart(2, '0')}\\)`));
     const labels = await tp.page.$$eval('#details vscode-button', (bs) => bs.map((b) => b.textContent));
     assert.deepEqual(labels, ['Full output', 'Raw event', 'Replay from here']);
     await tp.page.click('#details vscode-button[data-action="openOutput"]');

@@ -26,6 +26,8 @@ export interface Totals {
   errors: number;
   /** The session_end status, when the run has ended. */
   outcome: string | null;
+  /** Wall-clock start of the run (ms since epoch), from session_start. */
+  startedAt: number | null;
   feature: string | null;
   model: string | null;
 }
@@ -50,7 +52,7 @@ export class TimelineStore {
   visible: number[] = [];
   /** Rows that pass the filter (all rows when none is set), collapsed turns included. */
   matchCount = 0;
-  readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, feature: null, model: null };
+  readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null };
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
   private readonly toolNames = new Map<string, string>();
@@ -149,6 +151,8 @@ export class TimelineStore {
     } else if (e.kind === 'session_start') {
       this.totals.feature = `${e.feature} — ${e.title}`;
       this.totals.model = e.model;
+      const started = Date.parse(e.started_at);
+      this.totals.startedAt = Number.isNaN(started) ? null : started;
       this.totals.outcome = null;
     } else if (e.kind === 'session_end') this.totals.outcome = e.status;
     else if (e.kind === 'resumed') this.totals.outcome = null;

@@ -47,7 +47,8 @@ export class DetailsView {
     parent.append(this.el);
   }
 
-  show(row: Row | null, event: KiteEvent | null): void {
+  /** `startedAt`: the run's wall-clock start (ms since epoch), to show when an event happened. */
+  show(row: Row | null, event: KiteEvent | null, startedAt: number | null = null): void {
     this.row = row;
     if (!row || !event) {
       this.el.hidden = true;
@@ -68,7 +69,7 @@ export class DetailsView {
     this.actions.replaceChildren(...buttons);
     const facts: [string, string][] = [
       ['seq', String(event.seq)],
-      ['time', formatClock(event.t)],
+      ['time', startedAt === null ? formatClock(event.t) : `${formatClock(event.t)} (${new Date(startedAt + event.t * 1000).toLocaleTimeString('en-GB')})`],
       ['kind', event.kind],
     ];
     if (row.turn) facts.push(['turn', String(row.turn)]);
