@@ -104,6 +104,22 @@ describe('timeline in VS Code', function () {
     runLog = log;
   });
 
+  it('a reloaded view asks again (ready) and rebuilds from a fresh snapshot of the whole log', async () => {
+    assert.ok(runLog, 'needs the run of the previous test');
+    const seen: number[] = [];
+    const sub = t.onDidApply((s) => {
+      if (s.log === runLog) seen.push(s.events);
+    });
+    try {
+      await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
+      // After the reload the page starts empty; it holds every event again after the snapshot.
+      await waitFor('the reloaded view to hold the whole run again', () => (seen.length > 0 && seen.at(-1) === runEvents.length ? true : undefined), [t.onDidApply], 30_000);
+    } finally {
+      sub.dispose();
+    }
+    assert.equal(t.viewState()?.lastSeq, runEvents.at(-1)?.seq);
+  });
+
   it('opens the raw event, the full output of a command, and the diff of a write from a row', async () => {
     assert.ok(runLog, 'needs the run of the previous test');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
