@@ -62,7 +62,6 @@ export class AgentCommands {
         model: eff.model,
         limits: eff.limits,
         allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
-        secrets: key ? { anthropicApiKey: key } : undefined,
       });
       this.tracker.track(token, featureId ?? 'current feature');
       this.features.refresh();
@@ -129,7 +128,7 @@ export class AgentCommands {
     const key = await this.keyFor(summary?.model ?? '');
     if (key === null) return undefined;
     try {
-      const token = await this.client.resumeRun({ log: logPath, mode: 'attended', secrets: key ? { anthropicApiKey: key } : undefined });
+      const token = await this.client.resumeRun({ log: logPath, mode: 'attended' });
       // A resumed run continues its totals (the status bar counts from the log's numbers).
       this.tracker.track(token, summary?.feature ?? basename(logPath), logPath, summary ? { turn: summary.turns, tokens: summary.tokens, costUsd: summary.costUsd } : undefined);
       this.log.info(`resuming ${logPath}`);
@@ -197,7 +196,8 @@ export class AgentCommands {
     return root;
   }
 
-  /** '' for a model that needs no key; the key; or null when one is needed and missing (reason shown). */
+  /** Whether the model can run: '' (no key needed) or the key; null when one is needed and missing
+   *  (reason shown). The key itself reaches the server through its environment (HarnessClient). */
   private async keyFor(model: string): Promise<string | null> {
     if (!needsApiKey(model)) return '';
     const key = await this.keys.get();

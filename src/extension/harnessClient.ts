@@ -39,6 +39,7 @@ const MAX_CRASHES = 3;
 export class HarnessClient implements vscode.Disposable {
   private client: LanguageClient | null = null;
   private crashes: number[] = []; // times of unexpected exits, to stop a restart loop
+  private envStale = false; // the key changed while runs were going
   private starting: Promise<LanguageClient> | null = null;
   private stopping = false;
   private disposed = false;
@@ -60,13 +61,30 @@ export class HarnessClient implements vscode.Disposable {
   constructor(
     private readonly serverModule: string,
     private readonly log: vscode.LogOutputChannel,
+    /** Secrets for the server's environment (the API key), read at each launch. They go in the
+     *  process environment rather than in request params, which JSON-RPC tracing would log. */
+    private readonly secretEnv: () => Promise<NodeJS.ProcessEnv> = async () => ({}),
   ) {}
+
+  /** After the key changed: a server with no runs is stopped, so the next command starts one with the new key. */
+  async restartIfIdle(): Promise<boolean> {
+    if (!this.client) return false;
+    if (this.active.size > 0) {
+      this.envStale = true; // restarted before the next run instead
+      return false;
+    }
+    this.envStale = false;
+    await this.stop();
+    this.log.info('harness server stopped to pick up the new API key; the next run starts a fresh one');
+    return true;
+  }
 
   get serverPid(): number | null {
     return this.pid;
   }
 
   async startRun(params: StartRunParams): Promise<string> {
+    if (this.envStale) await this.restartIfIdle();
     const c = await this.ensure();
     const { token } = this.check(StartRunResultSchema, await c.sendRequest(Rpc.startRun, params), Rpc.startRun);
     if (!this.active.has(token)) this.active.set(token, null);
@@ -74,6 +92,7 @@ export class HarnessClient implements vscode.Disposable {
   }
 
   async resumeRun(params: ResumeRunParams): Promise<string> {
+    if (this.envStale) await this.restartIfIdle();
     const c = await this.ensure();
     const { token } = this.check(StartRunResultSchema, await c.sendRequest(Rpc.resumeRun, params), Rpc.resumeRun);
     if (!this.active.has(token)) this.active.set(token, params.log);
@@ -103,7 +122,7 @@ export class HarnessClient implements vscode.Disposable {
     const serverOptions = {
       module: this.serverModule,
       transport: lc.TransportKind.ipc,
-      options: { env: { ...process.env, KITE_HARNESS_SERVER: '1' } },
+      options: { env: { ...process.env, ...(await this.secretEnv()), KITE_HARNESS_SERVER: '1' } },
     };
     const client = new lc.LanguageClient(
       'kite.harness',

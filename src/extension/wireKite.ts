@@ -29,24 +29,28 @@ export interface KiteParts {
   onDidEndRun: vscode.Event<RunEnded>;
   onDidRestartServer: vscode.Event<ServerDeath>;
   features(): Promise<{ id: string; status: string }[]>;
+  /** What Set Anthropic API Key does with the typed key (tests cannot type into a password box). */
+  storeApiKey(key: string): Promise<void>;
   onDidChangeFeatures: vscode.Event<void>;
   refreshViews(): void;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): KiteParts {
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log);
+  const keys = new ApiKeyStore(context.secrets);
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env());
   const tracker = new RunTracker(client, log);
   const approvals = new ApprovalController(client, log);
   const runningFeatures = () => new Set(tracker.all().map((r) => r.feature));
   const runningLogs = () => new Set(tracker.all().flatMap((r) => (r.log ? [r.log] : [])));
   const features = new FeaturesTree(workspaceRoot, runningFeatures);
   const runs = new RunsTree(workspaceRoot, runningLogs);
-  const keys = new ApiKeyStore(context.secrets);
   const agent = new AgentCommands(client, tracker, keys, features, runs, log);
   const approvalsTree = new ApprovalsTree(approvals.queue);
   let runningKey = '';
 
   context.subscriptions.push(
+    keys,
+    keys.onDidChange(() => void client.restartIfIdle()),
     client,
     tracker,
     approvals,
@@ -117,6 +121,10 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     onDidRestartServer: client.onDidRestart,
     features: async () => (await features.features()).map((f) => ({ id: f.id, status: f.status })),
     onDidChangeFeatures: features.onDidChangeTreeData,
+    storeApiKey: async (key) => {
+      await keys.store(key);
+      await client.restartIfIdle();
+    },
     refreshViews: () => {
       features.refresh();
       runs.refresh();
