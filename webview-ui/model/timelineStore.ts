@@ -7,6 +7,7 @@ import type { TimelineSource } from '../../src/harness/protocol/webviewMessages'
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
 import { TurnSeries } from './turnSeries';
+import { lowerBound } from './virtualWindow';
 
 export interface Group {
   /** Row index of the group's first row (the model reply; row 0 for group 0). */
@@ -178,14 +179,8 @@ export class TimelineStore {
 
   /** Position of a row in `visible`, or -1 when hidden. O(log n). */
   positionOf(rowIndex: number): number {
-    let lo = 0;
-    let hi = this.visible.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.visible[mid] as number) < rowIndex) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.visible[lo] === rowIndex ? lo : -1;
+    const pos = lowerBound(this.visible, this.visible.length, rowIndex);
+    return this.visible[pos] === rowIndex ? pos : -1;
   }
 
   /** Row index of the event with this seq (binary search: seqs increase with the row index). */

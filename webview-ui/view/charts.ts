@@ -1,7 +1,7 @@
 // Clean SVG charts, updated incrementally: bars live in data coordinates inside a group whose
 // transform carries the scale, so a new maximum is one attribute, and an appended event redraws
 // only the last bar. At most MAX_BARS bars exist; a long run groups 2^k turns per bar.
-import { MAX_BARS, bucketAt, bucketSize, niceMax, type Bucket, type TurnPoint } from '../model/turnSeries';
+import { bucketAt, bucketSize, niceMax, type Bucket, type TurnPoint } from '../model/turnSeries';
 import { compactNumber, formatMs, formatUsd } from '../model/format';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -263,5 +263,3 @@ export const DURATION_STACKS: StackSpec[] = [
   { key: 'toolMs', cls: 'd-tool', label: 'tools' },
   { key: 'gateMs', cls: 'd-gate', label: 'gate' },
 ];
-
-export { MAX_BARS };

@@ -59,21 +59,18 @@ describe('log tailer', () => {
     assert.equal(await tailer.rawLine(45), null);
   });
 
-  it('follows appends: each new event arrives once, quickly, and a half-written line waits for its newline', async () => {
+  // How fast appends arrive is measured in test/bench/timeline.bench.ts, not asserted here.
+  it('follows appends: each new event arrives once, without polling, and a half-written line waits for its newline', async () => {
     const path = join(dir, 'live.jsonl');
     writeFileSync(path, demoLines.slice(0, 10).join('\n') + '\n');
     const c = collector();
     tailer = new LogTailer(path, c.emit, { pollMs: 0 });
     await tailer.start();
     assert.equal(c.events().length, 10);
-    const lat: number[] = [];
     for (let i = 10; i < 20; i++) {
-      const t0 = performance.now();
       appendFileSync(path, demoLines[i] + '\n');
       await c.until(() => c.events().length === i + 1);
-      lat.push(performance.now() - t0);
     }
-    assert.ok(Math.max(...lat) < 100, `an append took ${Math.max(...lat).toFixed(1)} ms to arrive`);
     const line = demoLines[20] as string;
     appendFileSync(path, line.slice(0, 30));
     tailer.kick();
