@@ -166,7 +166,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
         return assertNever(state.phase, 'phase');
     }
     if (result.paused) return pausedSummary(feature.id, result.state, writer.path, result.summary);
-    return finish(result.outcome, result.summary, result.error);
+    return finishRun(finishCtx, result.outcome, result.summary, result.error, loop.turns, totalTokensOf(loop.usage), loop.usage.cost_usd, result.modelUnavailable);
   } finally {
     unsubscribe();
   }

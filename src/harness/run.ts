@@ -54,6 +54,8 @@ export interface RunSummary {
   /** The run is paused for an approval (no session_end, progress untouched): `kite resume` continues it. */
   paused?: boolean;
   summary?: string;
+  /** Why a run ended `error`, in one sentence (printed on stderr by the CLI). */
+  error?: string | null;
 }
 
 /** Problems with the request itself (exit 2 in the CLI), as opposed to a run that went badly. */
@@ -197,7 +199,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   if (result.paused) {
     return { feature: feature.id, outcome: result.outcome, paused: true, summary: result.summary, turns: result.state.turns, tokens: totalTokensOf(result.state.usage), cost_usd: result.state.usage.cost_usd, commit: null, logPath: writer.path, proposals: [] };
   }
-  return finishRun(c, result.outcome, result.summary, result.error, result.state.turns, totalTokensOf(result.state.usage), result.state.usage.cost_usd);
+  return finishRun(c, result.outcome, result.summary, result.error, result.state.turns, totalTokensOf(result.state.usage), result.state.usage.cost_usd, result.modelUnavailable);
 }
 
 /** Progress file, commit, the closing events. Exported for resume (same ending as a new run). */
@@ -209,11 +211,12 @@ export function finishRun(
   turns: number,
   tokens: number,
   costUsd: number,
+  modelUnavailable = false,
 ): RunSummary {
   if (!c.commits) {
     // A replay: no progress file, no commit; only the closing event of its own log.
     c.writer.append({ kind: 'session_end', status: outcome0, turns, tokens, cost_usd: costUsd, commit: null, summary, error: error0 });
-    return { feature: c.feature.id, outcome: outcome0, turns, tokens, cost_usd: costUsd, commit: null, logPath: c.writer.path, proposals: [] };
+    return { feature: c.feature.id, outcome: outcome0, turns, tokens, cost_usd: costUsd, commit: null, logPath: c.writer.path, proposals: [], error: error0 };
   }
   const fin = finishFeature({
     root: c.root,
@@ -228,9 +231,10 @@ export function finishRun(
     logDir: logDirOf(c.root, c.config),
     commit: c.commits,
     keep: c.keep,
+    modelUnavailable,
   });
   c.writer.append({ kind: 'progress', features: fin.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: fin.proposals });
   const error = fin.error ?? error0;
   c.writer.append({ kind: 'session_end', status: fin.outcome, turns, tokens, cost_usd: costUsd, commit: fin.commit, summary: fin.error ?? summary, error });
-  return { feature: c.feature.id, outcome: fin.outcome, turns, tokens, cost_usd: costUsd, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals };
+  return { feature: c.feature.id, outcome: fin.outcome, turns, tokens, cost_usd: costUsd, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals, error };
 }

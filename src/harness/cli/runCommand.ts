@@ -201,6 +201,8 @@ export function report(s: RunSummary, out: Out, live = false): number {
     return 1;
   }
   out.out(formatSummary(s));
+  // The reason must reach stderr too: a CI log or a script reading stderr sees it without the timeline.
+  if (s.outcome === 'error' && s.error) out.err(`kite: ${s.error}`);
   return s.outcome === 'done' ? 0 : 1;
 }
 

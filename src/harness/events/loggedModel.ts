@@ -38,6 +38,11 @@ export class LoggedModel implements Model {
         observer?.onRetry?.(info);
       },
       onText: observer?.onText ? (d) => observer.onText?.(d) : undefined,
+      // Adapter warnings (prefix_changed breaks prompt caching; tool_input_unparsed) belong in the log.
+      onWarning: (w) => {
+        this.log.append({ kind: 'warning', code: w.code, message: w.message });
+        observer?.onWarning?.(w);
+      },
     };
     const reply = await this.inner.complete(request, wrapped);
     this.turn = turn;

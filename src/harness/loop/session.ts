@@ -4,7 +4,7 @@
 // replayed or resumed is decided by whoever builds its collaborators.
 import { checkBudget, describeStop } from '../budget/budget';
 import type { GateLike } from '../gate/gate';
-import { ModelError, type Model, type ToolSpec } from '../model/model';
+import { ModelError, type Model, type ModelErrorCode, type ToolSpec } from '../model/model';
 import type { Reply, ToolUseBlock } from '../protocol/content';
 import { assertNever, type Limits, type Outcome } from '../protocol/events';
 import type { EventSink } from '../events/sink';
@@ -29,10 +29,15 @@ export interface LoopResult {
   /** Waiting for an approval nobody could give: no outcome yet; `kite resume` continues it. */
   paused?: boolean;
   outcome: Outcome;
+  /** The model could not be used (no or rejected key, network, overload): the feature itself did
+   *  not fail, so it stays in_progress for the next run instead of being marked error. */
+  modelUnavailable?: boolean;
   summary: string; // the agent's closing words, or why the run stopped
   error: string | null;
   state: LoopState;
 }
+
+const MODEL_UNAVAILABLE: ReadonlySet<ModelErrorCode> = new Set(['missing_key', 'auth', 'network', 'overloaded']);
 
 const CUT_NOTICE = (max: number) =>
   `[Kite] Your last reply was cut off because it reached the max_tokens limit (${max} tokens per reply). ` +
@@ -62,7 +67,7 @@ export async function runLoop(deps: LoopDeps, state: LoopState, signal: AbortSig
       } catch (e) {
         if (signal.aborted || (e instanceof ModelError && e.code === 'cancelled')) return end('cancelled', 'the run was cancelled');
         const msg = e instanceof ModelError ? `model error (${e.code}): ${e.message}` : `model error: ${(e as Error).message ?? String(e)}`;
-        return end('error', msg, msg);
+        return { ...end('error', msg, msg), modelUnavailable: e instanceof ModelError && MODEL_UNAVAILABLE.has(e.code) };
       }
       state.turns++;
       addUsage(state, reply, deps.costOfLast(reply));

@@ -61,6 +61,8 @@ export interface FinishInput {
   env?: NodeJS.ProcessEnv;
   /** Changes the person had before the run (--allow-dirty): left out of the commit if untouched. */
   keep?: ReadonlyMap<string, string | null>;
+  /** The model could not be used (key, network): keep the feature in_progress, not error. */
+  modelUnavailable?: boolean;
 }
 
 export interface FinishResult {
@@ -91,7 +93,7 @@ export function finishFeature(input: FinishInput): FinishResult {
   const date = now.toISOString().slice(0, 16).replace('T', ' ');
   let outcome = input.outcome;
 
-  feature.status = statusFor(outcome);
+  feature.status = input.modelUnavailable && outcome === 'error' ? 'in_progress' : statusFor(outcome);
   // The closing words are the model's: it may have read a key and repeated it.
   const secrets = secretValues(input.env ?? process.env);
   const summary = redactSecrets(input.summary, secrets);

@@ -204,8 +204,11 @@ describe('kite run through the Anthropic SDK against the local Messages API', fu
     const dir = await project('badkey');
     const r = await kite(dir, 'sk-ant-not-the-key');
     assert.ok(r.code === 1 || r.code === 2, `exit code ${r.code}`);
-    // The CLI shows the run's end reason in its timeline's `end` row (stdout) and may clip it there.
-    assert.match(r.stdout + r.stderr, /The Anthropic API rejected the API key; set the ANTHROPIC_API_KEY environment variable/);
+    // The whole reason is on stderr (the timeline's `end` row on stdout may clip it).
+    assert.match(r.stderr, /^kite: .*The Anthropic API rejected the API key; set the ANTHROPIC_API_KEY environment variable/m);
+    // A key problem is not the feature's failure: it stays in_progress so the next run picks it up.
+    const progress = JSON.parse(readFileSync(join(dir, 'kite-progress.json'), 'utf8')) as { features: { id: string; status: string }[] };
+    assert.equal(progress.features[0].status, 'in_progress');
     const end = logOf(dir).at(-1);
     assert.equal(end?.kind, 'session_end');
     assert.match(String(end?.error), /rejected the API key; set the ANTHROPIC_API_KEY .* \(401 authentication_error: invalid x-api-key/);

@@ -89,6 +89,22 @@ describe('createModel', () => {
 });
 
 describe('logged model', () => {
+  it('logs the adapter\'s warnings (prefix_changed breaks prompt caching) as warning events before the reply', async () => {
+    const warns: Model = {
+      id: 'anthropic:claude-x',
+      complete: async (_r, obs?: ModelObserver) => {
+        obs?.onWarning?.({ code: 'prefix_changed', message: 'the system prompt changed at character 12' });
+        return say('ok');
+      },
+    };
+    const sink = new MemorySink();
+    const seen: string[] = [];
+    await new LoggedModel(warns, sink, { input: 3, output: 15 }).complete(req, { onWarning: (w) => seen.push(w.code) });
+    assert.deepEqual(sink.kinds(), ['warning', 'model']);
+    assert.equal(sink.of('warning')[0].message, 'the system prompt changed at character 12');
+    assert.deepEqual(seen, ['prefix_changed']);
+  });
+
   it('writes one model event per reply with usage, cache fields, cost and retries', async () => {
     const inner: Model = {
       id: 'anthropic:claude-sonnet-5-5',
