@@ -51,6 +51,10 @@ if [ "$(cat "$CS_DIR/.installed" 2>/dev/null)" != "$CODE_SERVER_VERSION/$NODE24_
   rm -rf "$CS_DIR"; mkdir -p "$CS_DIR"
   echo '{"name":"code-server-tools","private":true}' > "$CS_DIR/package.json"
   (
+    # When this runs under `npm test`, the outer npm exported its own npm_* settings (among them
+    # npm_config_user_agent naming Node 20, which code-server's postinstall checks). Drop them all
+    # so the inner npm runs as a fresh npm on Node 24.
+    while IFS= read -r v; do unset "$v"; done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p')
     export PATH="$N24_DIR/bin:$PATH"
     export npm_config_nodedir="$N24_DIR"
     export JOBS="$(nproc)"
