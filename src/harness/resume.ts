@@ -130,7 +130,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
 
     const calls = await finishUnfinishedCalls({ run: state, events, deps, sink, log: writer, host: answering, loop, signal });
     if (calls.kind === 'paused') return pausedSummary(feature.id, loop, writer.path, calls.message);
-    if (calls.kind === 'stuck') return finish('stuck', `stuck: ${calls.message}`);
+    if (calls.kind === 'stuck') return finish('stuck', calls.message);
 
     if (state.feedbackOwed !== null) {
       writer.append({ kind: 'user', reason: 'gate_feedback', text: state.feedbackOwed });

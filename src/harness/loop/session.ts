@@ -142,7 +142,7 @@ async function runTools(deps: LoopDeps, state: LoopState, uses: ToolUseBlock[], 
         state.conversation.addToolResult(u.id, r.output, r.is_error);
         break;
       case 'stuck':
-        return { outcome: 'stuck', summary: `stuck: ${r.message}`, error: null, state };
+        return { outcome: 'stuck', summary: r.message, error: null, state }; // the outcome already says stuck
       case 'paused':
         return { outcome: 'cancelled', paused: true, summary: r.message, error: null, state };
       default:
