@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { mergeLimits } from './budget/budget';
-import { loadConfig } from './config/config';
+import { applyOverrides, loadConfig, type ConfigOverrides } from './config/config';
 import { EventWriter, monotonicClock, type Clock } from './events/writer';
 import { streamLog } from './events/reader';
 import type { Host } from './host';
@@ -33,6 +33,8 @@ export interface ResumeOptions {
   limits?: Partial<Limits>;
   signal?: AbortSignal;
   modelOverride?: Model;
+  /** As in RunOptions: laid over .kite/config.json. */
+  overrides?: ConfigOverrides;
   /** Test seams, as in RunOptions. */
   runner?: ProcessRunner;
   toolbox?: Toolbox;
@@ -74,7 +76,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
 
   const root = meta.root;
   if (!root || !existsSync(root)) throw new ResumeError('no_root', `run ${meta.run} worked in ${root || '(no folder recorded)'}, which no longer exists; it cannot be resumed elsewhere`);
-  const config = loadConfig(root);
+  const config = applyOverrides(loadConfig(root), opts.overrides);
   const progressPath = join(root, PROGRESS_FILE);
   const progress = loadProgress(progressPath);
   const feature = currentFeature(progress, meta.feature);

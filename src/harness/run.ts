@@ -3,7 +3,7 @@
 // The CLI, the harness server and tests all go through runFeature.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig, type KiteConfig } from './config/config';
+import { applyOverrides, loadConfig, type ConfigOverrides, type KiteConfig } from './config/config';
 import { runIdFor, uniqueRunId, EventWriter, monotonicClock, type Clock } from './events/writer';
 import type { Host } from './host';
 import { createModel, defaultModelSpec } from './model/index';
@@ -35,6 +35,8 @@ export interface RunOptions {
   /** Sees every event after it is on disk and may append to the log (replay divergence checks). */
   watch?: (event: KiteEvent, log: EventSink) => void;
   env?: NodeJS.ProcessEnv;
+  /** Laid over .kite/config.json (the VS Code settings): max_gate_failures, policy additions. */
+  overrides?: ConfigOverrides;
   /** Test seams. */
   runner?: ProcessRunner;
   toolbox?: Toolbox;
@@ -76,7 +78,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   if (!existsSync(root0)) throw new RunError('no_root', `${root0}: no such directory`);
   if (!statSync(root0).isDirectory()) throw new RunError('no_root', `${root0} is a file; give the project folder (the one holding kite-progress.json)`);
   let root = root0;
-  let config = loadConfig(root);
+  let config = applyOverrides(loadConfig(root), opts.overrides);
   let progressPath = join(root, PROGRESS_FILE);
   let progress = loadProgress(progressPath);
   let feature = currentFeature(progress, opts.featureId);
@@ -85,7 +87,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   if (commits && !isGitRepo(root)) throw new RunError('not_a_repo', `${root} is not inside a git repository; Kite commits finished features (start one with: git init && git add -A && git commit -m "initial")`);
   if (opts.worktree) {
     root = addWorktree(root, feature.id);
-    config = loadConfig(root);
+    config = applyOverrides(loadConfig(root), opts.overrides);
     progressPath = join(root, PROGRESS_FILE);
     progress = loadProgress(progressPath);
     feature = currentFeature(progress, feature.id);

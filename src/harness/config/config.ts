@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PriceTableSchema } from '../model/pricing';
-import { PolicyConfigSchema } from '../policy/config';
+import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { formatIssues } from './formatIssues';
 import { describeJsonProblem, parseJsonText } from './jsonText';
 
@@ -53,9 +53,28 @@ export const KiteConfigSchema = z.object({
   }),
   max_gate_failures: z.number().int().positive(),
   policy: PolicyConfigSchema.optional(),
+  /** Set only by applyOverrides (a host's settings), never read from the file. */
+  host_policy: HostPolicySchema.optional(),
   prices: PriceTableSchema,
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
+
+/**
+ * What a host (the VS Code extension, from its kite.* settings) lays over .kite/config.json for one
+ * run. The host decides precedence before sending (see src/extension/settings/runSettings.ts);
+ * here max_gate_failures simply replaces, and the policy is added as HostPolicySchema says.
+ */
+export const ConfigOverridesSchema = z.strictObject({
+  max_gate_failures: z.number().int().positive().optional(),
+  policy: HostPolicySchema.optional(),
+});
+export type ConfigOverrides = z.input<typeof ConfigOverridesSchema>;
+
+export function applyOverrides(config: KiteConfig, overrides: ConfigOverrides | undefined): KiteConfig {
+  if (!overrides) return config;
+  const o = ConfigOverridesSchema.parse(overrides);
+  return { ...config, max_gate_failures: o.max_gate_failures ?? config.max_gate_failures, host_policy: o.policy ?? config.host_policy };
+}
 
 export type ConfigErrorCode = 'invalid_json' | 'invalid_config' | 'unreadable';
 

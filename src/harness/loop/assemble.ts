@@ -49,12 +49,15 @@ export function verifyOf(feature: Feature): string | null {
 /** The policy of a run; "Always allow" swaps in the policy of the updated config. */
 export class LivePolicy {
   private policy: Policy;
+  /** The host's (settings') additions outlive a reload of the file after "Always allow". */
+  private readonly host: KiteConfig['host_policy'];
   constructor(
     private readonly root: string,
     config: KiteConfig,
     private readonly log: EventSink,
   ) {
-    this.policy = new Policy(PolicyConfigSchema.parse(config.policy ?? {}));
+    this.host = config.host_policy;
+    this.policy = new Policy(PolicyConfigSchema.parse(config.policy ?? {}), this.host);
   }
 
   decide(call: PolicyCall, ctx: PolicyContext): PolicyVerdict {
@@ -66,7 +69,7 @@ export class LivePolicy {
     if (!rule) return;
     try {
       const updated = appendPolicyRule(this.root, rule);
-      this.policy = new Policy(PolicyConfigSchema.parse(updated.policy ?? {}));
+      this.policy = new Policy(PolicyConfigSchema.parse(updated.policy ?? {}), this.host);
     } catch (e) {
       this.log.append({ kind: 'warning', code: 'policy_not_saved', message: `"always allow" could not be saved: ${(e as Error).message}` });
     }

@@ -49,3 +49,16 @@ export const PolicyConfigSchema = z
   .describe('Which tool calls are allowed, asked or denied (first matching rule wins; the log records its id).');
 export type PolicyConfig = z.infer<typeof PolicyConfigSchema>;
 export type PolicyConfigInput = z.input<typeof PolicyConfigSchema>;
+
+/**
+ * Policy a host lays over the workspace's for one run (the VS Code `kite.policy.*` settings). It
+ * can only add: its deny patterns are checked before the workspace's own rules, and its allow
+ * patterns apply in attended runs only (unattended, the workspace's policy alone decides what runs
+ * without a person). Not part of .kite/config.json.
+ */
+export const HostPolicySchema = z.strictObject({
+  deny: z.array(Pattern).default([]).describe('Regexes searched anywhere in the command; a match is refused (rule "deny:setting:<index>").'),
+  allow_attended: z.array(Pattern).default([]).describe('Regexes matching the whole trimmed command; in attended runs a match runs without asking (rule "allow:setting:<index>").'),
+});
+export type HostPolicy = z.infer<typeof HostPolicySchema>;
+export type HostPolicyInput = z.input<typeof HostPolicySchema>;

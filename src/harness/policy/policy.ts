@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { matchGlob } from '../tools/glob';
-import type { DenyEntry, PolicyConfig, PolicyRule } from './config';
+import type { DenyEntry, HostPolicy, PolicyConfig, PolicyRule } from './config';
 import { DEFAULT_DENY, type DenyRule } from './defaults';
 import type { PolicyCall, PolicyContext, PolicyVerdict } from './types';
 
@@ -53,11 +53,16 @@ export class Policy {
   private readonly deny: DenyRule[];
   private readonly allow: { id: string; re: { test(cmd: string): boolean } }[];
   private readonly rules: { id: string; rule: PolicyRule; re: { test(cmd: string): boolean } | null }[];
+  private readonly hostDeny: DenyRule[];
+  private readonly hostAllow: { id: string; re: { test(cmd: string): boolean } }[];
 
-  constructor(config: PolicyConfig) {
+  /** `host`: the host's (VS Code settings') additions, see HostPolicySchema. */
+  constructor(config: PolicyConfig, host?: HostPolicy) {
     const off = new Set(config.disable);
     this.deny = [...DEFAULT_DENY.filter((r) => !off.has(r.id)), ...config.deny.map(toDenyRule)];
     this.allow = config.allow.map((p, i) => ({ id: `allow:config:${i}`, re: wholeMatch(p) }));
+    this.hostDeny = (host?.deny ?? []).map((p, i) => ({ id: `deny:setting:${i}`, re: new RegExp(p), reason: `The command matches the deny pattern /${p}/ of your Kite settings (kite.policy.denyCommands).` }));
+    this.hostAllow = (host?.allow_attended ?? []).map((p, i) => ({ id: `allow:setting:${i}`, re: wholeMatch(p) }));
     this.rules = config.rules.map((rule, i) => ({ id: rule.id ?? `rule:${i}`, rule, re: rule.command_pattern ? wholeMatch(rule.command_pattern) : null }));
   }
 
@@ -76,6 +81,8 @@ export class Policy {
     }
     const p = normPath(call.path);
     const cmd = call.command?.trim() ?? null;
+    // A person's own deny patterns win over everything the workspace allows (its rules included).
+    if (call.effect === 'exec') for (const d of this.hostDeny) if (d.re.test(cmd ?? '')) return { decision: 'deny', rule: d.id, reason: `${d.reason} The command was not run.` };
     for (const r of this.rules) {
       if (this.ruleMatches(r.rule, r.re, call.name, p, cmd)) {
         const reason = r.rule.reason ?? (r.rule.decision === 'deny' ? `Refused by the workspace policy rule "${r.id}".` : `Policy rule "${r.id}".`);
@@ -101,6 +108,8 @@ export class Policy {
     if (ctx.checks.some((c) => c.trim() === cmd)) return { decision: 'allow', rule: 'allow:checks', reason: 'A configured check.' };
     if (ctx.verify !== null && ctx.verify.trim() === cmd) return { decision: 'allow', rule: 'allow:verify', reason: "The feature's verify command." };
     for (const a of this.allow) if (a.re.test(cmd)) return { decision: 'allow', rule: a.id, reason: 'Allowed by the policy.' };
+    // Settings allow only with a person at hand: unattended, the workspace's policy alone decides.
+    if (ctx.mode === 'attended') for (const a of this.hostAllow) if (a.re.test(cmd)) return { decision: 'allow', rule: a.id, reason: 'Allowed by your Kite settings (kite.policy.allowCommands).' };
     return { decision: 'ask', rule: 'ask:commands', reason: 'Commands are shown to a person for approval.' };
   }
 
