@@ -6,7 +6,7 @@ import type { HarnessClient } from './harnessClient';
 import type { RunTracker } from './runTracker';
 import type { ApiKeyStore } from './secrets';
 import { readConfigView, readKiteSettings } from './settings/readSettings';
-import { effectiveRunSettings, needsApiKey } from './settings/runSettings';
+import { effectiveRunSettings, needsApiKey, type EffectiveRunSettings } from './settings/runSettings';
 import type { FeatureNode, FeaturesTree } from './views/featuresTree';
 import type { RunNode, RunsTree } from './views/runsTree';
 
@@ -50,10 +50,14 @@ export class AgentCommands {
       void vscode.window.showWarningMessage(`Kite: ${this.tracker.all()[0]!.feature} is still running. Stop it first (Kite: Stop Agent).`);
       return undefined;
     }
-    const eff = effectiveRunSettings(readKiteSettings(), await readConfigView(root), root);
+    const eff = await this.settingsFor(root);
+    if (!eff) return undefined;
     const key = await this.keyFor(eff.model);
     if (key === null) return undefined;
-    this.log.info(`starting ${featureId ?? 'the current feature'} with ${eff.model} (model from ${eff.modelSource}; limits ${JSON.stringify(eff.limits)})`);
+    this.log.info(
+      `starting ${featureId ?? 'the current feature'} with ${eff.model} (model from ${eff.modelSource}; limits ${JSON.stringify(eff.limits)}; max gate failures from ${eff.maxGateFailuresSource}` +
+        (eff.policy ? `; settings add ${eff.policy.deny.length} deny and ${eff.policy.allowAttended.length} allow pattern(s))` : ')'),
+    );
     try {
       const token = await this.client.startRun({
         root,
@@ -61,6 +65,8 @@ export class AgentCommands {
         mode: 'attended',
         model: eff.model,
         limits: eff.limits,
+        maxGateFailures: eff.maxGateFailures,
+        policy: eff.policy,
         allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
       });
       this.tracker.track(token, featureId ?? 'current feature');
@@ -70,6 +76,19 @@ export class AgentCommands {
       this.fail('start the agent', err);
       return undefined;
     }
+  }
+
+  /** The run settings, or undefined (reason shown) when a setting is unusable. */
+  private async settingsFor(root: string): Promise<EffectiveRunSettings | undefined> {
+    const eff = effectiveRunSettings(readKiteSettings(), await readConfigView(root), root);
+    if (eff.problems.length === 0) return eff;
+    // Never start with a pattern dropped: a missing deny would loosen the policy.
+    const what = eff.problems.map((p) => `${p.setting}: ${p.message}`).join('; ');
+    this.log.error(`not starting: ${what}`);
+    void vscode.window.showErrorMessage(`Kite: fix your settings before starting a run — ${what}.`, 'Open Settings').then((b) => {
+      if (b) void vscode.commands.executeCommand('workbench.action.openSettings', 'kite.policy');
+    });
+    return undefined;
   }
 
   async startPick(): Promise<string | undefined> {
@@ -123,12 +142,16 @@ export class AgentCommands {
       logPath = pick?.path;
     }
     if (!logPath) return undefined;
-    if (!(await this.checkedRoot())) return undefined;
+    const root = await this.checkedRoot();
+    if (!root) return undefined;
+    // The model and limits come from the log; max gate failures and the policy additions from the settings now.
+    const eff = await this.settingsFor(root);
+    if (!eff) return undefined;
     const summary = (await this.runs.list()).find((n) => n.path === logPath)?.summary;
     const key = await this.keyFor(summary?.model ?? '');
     if (key === null) return undefined;
     try {
-      const token = await this.client.resumeRun({ log: logPath, mode: 'attended' });
+      const token = await this.client.resumeRun({ log: logPath, mode: 'attended', maxGateFailures: eff.maxGateFailures, policy: eff.policy });
       // A resumed run continues its totals (the status bar counts from the log's numbers).
       this.tracker.track(token, summary?.feature ?? basename(logPath), logPath, summary ? { turn: summary.turns, tokens: summary.tokens, costUsd: summary.costUsd } : undefined);
       this.log.info(`resuming ${logPath}`);

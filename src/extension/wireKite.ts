@@ -21,7 +21,7 @@ export interface KiteParts {
   /** The implementation behind every command id (extension.ts registers them). */
   commands: Record<KiteCommandId, (...args: never[]) => unknown>;
   serverPid(): number | null;
-  pendingApprovals(): { key: string; kind: 'write' | 'command'; path: string | null; command: string | null }[];
+  pendingApprovals(): { key: string; kind: 'write' | 'command' | 'read'; path: string | null; command: string | null }[];
   onDidChangeApprovals: vscode.Event<void>;
   /** An Accept held back to protect the person's work (unsaved buffer / file changed on disk). */
   onDidHoldApproval: vscode.Event<{ key: string; why: 'unsaved' | 'changed_on_disk' }>;
@@ -111,7 +111,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       approvals.queue.all().map((p) => ({
         key: p.key,
         kind: p.request.kind,
-        path: p.request.kind === 'write' ? p.request.path : null,
+        path: p.request.kind === 'command' ? null : p.request.path,
         command: p.request.kind === 'command' ? p.request.command : null,
       })),
     onDidChangeApprovals: approvals.queue.onDidChange,

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
 import type { HarnessClient } from '../harnessClient';
 import { ApprovalQueue, approvalKey, type PendingApproval } from './approvalQueue';
-import { answerFor, promptCommand, type CommandChoice } from './commandApproval';
+import { answerFor, promptCommand, promptRead, type CommandChoice } from './commandApproval';
 import { WriteApprovals } from './writeApproval';
 
 /** Argument of the approval commands: a tree item / key, optionally a reason (skips the input box). */
@@ -18,7 +18,7 @@ export class ApprovalController implements vscode.Disposable {
   readonly queue = new ApprovalQueue();
   readonly writes: WriteApprovals;
   private presenting: string | null = null;
-  private prompt: vscode.CancellationTokenSource | null = null; // the open command prompt, closed when answered elsewhere
+  private prompt: vscode.CancellationTokenSource | null = null; // the open command/read prompt, closed when answered elsewhere
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -64,11 +64,11 @@ export class ApprovalController implements vscode.Disposable {
     await this.present(p);
   }
 
-  /** Answers a command approval (Run once / Always allow / Deny) from a button, the view or a test. */
+  /** Answers a command or read approval (once / always / deny) from a button, the view or a test. */
   async answerCommand(choice: CommandChoice, target?: ApprovalTarget | string): Promise<void> {
     const key = typeof target === 'string' ? target : target?.key;
-    const p = key ? this.queue.get(key) : this.queue.all().find((q) => q.request.kind === 'command');
-    if (!p || p.request.kind !== 'command') return void vscode.window.showInformationMessage('Kite: no command is waiting for approval.');
+    const p = key ? this.queue.get(key) : this.queue.all().find((q) => q.request.kind !== 'write');
+    if (!p || p.request.kind === 'write') return void vscode.window.showInformationMessage('Kite: no command or read is waiting for approval.');
     const reason = typeof target === 'string' ? undefined : target?.reason;
     const a = await answerFor(choice, p, reason);
     if (a) await this.answer(p, a);
@@ -87,10 +87,11 @@ export class ApprovalController implements vscode.Disposable {
       case 'write':
         await this.writes.open({ ...p, request: p.request });
         return;
-      case 'command': {
+      case 'command':
+      case 'read': {
         this.prompt?.cancel();
         const cts = (this.prompt = new vscode.CancellationTokenSource());
-        const a = await promptCommand(p, cts.token);
+        const a = p.request.kind === 'read' ? await promptRead(p, cts.token) : await promptCommand(p, cts.token);
         if (!this.queue.get(p.key)) return; // answered elsewhere meanwhile
         if (a) await this.answer(p, a);
         else if (this.presenting === p.key) this.presenting = null; // dismissed: stays in the Kite view
@@ -115,5 +116,12 @@ export class ApprovalController implements vscode.Disposable {
 }
 
 export function describe(p: PendingApproval): string {
-  return p.request.kind === 'write' ? `${p.request.tool} ${p.request.path}` : `run \`${p.request.command}\` in ${p.request.cwd}`;
+  switch (p.request.kind) {
+    case 'write':
+      return `${p.request.tool} ${p.request.path}`;
+    case 'read':
+      return `${p.request.tool} ${p.request.path} (may hold secrets)`;
+    case 'command':
+      return `run \`${p.request.command}\` in ${p.request.cwd}`;
+  }
 }

@@ -1,5 +1,6 @@
-// Approval of a proposed command: a prompt showing the command and its working folder with
-// Run once / Always allow / Deny (with a reason). Dismissing it leaves the approval pending in the
+// Approval of a proposed command (the command and its working folder: Run once / Always allow /
+// Deny with a reason) or of a read the policy asks about (a file that may hold secrets, e.g. .env:
+// Allow once / Always allow this path / Deny). Dismissing either leaves the approval pending in the
 // Kite view, where it can be opened again.
 import * as vscode from 'vscode';
 import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
@@ -27,6 +28,20 @@ export async function promptCommand(p: PendingApproval, token: vscode.Cancellati
   return answerFor(pick.choice, p);
 }
 
+/** The read prompt; "Always allow" makes the harness add an allow rule for exactly this path. */
+export async function promptRead(p: PendingApproval, token: vscode.CancellationToken): Promise<WireApprovalAnswer | undefined> {
+  if (p.request.kind !== 'read') return undefined;
+  const { path, tool, reason } = p.request;
+  const items: Item[] = [
+    { choice: 'once', label: '$(eye) Allow once', description: `let ${tool} read it now; ask again next time` },
+    { choice: 'always', label: '$(pass-filled) Always allow this path', description: `add an allow rule for ${path} to .kite/config.json` },
+    { choice: 'deny', label: '$(circle-slash) Deny…', description: 'do not read it; tell the agent why' },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: `Kite wants to read ${path} (may contain secrets)`, placeHolder: reason, ignoreFocusOut: true }, token);
+  if (!pick || token.isCancellationRequested) return undefined;
+  return answerFor(pick.choice, p);
+}
+
 export async function answerFor(choice: CommandChoice, p: PendingApproval, reason?: string): Promise<WireApprovalAnswer | undefined> {
   switch (choice) {
     case 'once':
@@ -34,15 +49,16 @@ export async function answerFor(choice: CommandChoice, p: PendingApproval, reaso
     case 'always':
       return { decision: 'approve', always: true };
     case 'deny': {
+      const read = p.request.kind === 'read';
       const why =
         reason ??
         (await vscode.window.showInputBox({
-          title: p.request.kind === 'command' ? `Deny: ${p.request.command}` : 'Deny',
-          prompt: 'Why? The agent is told the command did not run and reads your reason.',
+          title: p.request.kind === 'command' ? `Deny: ${p.request.command}` : p.request.kind === 'read' ? `Deny reading ${p.request.path}` : 'Deny',
+          prompt: read ? 'Why? The agent is told the file was not read and reads your reason.' : 'Why? The agent is told the command did not run and reads your reason.',
           ignoreFocusOut: true,
         }));
       if (why === undefined) return undefined;
-      return { decision: 'deny', reason: why.trim() || 'The person denied the command without giving a reason.' };
+      return { decision: 'deny', reason: why.trim() || (read ? 'The person denied reading the file without giving a reason.' : 'The person denied the command without giving a reason.') };
     }
   }
 }

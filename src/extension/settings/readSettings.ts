@@ -4,12 +4,21 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import type { ConfigFileView, KiteSettings } from './runSettings';
+import { mergedLevels, type ConfigFileView, type KiteSettings } from './runSettings';
 
 const ConfigView = z.looseObject({
   model: z.string().optional(),
   budget: z.looseObject({ turns: z.number().optional(), tokens: z.number().optional(), usd: z.number().optional(), wall_s: z.number().optional() }).optional(),
+  max_gate_failures: z.number().optional(),
 });
+
+const Strings = z.array(z.string());
+
+/** kite.policy.allowCommands is an application-scope setting: only the user's own value counts. */
+function userList(c: vscode.WorkspaceConfiguration, key: string): string[] {
+  const r = Strings.safeParse(c.inspect<unknown>(key)?.globalValue);
+  return r.success ? r.data : [];
+}
 
 export function readKiteSettings(scope?: vscode.Uri): KiteSettings {
   const c = vscode.workspace.getConfiguration('kite', scope);
@@ -20,6 +29,8 @@ export function readKiteSettings(scope?: vscode.Uri): KiteSettings {
   return {
     model: c.get<string>('model', ''),
     budget: { turns: num('budget.turns'), tokens: num('budget.tokens'), usd: num('budget.usd'), wallSeconds: num('budget.wallSeconds') },
+    maxGateFailures: num('maxGateFailures'),
+    policy: { denyCommands: mergedLevels(c.inspect<unknown>('policy.denyCommands')), allowCommands: userList(c, 'policy.allowCommands') },
   };
 }
 

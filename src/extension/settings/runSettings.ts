@@ -5,6 +5,14 @@
 //              Anthropic model. The model is personal (your key, your bill), so your setting wins.
 //   - budgets: `budget.*` in .kite/config.json when set (the project's limits are shared with the CLI
 //              and CI, so they win); else the `kite.budget.*` setting; else the harness defaults.
+//   - kite.maxGateFailures: like a budget — `max_gate_failures` in .kite/config.json wins; the
+//              setting fills in when the config leaves it out; else the harness default (3).
+//   - policy:  settings only ever add to the workspace policy, never loosen it:
+//              kite.policy.denyCommands merge with the config's deny list (and are checked even
+//              before the config's own rules, so a workspace "allow" cannot override them);
+//              kite.policy.allowCommands let matching commands run without asking in ATTENDED runs
+//              only (every run started from VS Code is attended) — unattended runs (CLI, CI) follow
+//              .kite/config.json alone. The deny lists and the config's rules still win over them.
 import { isAbsolute, resolve } from 'node:path';
 import type { Limits } from '../../harness/protocol/events';
 
@@ -13,12 +21,22 @@ export const DEFAULT_MODEL_SPEC = 'anthropic:claude-sonnet-5-5';
 export interface KiteSettings {
   model: string; // '' = not set
   budget: { turns: number | null; tokens: number | null; usd: number | null; wallSeconds: number | null };
+  maxGateFailures?: number | null;
+  /** Regex patterns; deny is the union of every settings level (user, workspace, folder). */
+  policy?: { allowCommands: string[]; denyCommands: string[] };
+}
+
+/** A setting the harness could not use, named for the person (e.g. kite.policy.denyCommands[2]). */
+export interface SettingProblem {
+  setting: string;
+  message: string;
 }
 
 /** The parts of .kite/config.json that compete with settings (null: no file or key absent). */
 export interface ConfigFileView {
   model?: string;
   budget?: { turns?: number; tokens?: number; usd?: number; wall_s?: number };
+  max_gate_failures?: number;
 }
 
 export interface EffectiveRunSettings {
@@ -27,6 +45,26 @@ export interface EffectiveRunSettings {
   /** Only the limits the config does not set (the harness applies the config's own). */
   limits: Partial<Limits>;
   limitSources: Record<keyof Limits, 'config' | 'setting' | 'default'>;
+  /** Only when the config does not set max_gate_failures. */
+  maxGateFailures?: number;
+  maxGateFailuresSource: 'config' | 'setting' | 'default';
+  /** Additions to the workspace policy (see the header); absent when the settings add nothing. */
+  policy?: { deny: string[]; allowAttended: string[] };
+  /** Patterns that are not valid regular expressions: the run must not start (a dropped deny would loosen the policy). */
+  problems: SettingProblem[];
+}
+
+function patternProblems(setting: string, patterns: readonly string[]): SettingProblem[] {
+  const out: SettingProblem[] = [];
+  patterns.forEach((p, i) => {
+    if (typeof p !== 'string' || p.length === 0) return void out.push({ setting: `${setting}[${i}]`, message: 'expected a non-empty regular expression' });
+    try {
+      new RegExp(p);
+    } catch (e) {
+      out.push({ setting: `${setting}[${i}]`, message: `not a valid regular expression: ${(e as Error).message}` });
+    }
+  });
+  return out;
 }
 
 /** "script:rel/path.json" → "script:/abs/path.json"; a bare model id → "anthropic:<id>". */
@@ -63,7 +101,28 @@ export function effectiveRunSettings(settings: KiteSettings, config: ConfigFileV
       limitSources[key] = 'setting';
     }
   }
-  return { model: normalizeModelSpec(model, root), modelSource, limits, limitSources };
+  let maxGateFailures: number | undefined;
+  let maxGateFailuresSource: EffectiveRunSettings['maxGateFailuresSource'] = 'default';
+  if (config?.max_gate_failures !== undefined) maxGateFailuresSource = 'config';
+  else if (settings.maxGateFailures && Number.isInteger(settings.maxGateFailures) && settings.maxGateFailures > 0) {
+    maxGateFailures = settings.maxGateFailures;
+    maxGateFailuresSource = 'setting';
+  }
+  const deny = [...new Set(settings.policy?.denyCommands ?? [])];
+  const allowAttended = [...new Set(settings.policy?.allowCommands ?? [])];
+  const problems = [...patternProblems('kite.policy.denyCommands', deny), ...patternProblems('kite.policy.allowCommands', allowAttended)];
+  const policy = deny.length || allowAttended.length ? { deny, allowAttended } : undefined;
+  return { model: normalizeModelSpec(model, root), modelSource, limits, limitSources, maxGateFailures, maxGateFailuresSource, policy, problems };
+}
+
+/**
+ * Every level of an array setting (user, workspace, folder), merged. VS Code hands back only the
+ * most specific level, so a workspace's `"kite.policy.denyCommands": []` would otherwise silently
+ * drop the user's deny list. Non-string entries are skipped (VS Code already flags them).
+ */
+export function mergedLevels(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): string[] {
+  const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
+  return [...new Set(levels.flatMap((v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])))];
 }
 
 export function needsApiKey(modelSpec: string): boolean {

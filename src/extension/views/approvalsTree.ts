@@ -19,11 +19,18 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
     const item =
       r.kind === 'write'
         ? new vscode.TreeItem(`${r.before === null ? 'Create' : r.tool === 'edit_file' ? 'Edit' : 'Write'} ${path.basename(r.path)}`)
-        : new vscode.TreeItem(`Run: ${r.command}`);
+        : r.kind === 'read'
+          ? new vscode.TreeItem(`Read: ${r.path}`)
+          : new vscode.TreeItem(`Run: ${r.command}`);
     item.id = `approval:${p.key}`;
-    item.description = r.kind === 'write' ? path.dirname(r.path) : r.cwd;
-    item.iconPath = new vscode.ThemeIcon(r.kind === 'write' ? 'diff' : 'terminal', new vscode.ThemeColor('list.warningForeground'));
-    item.tooltip = r.kind === 'write' ? `The agent wants to ${r.tool === 'edit_file' ? 'edit' : 'write'} ${r.path}. Click to review the diff.` : `$ ${r.command}\n(in ${r.cwd})`;
+    item.description = r.kind === 'write' ? path.dirname(r.path) : r.kind === 'read' ? 'may contain secrets' : r.cwd;
+    item.iconPath = new vscode.ThemeIcon(r.kind === 'write' ? 'diff' : r.kind === 'read' ? 'key' : 'terminal', new vscode.ThemeColor('list.warningForeground'));
+    item.tooltip =
+      r.kind === 'write'
+        ? `The agent wants to ${r.tool === 'edit_file' ? 'edit' : 'write'} ${r.path}. Click to review the diff.`
+        : r.kind === 'read'
+          ? `The agent wants to read ${r.path} (${r.tool}). ${r.reason}`
+          : `$ ${r.command}\n(in ${r.cwd})`;
     item.contextValue = `kite.approval.${r.kind}`;
     item.command = { title: 'Review', command: 'kite.approval.open', arguments: [{ key: p.key }] };
     return item;

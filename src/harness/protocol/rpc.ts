@@ -26,6 +26,17 @@ export const RunTokenSchema = z.string().min(1);
 /** Secrets travel only inside these params (never logged, never echoed back). */
 const SecretsSchema = z.object({ anthropicApiKey: z.string().optional() });
 
+/**
+ * Policy additions from the person's kite.policy.* settings (same meaning as HostPolicySchema in
+ * policy/config.ts, which checks the patterns compile): deny patterns are refused before anything
+ * the workspace allows; allowAttended patterns run without asking in attended runs only.
+ */
+export const WirePolicyOverridesSchema = z.object({
+  deny: z.array(z.string().min(1)).optional(),
+  allowAttended: z.array(z.string().min(1)).optional(),
+});
+export type WirePolicyOverrides = z.infer<typeof WirePolicyOverridesSchema>;
+
 export const StartRunParamsSchema = z.object({
   root: z.string().min(1),
   featureId: z.string().optional(),
@@ -34,6 +45,7 @@ export const StartRunParamsSchema = z.object({
   limits: LimitsSchema.partial().optional(),
   maxGateFailures: z.number().int().positive().optional(),
   allowDirty: z.boolean().optional(),
+  policy: WirePolicyOverridesSchema.optional(),
   secrets: SecretsSchema.optional(),
 });
 export type StartRunParams = z.infer<typeof StartRunParamsSchema>;
@@ -42,6 +54,8 @@ export const ResumeRunParamsSchema = z.object({
   log: z.string().min(1),
   mode: ModeSchema.optional(),
   limits: LimitsSchema.partial().optional(),
+  maxGateFailures: z.number().int().positive().optional(),
+  policy: WirePolicyOverridesSchema.optional(),
   secrets: SecretsSchema.optional(),
 });
 export type ResumeRunParams = z.infer<typeof ResumeRunParamsSchema>;
@@ -64,6 +78,8 @@ export const WireApprovalRequestSchema = z.discriminatedUnion('kind', [
     proposed: z.string(),
   }),
   z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string() }),
+  /** A read the policy asks about (rule ask:secret-file, e.g. `.env`); "always" allows that path. */
+  z.object({ kind: z.literal('read'), id: z.string(), tool: z.string(), path: z.string(), reason: z.string() }),
 ]);
 export type WireApprovalRequest = z.infer<typeof WireApprovalRequestSchema>;
 

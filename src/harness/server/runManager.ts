@@ -2,6 +2,7 @@
 // (main.ts binds it to JSON-RPC), so unit tests drive it with fake runners and a recording notifier.
 import { dirname, join, resolve } from 'node:path';
 import { addAlwaysAllowRule } from './alwaysAllow';
+import type { ConfigOverrides } from '../config/config';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import type {
@@ -26,6 +27,7 @@ export interface StartOptions {
   model: string;
   limits?: Partial<Limits>;
   allowDirty?: boolean;
+  overrides?: ConfigOverrides;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
 }
@@ -33,6 +35,7 @@ export interface ResumeOptions {
   log: string;
   mode?: Mode;
   limits?: Partial<Limits>;
+  overrides?: ConfigOverrides;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
 }
@@ -104,12 +107,11 @@ const _ansCheck: (a: WireApprovalAnswer) => ApprovalAnswer = (a) => a;
 void _reqCheck;
 void _ansCheck;
 
-/**
- * The wire has no read approvals yet (added to host.ts later): shown as a command prompt, as
- * before, until the extension handles `kind: 'read'` itself. The answer applies the same way.
- */
-function toWire(r: ApprovalRequest, root: string): WireApprovalRequest {
-  return r.kind === 'read' ? { kind: 'command', id: r.id, command: `${r.tool} ${r.path}  (${r.reason})`, cwd: root } : r;
+/** The settings' parts of start/resume params, in the shape runFeature lays over .kite/config.json. */
+export function overridesOf(p: { maxGateFailures?: number; policy?: StartRunParams['policy'] }): ConfigOverrides | undefined {
+  const policy = p.policy && (p.policy.deny?.length || p.policy.allowAttended?.length) ? { deny: p.policy.deny ?? [], allow_attended: p.policy.allowAttended ?? [] } : undefined;
+  if (p.maxGateFailures === undefined && !policy) return undefined;
+  return { ...(p.maxGateFailures !== undefined ? { max_gate_failures: p.maxGateFailures } : {}), ...(policy ? { policy } : {}) };
 }
 
 export class RunManager {
@@ -132,6 +134,7 @@ export class RunManager {
       model: params.model,
       limits: params.limits,
       allowDirty: params.allowDirty,
+      overrides: overridesOf(params),
       signal: run.controller.signal,
       env,
     };
@@ -143,7 +146,7 @@ export class RunManager {
     // Logs live in <root>/.kite/runs/, so the root of a resumed run is two folders up.
     const run = this.newRun(resolve(dirname(params.log), '..', '..'), null);
     run.log = params.log;
-    const opts: ResumeOptions = { log: params.log, mode: params.mode, limits: params.limits, signal: run.controller.signal, env: this.envWithSecrets(params.secrets) };
+    const opts: ResumeOptions = { log: params.log, mode: params.mode, limits: params.limits, overrides: overridesOf(params), signal: run.controller.signal, env: this.envWithSecrets(params.secrets) };
     this.drive(run, () => this.starters.resumeRun(opts, this.hostFor(run)));
     return run.token;
   }
@@ -231,7 +234,7 @@ export class RunManager {
             },
             { once: true },
           );
-          this.notify.approvalRequested({ token: run.token, log: run.log, root: run.root ?? '', request: toWire(request, run.root ?? '') });
+          this.notify.approvalRequested({ token: run.token, log: run.log, root: run.root ?? '', request });
         }),
       onEvent: (event: KiteEvent) => {
         if (event.kind === 'session_start') {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { effectiveRunSettings, normalizeModelSpec, type KiteSettings } from '../../../src/extension/settings/runSettings';
+import { effectiveRunSettings, mergedLevels, normalizeModelSpec, type KiteSettings } from '../../../src/extension/settings/runSettings';
 
 const none: KiteSettings = { model: '', budget: { turns: null, tokens: null, usd: null, wallSeconds: null } };
 
@@ -28,6 +28,38 @@ describe('extension/runSettings precedence', () => {
     const e = effectiveRunSettings(s, { budget: { turns: 30, usd: 1 } }, '/ws');
     assert.deepEqual(e.limits, { tokens: 5000 }); // turns and usd come from the config (the harness reads it)
     assert.deepEqual(e.limitSources, { turns: 'config', tokens: 'setting', usd: 'config', wall_s: 'default' });
+  });
+
+  it('kite.maxGateFailures fills in only when .kite/config.json leaves max_gate_failures out', () => {
+    const s: KiteSettings = { ...none, maxGateFailures: 5 };
+    assert.deepEqual([effectiveRunSettings(s, null, '/ws').maxGateFailures, effectiveRunSettings(s, null, '/ws').maxGateFailuresSource], [5, 'setting']);
+    const fromConfig = effectiveRunSettings(s, { max_gate_failures: 2 }, '/ws');
+    assert.deepEqual([fromConfig.maxGateFailures, fromConfig.maxGateFailuresSource], [undefined, 'config']); // the harness reads the config's own
+    assert.equal(effectiveRunSettings(none, null, '/ws').maxGateFailuresSource, 'default');
+  });
+
+  it('kite.policy.* settings are sent as additions: deny patterns (deduplicated) and attended-only allow patterns', () => {
+    const s: KiteSettings = { ...none, policy: { denyCommands: ['npm publish', '\\bdocker\\b', 'npm publish'], allowCommands: ['npm test'] } };
+    // The config's own policy is not consulted here: the harness merges, so a workspace deny always stays.
+    const e = effectiveRunSettings(s, { model: 'x' }, '/ws');
+    assert.deepEqual(e.policy, { deny: ['npm publish', '\\bdocker\\b'], allowAttended: ['npm test'] });
+    assert.deepEqual(e.problems, []);
+    assert.equal(effectiveRunSettings({ ...none, policy: { denyCommands: [], allowCommands: [] } }, null, '/ws').policy, undefined);
+  });
+
+  it('deny patterns from user, workspace and folder settings merge: a workspace [] cannot drop the user\'s', () => {
+    assert.deepEqual(mergedLevels({ globalValue: ['npm publish', 'docker'], workspaceValue: [], workspaceFolderValue: ['rm .*', 'docker'] }), ['npm publish', 'docker', 'rm .*']);
+    assert.deepEqual(mergedLevels({ globalValue: 'npm publish', workspaceValue: [3, 'x'] }), ['x']);
+    assert.deepEqual(mergedLevels(undefined), []);
+  });
+
+  it('a pattern that is not a regular expression is a problem naming the setting and index (the run must not start)', () => {
+    const e = effectiveRunSettings({ ...none, policy: { denyCommands: ['ok', '(unclosed'], allowCommands: ['[a-'] } }, null, '/ws');
+    assert.deepEqual(
+      e.problems.map((p) => p.setting),
+      ['kite.policy.denyCommands[1]', 'kite.policy.allowCommands[0]'],
+    );
+    assert.match(e.problems[0]!.message, /not a valid regular expression/);
   });
 
   it('keeps absolute script paths and anthropic specs as they are', () => {

@@ -79,7 +79,7 @@ describe('harness server (JSON-RPC over Node IPC)', function () {
     assert.equal(ended.summary?.outcome, 'done');
     assert.match(ended.summary?.commit ?? '', /^[0-9a-f]{7,40}$/);
     assert.deepEqual(
-      h.approvals.map((a) => (a.request.kind === 'write' ? a.request.path : a.request.command)),
+      h.approvals.map((a) => (a.request.kind === 'command' ? a.request.command : a.request.path)),
       ['src/ledger.js', 'test/fees.test.js', 'node --version'],
     );
     assert.equal(h.approvals[0]!.root, dir);

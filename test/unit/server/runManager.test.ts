@@ -1,0 +1,99 @@
+// RunManager without a transport: fake starters capture the options a run gets and hand back the
+// Host the loop would use, so the wire mapping of approvals and settings is checked directly.
+import assert from 'node:assert/strict';
+import type { ApprovalAnswer, Host } from '../../../src/harness/host';
+import {
+  ApprovalRequestedSchema,
+  ResumeRunParamsSchema,
+  StartRunParamsSchema,
+  type ApprovalRequested,
+  type RunEnded,
+  type RunSummaryWire,
+} from '../../../src/harness/protocol/rpc';
+import { overridesOf, RunManager, type Notifier, type ResumeOptions, type StartOptions } from '../../../src/harness/server/runManager';
+
+interface Captured {
+  start?: StartOptions;
+  resume?: ResumeOptions;
+  host?: Host;
+  ready: Promise<void>;
+}
+
+function harness() {
+  let resolveReady!: () => void;
+  const cap: Captured = { ready: new Promise((r) => (resolveReady = r)) };
+  let finish!: (s: RunSummaryWire) => void;
+  const summary: RunSummaryWire = { feature: 'F1', outcome: 'done', turns: 1, tokens: 0, cost_usd: 0, commit: null, logPath: '/ws/.kite/runs/x.jsonl', proposals: [] };
+  const go = (host: Host) => {
+    cap.host = host;
+    resolveReady();
+    return new Promise<RunSummaryWire>((r) => (finish = r));
+  };
+  const approvals: ApprovalRequested[] = [];
+  const ended: RunEnded[] = [];
+  const notify: Notifier = {
+    event: () => undefined,
+    approvalRequested: (n) => void approvals.push(ApprovalRequestedSchema.parse(n)), // what goes on the wire must parse
+    approvalWithdrawn: () => undefined,
+    runEnded: (e) => void ended.push(e),
+    log: () => undefined,
+  };
+  const manager = new RunManager(
+    {
+      runFeature: (opts, host) => ((cap.start = opts), go(host)),
+      resumeRun: (opts, host) => ((cap.resume = opts), go(host)),
+    },
+    notify,
+    {},
+  );
+  return { manager, cap, approvals, ended, done: () => finish(summary) };
+}
+
+describe('server: RunManager wire mapping', () => {
+  it('a read approval goes out as kind "read" with the file, tool and reason, and the answer comes back as given', async () => {
+    const h = harness();
+    const token = h.manager.start({ root: '/ws', mode: 'attended', model: 'script:/s.json' });
+    await h.cap.ready;
+    const asked = h.cap.host!.approve({ kind: 'read', id: 'r1', tool: 'read_file', path: '.env', reason: '".env" usually holds secrets' }, new AbortController().signal);
+    assert.deepEqual(h.approvals.map((a) => a.request), [{ kind: 'read', id: 'r1', tool: 'read_file', path: '.env', reason: '".env" usually holds secrets' }]);
+    assert.equal(h.approvals[0]!.root, '/ws');
+    assert.equal(h.manager.answer(token, 'r1', { decision: 'approve', always: true }), true);
+    assert.deepEqual(await asked, { decision: 'approve', always: true } satisfies ApprovalAnswer);
+    h.done();
+  });
+
+  it('settings reach runFeature as config overrides; params without them keep working', async () => {
+    const h = harness();
+    const params = StartRunParamsSchema.parse({ root: '/ws', mode: 'attended', model: 'script:/s.json', maxGateFailures: 2, policy: { deny: ['npm publish'], allowAttended: ['npm test'] } });
+    h.manager.start(params);
+    await h.cap.ready;
+    assert.deepEqual(h.cap.start?.overrides, { max_gate_failures: 2, policy: { deny: ['npm publish'], allow_attended: ['npm test'] } });
+    h.done();
+
+    const old = harness();
+    old.manager.start(StartRunParamsSchema.parse({ root: '/ws', mode: 'attended', model: 'script:/s.json' }));
+    await old.cap.ready;
+    assert.equal(old.cap.start?.overrides, undefined);
+    old.done();
+  });
+
+  it('resume gets the settings too (the run continues under the current ones)', async () => {
+    const h = harness();
+    h.manager.resume(ResumeRunParamsSchema.parse({ log: '/ws/.kite/runs/x.jsonl', mode: 'attended', policy: { deny: ['rm .*'] } }));
+    await h.cap.ready;
+    assert.deepEqual(h.cap.resume?.overrides, { policy: { deny: ['rm .*'], allow_attended: [] } });
+    h.done();
+  });
+
+  it('empty settings add nothing', () => {
+    assert.equal(overridesOf({}), undefined);
+    assert.equal(overridesOf({ policy: { deny: [], allowAttended: [] } }), undefined);
+    assert.deepEqual(overridesOf({ maxGateFailures: 5 }), { max_gate_failures: 5 });
+  });
+
+  it('the wire schema rejects a read approval without its path or reason', () => {
+    const bad = ApprovalRequestedSchema.safeParse({ token: 't', log: null, root: '/ws', request: { kind: 'read', id: 'r1', tool: 'read_file' } });
+    assert.equal(bad.success, false);
+    assert.deepEqual(bad.error?.issues.map((i) => i.path.join('.')).sort(), ['request.path', 'request.reason']);
+  });
+});
