@@ -7,6 +7,7 @@ import type { Host } from '../host';
 import { EventSchema, type KiteEvent, type Limits, type Mode } from '../protocol/events';
 import { ProgressError, PROGRESS_FILE } from '../progress/progressFile';
 import { runFeature, type RunOptions, type RunSummary } from '../run';
+import { killAllCommandGroups } from '../sandbox/runner';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { describeError, stdio, usageProblem, type Out } from './output';
@@ -124,11 +125,20 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
 
     const controller = new AbortController();
     // Ctrl-C, `kill` and a closed terminal all end the run the same way: cancelled, commands
-    // killed, log closed with session_end, progress saved. A second signal is not caught (force).
+    // killed, log closed with session_end, progress saved. A second signal forces the exit at once,
+    // taking the running command's process group along (it is detached, it would outlive kite).
+    const onForce = () => {
+      out.err('kite: forced stop; the running command was killed, the log has no session_end (kite resume can close it)');
+      killAllCommandGroups();
+      process.exit(130);
+    };
     const onSignal = (sig: NodeJS.Signals) => {
       out.err(sig === 'SIGINT' ? 'kite: stopping (Ctrl-C again to force)…' : `kite: ${sig} received, stopping…`);
       controller.abort();
-      for (const s of STOP_SIGNALS) process.off(s, onSignal);
+      for (const s of STOP_SIGNALS) {
+        process.off(s, onSignal);
+        process.once(s, onForce);
+      }
     };
     for (const s of STOP_SIGNALS) process.on(s, onSignal);
     try {
@@ -166,7 +176,10 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
         // progress file is modified, which the dirty check tolerates.
       }
     } finally {
-      for (const s of STOP_SIGNALS) process.off(s, onSignal);
+      for (const s of STOP_SIGNALS) {
+        process.off(s, onSignal);
+        process.off(s, onForce);
+      }
       tty?.close();
     }
   } catch (e) {

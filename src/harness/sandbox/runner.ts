@@ -36,6 +36,19 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Process groups of commands still running, so a forced exit can take them along. */
+const liveGroups = new Set<number>();
+
+/**
+ * SIGKILL every command group still running. For a forced stop (a second Ctrl-C): a detached
+ * group would otherwise outlive kite. Also runs on every normal process exit.
+ */
+export function killAllCommandGroups(): void {
+  for (const pid of liveGroups) killGroup(pid, 'SIGKILL');
+  liveGroups.clear();
+}
+process.on('exit', killAllCommandGroups);
+
 export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
   const cap = opts.outputCap ?? DEFAULT_OUTPUT_CAP;
   const grace = opts.killGraceMs ?? 2000;
@@ -60,6 +73,7 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
           return;
         }
         const child = spawn(prog.file, prog.args, { cwd: req.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        if (child.pid !== undefined) liveGroups.add(child.pid);
         let timedOut = false;
         let cancelled = false;
         let exitCode: number | null = null;
@@ -91,7 +105,10 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
           clearTimeout(lastTimer);
           req.signal?.removeEventListener('abort', onAbort);
           // Leftover background processes die with the command; the group must not outlive it.
-          if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+          if (child.pid !== undefined) {
+            killGroup(child.pid, 'SIGKILL');
+            liveGroups.delete(child.pid);
+          }
           clearTimeout(killTimer);
           child.stdout.destroy();
           child.stderr.destroy();

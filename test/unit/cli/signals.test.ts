@@ -25,6 +25,16 @@ async function appears(file: string, gone: () => string | null, timeoutMs = 20_0
   }
 }
 
+/** Alive and not a zombie (a killed orphan waits as a zombie until something reaps it). */
+function running(pid: number): boolean {
+  if (!alive(pid)) return false;
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -109,3 +119,42 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     });
   });
 }
+
+describe('kite run stopped by a second Ctrl-C while the first is still stopping', function () {
+  this.timeout(60_000);
+
+  it('exits 130 at once and takes the running command (which ignores SIGTERM) along', async () => {
+    const marks = tempDir();
+    const repo = tempRepo({
+      'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Stubborn', status: 'todo', verify: null, notes: '' }] }),
+      // SIGTERM is ignored by the shell and (inherited) by sleep: the graceful stop must wait for
+      // the SIGKILL grace period, and the second Ctrl-C must not wait for it.
+      '.kite/config.json': JSON.stringify({ checks: ["trap '' TERM; echo $$ > started.tmp && mv started.tmp started && sleep 50; sleep 50"] }),
+    });
+    const script = join(marks, 'script.json');
+    writeFileSync(script, JSON.stringify([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 2 } }]));
+    const child = spawn(process.execPath, ['--import', TSX, CLI, 'run', '--model', `script:${script}`], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let done = false;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) =>
+      child.on('exit', (c) => {
+        done = true;
+        r(c);
+      }),
+    );
+    await appears(join(repo, 'started'), () => (done ? `kite exited early: ${stderr}` : null));
+    const checkPid = Number(readFileSync(join(repo, 'started'), 'utf8').trim());
+    child.kill('SIGINT');
+    // Wait until the first stop is under way, then force.
+    const until = Date.now() + 10_000;
+    while (!/stopping \(Ctrl-C again to force\)/.test(stderr) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    assert.equal(await exited, 130);
+    assert.match(stderr, /forced stop; the running command was killed/);
+    // SIGKILL is delivered asynchronously, and an orphan may linger as a zombie until reaped.
+    const by = Date.now() + 3000;
+    while (running(checkPid) && Date.now() < by) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(running(checkPid), false, 'the check shell ignoring SIGTERM was killed with its group');
+  });
+});
