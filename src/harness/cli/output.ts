@@ -26,6 +26,21 @@ export function usageProblem(e: unknown): string | null {
   return null;
 }
 
+/**
+ * The end of a command that threw: its one line on stderr and the exit code — 2 for a usage or
+ * setup problem (with `usageHint` after a usage error), 1 for anything else.
+ */
+export function reportFailure(e: unknown, out: Out, usageHint: string): number {
+  const problem = usageProblem(e);
+  if (problem !== null) {
+    out.err(`kite: ${problem}`);
+    if (e instanceof UsageError) out.err(usageHint);
+    return 2;
+  }
+  out.err(`kite: ${describeError(e)}`);
+  return 1;
+}
+
 /** One line for any error; the stack only with KITE_DEBUG=1. */
 export function describeError(e: unknown): string {
   if (process.env.KITE_DEBUG && e instanceof Error && e.stack) return e.stack;

@@ -9,7 +9,7 @@ import { gitHead } from '../progress/git';
 import type { KiteEvent } from '../protocol/events';
 import { ReplayError, replayRun, type ReplayOptions } from '../replay/replayRun';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import { describeError, stdio, usageProblem, type Out } from './output';
+import { reportFailure, stdio, type Out } from './output';
 import { UnattendedHost } from './unattendedHost';
 
 const FLAGS: FlagSpec[] = [
@@ -53,13 +53,6 @@ export async function replayMain(argv: string[], out: Out = stdio, extra: Partia
       out.err(`kite: ${e.message}`);
       return 2;
     }
-    const problem = usageProblem(e);
-    if (problem !== null) {
-      out.err(`kite: ${problem}`);
-      if (e instanceof UsageError) out.err(USAGE);
-      return 2;
-    }
-    out.err(`kite: ${describeError(e)}`);
-    return 1;
+    return reportFailure(e, out, USAGE);
   }
 }

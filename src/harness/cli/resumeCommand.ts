@@ -12,7 +12,7 @@ import { foldEvents } from '../protocol/reducer';
 import { resumeRun, ResumeError, type ResumeOptions } from '../resume';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
-import { describeError, stdio, usageProblem, type Out } from './output';
+import { reportFailure, stdio, type Out } from './output';
 import { report } from './runCommand';
 import { TtyHost } from './ttyHost';
 import { UnattendedHost } from './unattendedHost';
@@ -122,14 +122,7 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
       out.err(`kite: ${e.message}`);
       return e.code === 'already_finished' ? 1 : 2;
     }
-    const problem = usageProblem(e);
-    if (problem !== null) {
-      out.err(`kite: ${problem}`);
-      if (e instanceof UsageError) out.err(USAGE);
-      return 2;
-    }
-    out.err(`kite: ${describeError(e)}`);
-    return 1;
+    return reportFailure(e, out, USAGE);
   } finally {
     tty?.close();
   }

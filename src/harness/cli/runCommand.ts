@@ -10,7 +10,7 @@ import { runFeature, type RunOptions, type RunSummary } from '../run';
 import { killAllCommandGroups } from '../sandbox/runner';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
-import { describeError, stdio, usageProblem, type Out } from './output';
+import { reportFailure, stdio, type Out } from './output';
 import { starterProblem } from './initCommand';
 import { replayMain } from './replayCommand';
 import { TtyHost } from './ttyHost';
@@ -183,14 +183,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
       tty?.close();
     }
   } catch (e) {
-    const problem = usageProblem(e);
-    if (problem !== null) {
-      out.err(`kite: ${problem}`);
-      if (e instanceof UsageError) out.err(RUN_HELP_HINT);
-      return 2;
-    }
-    out.err(`kite: ${describeError(e)}`);
-    return 1;
+    return reportFailure(e, out, RUN_HELP_HINT);
   }
 }
 
