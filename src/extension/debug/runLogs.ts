@@ -1,18 +1,22 @@
 // Finding the run log a person means: an explicit argument, the active .jsonl editor, or a pick
 // from the workspace's .kite/runs (newest first).
 import * as vscode from 'vscode';
-import { z } from 'zod';
 import { basename, dirname, sep } from 'node:path';
 import { stat } from 'node:fs/promises';
 
-/** What kite.replayInDebugger accepts: a path, a Uri, or {log, seq} (the timeline's "replay from here"). */
-const ReplayArgSchema = z.union([z.string().min(1), z.object({ log: z.string().min(1), seq: z.number().int().nonnegative().optional() })]);
-
+/**
+ * What kite.replayInDebugger accepts: a path, a Uri, or {log, seq} (the timeline's "replay from
+ * here"); anything else means "no argument". Checked by hand: this file loads at activation,
+ * where zod is not wanted.
+ */
 export function parseReplayArg(arg: unknown): { log?: string; seq?: number } {
   if (arg instanceof vscode.Uri) return { log: arg.fsPath };
-  const r = ReplayArgSchema.safeParse(arg);
-  if (!r.success) return {};
-  return typeof r.data === 'string' ? { log: r.data } : r.data;
+  if (typeof arg === 'string') return arg ? { log: arg } : {};
+  if (typeof arg !== 'object' || arg === null) return {};
+  const { log, seq } = arg as { log?: unknown; seq?: unknown };
+  if (typeof log !== 'string' || !log) return {};
+  if (seq === undefined) return { log };
+  return typeof seq === 'number' && Number.isInteger(seq) && seq >= 0 ? { log, seq } : {};
 }
 
 export function activeLog(): string | undefined {

@@ -2,8 +2,6 @@
 // adapter names these URIs in its stack frames; this provider renders the same text from the
 // same log (transcript.ts is pure), so breakpoints and highlighted lines always line up.
 import * as vscode from 'vscode';
-import { readLog, runIdOf } from '../../harness/events/reader';
-import { buildTranscript, transcriptText } from '../../harness/replay/transcript';
 
 export const TRANSCRIPT_SCHEME = 'kite-transcript';
 export const TRANSCRIPT_SUFFIX = '.kite-transcript';
@@ -23,6 +21,8 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const log = logPathOfTranscript(uri);
     try {
+      // Loaded on the first transcript, not at activation (the reader pulls in the zod schemas).
+      const [{ readLog, runIdOf }, { buildTranscript, transcriptText }] = await Promise.all([import('../../harness/events/reader'), import('../../harness/replay/transcript')]);
       const { events, problems } = await readLog(log);
       const text = transcriptText(buildTranscript(events, runIdOf(log)));
       // Problems go below the transcript so they never shift its line numbers.
