@@ -16,6 +16,13 @@ if (!existsSync(cli)) {
   process.exit(2);
 }
 
+// Commands run in bubblewrap: install it where we can, else say exactly what is missing.
+const setup = spawnSync('bash', [join(root, 'scripts', 'setup-sandbox.sh')], { stdio: 'inherit' });
+if (setup.status !== 0) {
+  console.error('The demo runs its commands in Kite\'s sandbox; install what is named above, then run `npm run demo` again.');
+  process.exit(1);
+}
+
 const bold = (s) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 const dim = (s) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
 
@@ -57,6 +64,16 @@ const runs = join(work, '.kite', 'runs');
 const logs = existsSync(runs) ? readdirSync(runs).filter((f) => f.endsWith('.jsonl')) : [];
 if (logs.length) {
   const events = readFileSync(join(runs, logs[0]), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const start = events.find((e) => e.kind === 'session_start');
+  const sb = start?.sandbox;
+  if (sb) {
+    console.log();
+    console.log(
+      sb.kind === 'none'
+        ? `Commands ran WITHOUT a sandbox (${sb.note}).`
+        : `Every command (the agent's and the gate's) ran in the sandbox (${sb.kind}): ${sb.network === 'none' ? 'no network' : 'host network'}, a private empty HOME and /tmp, the system, .git/, .kite/ and kite-progress.json read-only, at most ${sb.limits?.processes ?? 'unlimited'} processes.`,
+    );
+  }
   const feedback = events.find((e) => e.kind === 'user' && e.reason === 'gate_feedback');
   if (feedback) {
     console.log();

@@ -2,7 +2,7 @@
 // `N passed, N failed, N skipped` summed over all of them. Exits non-zero on any failure.
 //   node scripts/test.mjs                 everything
 //   node scripts/test.mjs unit dap        only the named stages
-// Stages: typecheck lint build unit dap e2e integration
+// Stages: typecheck lint build unit system dap e2e integration
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,14 +13,15 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 const mocha = (dir, extra = []) => ({
   kind: 'mocha',
   skipUnless: dir,
-  cmd: [bin('mocha'), '--import=tsx', '--reporter', join(root, 'scripts/mocha-reporter.cjs'), '--timeout', '60000', '--recursive', '--extension', 'ts', ...extra, dir],
+  cmd: [bin('mocha'), '--import=tsx', '--forbid-only', '--reporter', join(root, 'scripts/mocha-reporter.cjs'), '--timeout', '60000', '--recursive', '--extension', 'ts', ...extra, dir],
 });
 
 const stages = {
   typecheck: { kind: 'check', cmd: [bin('tsc'), '--noEmit', '-p', '.'] },
   lint: { kind: 'check', cmd: [bin('eslint'), '.'] },
   build: { kind: 'check', cmd: [process.execPath, 'esbuild.mjs'] },
-  unit: mocha('test/unit'),
+  unit: { ...mocha('test/unit'), sandbox: true },
+  system: { ...mocha('test/system'), sandbox: true },
   dap: mocha('test/dap'),
   e2e: { ...mocha('test/e2e'), tools: true },
   integration: { kind: 'counts', cmd: ['bash', 'scripts/vscode-e2e/run.sh'], skipUnless: 'scripts/vscode-e2e/run.sh', tools: true },
@@ -34,6 +35,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'kite-test-'));
 const total = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 let toolsReady = false;
+let sandboxReady = false;
 for (const name of names) {
   const stage = stages[name];
   if (stage.skipUnless && !existsSync(join(root, stage.skipUnless))) continue;
@@ -41,6 +43,11 @@ for (const name of names) {
   const counts = join(scratch, `${name}.json`);
   const t0 = Date.now();
   console.log(`\n=== ${name} ===`);
+  // Commands run in bubblewrap: install it once (no-op when present), like the browser tools below.
+  if (stage.sandbox && !sandboxReady) {
+    sandboxReady = spawnSync('bash', ['scripts/setup-sandbox.sh'], { cwd: root, stdio: 'inherit' }).status === 0;
+    if (!sandboxReady) { total.failed += 1; lines.push(`${name.padEnd(12)} setup-sandbox.sh failed`); continue; }
+  }
   // Browser stages need Chromium (+ the VS Code server): install once, idempotently (~1 s when present),
   // so `npm ci && npm test` works on a fresh machine.
   if (stage.tools && !toolsReady) {

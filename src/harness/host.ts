@@ -1,6 +1,9 @@
 // What the loop needs from whoever hosts it (CLI on a TTY, the VS Code extension over JSON-RPC,
 // tests). Approvals are asked here; the host answers. The loop never imports a UI.
 import type { KiteEvent } from './protocol/events';
+import type { UnsandboxedQuestion } from './sandbox/runSandbox';
+
+export type { UnsandboxedQuestion };
 
 export interface WriteApprovalRequest {
   kind: 'write';
@@ -37,6 +40,9 @@ export type ApprovalAnswer =
 export interface Host {
   /** Resolve with the person's answer. Rejecting or never resolving is allowed: the run pauses. */
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Asked once per attended run when no OS sandbox can be set up: may commands run without one?
+   *  Absent, rejecting or false: no (every command is refused and the run ends). */
+  confirmUnsandboxed?(question: UnsandboxedQuestion, signal: AbortSignal): Promise<boolean>;
   /** Every event, after it is on disk. */
   onEvent?(event: KiteEvent): void;
 }

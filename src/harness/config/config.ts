@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { PriceTableSchema } from '../model/pricing';
 import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
+import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
 import { formatIssues } from './formatIssues';
 import { describeJsonProblem, parseJsonText } from './jsonText';
 
@@ -28,6 +29,7 @@ export const KiteConfigFileSchema = z.strictObject({
   max_gate_failures: z.number().int().positive().optional(),
   policy: PolicyConfigSchema.optional(),
   prices: PriceTableSchema.optional(),
+  sandbox: SandboxConfigSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -56,6 +58,9 @@ export const KiteConfigSchema = z.object({
   /** Set only by applyOverrides (a host's settings), never read from the file. */
   host_policy: HostPolicySchema.optional(),
   prices: PriceTableSchema,
+  sandbox: z.custom<SandboxSettings>(),
+  /** Who turned the sandbox off, for the log and the status bar (null: it is on). */
+  sandbox_off_by: z.string().nullable(),
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -67,13 +72,25 @@ export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 export const ConfigOverridesSchema = z.strictObject({
   max_gate_failures: z.number().int().positive().optional(),
   policy: HostPolicySchema.optional(),
+  /** The host's word on the sandbox switch (VS Code: the user-scope kite.sandbox setting). When
+   *  present it replaces the file's "off": a workspace cannot turn the sandbox off by itself. */
+  sandbox: z.enum(['on', 'off']).optional(),
 });
 export type ConfigOverrides = z.input<typeof ConfigOverridesSchema>;
 
 export function applyOverrides(config: KiteConfig, overrides: ConfigOverrides | undefined): KiteConfig {
   if (!overrides) return config;
   const o = ConfigOverridesSchema.parse(overrides);
-  return { ...config, max_gate_failures: o.max_gate_failures ?? config.max_gate_failures, host_policy: o.policy ?? config.host_policy };
+  let sandbox = config.sandbox;
+  let offBy = config.sandbox_off_by;
+  if (o.sandbox === 'off') {
+    sandbox = { ...resolveSandboxSettings('off'), pass: config.sandbox.pass };
+    offBy = 'sandbox: off in the user settings (kite.sandbox)';
+  } else if (o.sandbox === 'on' && !config.sandbox.enabled) {
+    sandbox = resolveSandboxSettings(undefined);
+    offBy = null;
+  }
+  return { ...config, max_gate_failures: o.max_gate_failures ?? config.max_gate_failures, host_policy: o.policy ?? config.host_policy, sandbox, sandbox_off_by: offBy };
 }
 
 export type ConfigErrorCode = 'invalid_json' | 'invalid_config' | 'unreadable';
@@ -115,6 +132,8 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     max_gate_failures: c.max_gate_failures ?? DEFAULTS.max_gate_failures,
     policy: c.policy,
     prices: c.prices ?? {},
+    sandbox: resolveSandboxSettings(c.sandbox),
+    sandbox_off_by: c.sandbox === 'off' ? 'sandbox: off in .kite/config.json' : null,
   };
 }
 

@@ -1,6 +1,7 @@
 // The run as text, one row per model turn, tool call and gate — the view of the original Kite's
 // `timeline`, plus the rows a dependable harness adds (policy denials, budget stops, the end).
 import { relative } from 'node:path';
+import { describeSandbox } from '../protocol/sandboxInfo';
 import type { KiteEvent } from '../protocol/events';
 
 const ARGS_WIDTH = 60;
@@ -53,7 +54,7 @@ export class TimelineFormatter {
     switch (e.kind) {
       case 'session_start':
         this.maxGateFailures = e.max_gate_failures;
-        return null;
+        return e.sandbox ? `${secs(e.t)}  ${paint(c, e.sandbox.kind === 'none' ? 33 : 2, `commands run ${describeSandbox(e.sandbox)}`)}` : null;
       case 'model': {
         const cache = e.cache_read_input_tokens || e.cache_creation_input_tokens ? ` cache r=${n(e.cache_read_input_tokens)} w=${n(e.cache_creation_input_tokens)}` : '';
         // A reply without tool calls is the agent saying "done": the gate row follows.

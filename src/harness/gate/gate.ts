@@ -55,6 +55,7 @@ export class Gate implements GateLike {
         ms: Math.round(r.ms),
         timed_out: r.timed_out,
         output_tail: tail(joinOutput(r.stdout, r.stderr), this.opts.tailChars ?? DEFAULT_TAIL_CHARS),
+        sandbox: r.sandbox,
       });
     }
     const passed = results.length === this.commands.length && results.every((c) => c.exit_code === 0 && !c.timed_out);

@@ -16,6 +16,7 @@ import { appendPolicyRule } from '../config/persistRule';
 import type { Limits, Mode } from '../protocol/events';
 import type { Feature } from '../progress/progressFile';
 import { createRunner } from '../sandbox/runner';
+import { RunSandbox } from '../sandbox/runSandbox';
 import { createToolbox } from '../tools/index';
 import type { ProcessRunner } from '../sandbox/types';
 import type { Toolbox } from '../tools/types';
@@ -36,6 +37,8 @@ export interface AssembleInput {
   runner?: ProcessRunner; // injected by tests
   toolbox?: Toolbox; // injected by tests
   env?: NodeJS.ProcessEnv;
+  /** Tests: a sandbox that pretends the machine has none (fail-closed paths). */
+  sandbox?: RunSandbox;
 }
 
 export function logDirOf(root: string, config: KiteConfig): string {
@@ -76,9 +79,21 @@ export class LivePolicy {
   }
 }
 
-export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel } {
+export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel; sandbox: RunSandbox } {
   const { root, config, feature } = input;
-  const runner = input.runner ?? createRunner({ env: input.env });
+  const sandbox =
+    input.sandbox ??
+    new RunSandbox({
+      root,
+      logDir: logDirOf(root, config),
+      settings: config.sandbox,
+      offBy: config.sandbox_off_by ?? undefined,
+      mode: input.mode,
+      env: input.env ?? process.env,
+      log: input.log,
+      confirmUnsandboxed: input.host.confirmUnsandboxed ? (q, signal) => input.host.confirmUnsandboxed?.(q, signal ?? new AbortController().signal) ?? Promise.resolve(false) : undefined,
+    });
+  const runner = input.runner ?? createRunner({ sandbox });
   const toolbox = input.toolbox ?? createToolbox();
   const verify = verifyOf(feature);
   // Priced by the model that answered (recorded replies name it); a script without model names
@@ -106,5 +121,6 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     limits: input.limits,
     maxGateFailures: config.max_gate_failures,
     costOfLast: () => logged.lastCost,
+    sandbox,
   };
 }

@@ -23,6 +23,8 @@ export interface LoopDeps extends ToolCallDeps {
   maxGateFailures: number;
   /** Cost of the reply just received (LoggedModel knows it; plain models price to 0). */
   costOfLast: (reply: Reply) => number;
+  /** fatal: set once a command was refused for want of a sandbox; the run ends on it. */
+  sandbox?: { readonly fatal: string | null };
 }
 
 export interface LoopResult {
@@ -87,12 +89,14 @@ export async function runLoop(deps: LoopDeps, state: LoopState, signal: AbortSig
           if (uses.length) {
             const r = await runTools(deps, state, uses, signal);
             if (r) return r;
+            if (deps.sandbox?.fatal) return end('error', deps.sandbox.fatal, deps.sandbox.fatal);
             continue;
           }
           // No tool call: the model claims it is done. The gate decides.
           const attempt = state.gateFailures + 1;
           const verdict = await deps.gate.check({ attempt, maxAttempts: deps.maxGateFailures, signal });
           if (signal.aborted) return end('cancelled', 'the run was cancelled during the gate');
+          if (deps.sandbox?.fatal) return end('error', deps.sandbox.fatal, deps.sandbox.fatal);
           if (verdict.passed) return end('done', state.lastText || 'done (no closing summary)');
           state.gateFailures++;
           if (state.gateFailures >= deps.maxGateFailures) {

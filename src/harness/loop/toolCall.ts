@@ -91,6 +91,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
       exit_code: o.exit_code,
       path: o.path,
       post_hash: o.post_hash,
+      ...(o.sandbox ? { sandbox: o.sandbox } : {}),
     });
     return { kind: 'result', output, is_error: o.is_error };
   };

@@ -15,6 +15,7 @@
 //     text of any `user` events logged before the next `model` event (gate feedback, notices).
 import { z } from 'zod';
 import { AssistantBlockSchema, StopReasonSchema } from './content';
+import { SandboxInfoSchema } from './sandboxInfo';
 
 export const LOG_VERSION = 1;
 
@@ -72,6 +73,7 @@ export const CheckResultSchema = z.object({
   timed_out: z.boolean(),
   output_tail: z.string(), // the clipped tail shown to the model
   source: z.enum(['check', 'verify']),
+  sandbox: SandboxInfoSchema.optional(), // which sandbox ran it (absent in older logs)
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
@@ -104,6 +106,7 @@ export const SessionStartSchema = z.object({
   system: z.string(), // system prompt exactly as sent
   tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
   features: z.array(FeatureSnapshotSchema), // the progress file's features at the start
+  sandbox: SandboxInfoSchema.optional(), // how this run contains its commands (absent in older logs)
 });
 
 export const UserEventSchema = z.object({
@@ -209,6 +212,7 @@ export const ToolEventSchema = z.object({
   path: z.string().nullable().optional(), // for file tools
   post_hash: z.string().nullable().optional(), // file hash after a write
   recovered: z.boolean().optional(), // result reconstructed on resume, the tool did not run again
+  sandbox: SandboxInfoSchema.optional(), // run: which sandbox ran (or refused) the command
 });
 
 export const GateEventSchema = z.object({
@@ -250,6 +254,7 @@ export const ResumedSchema = z.object({
   mode: ModeSchema,
   limits: LimitsSchema,
   note: z.string(),
+  sandbox: SandboxInfoSchema.optional(), // how the resumed part contains its commands
 });
 
 export const DivergenceSchema = z.object({

@@ -64,7 +64,10 @@ export class RecordedAnswerHost implements Host {
 
   constructor(private readonly inner: Host) {
     if (inner.onEvent) this.onEvent = (e) => inner.onEvent?.(e);
+    if (inner.confirmUnsandboxed) this.confirmUnsandboxed = (q, signal) => inner.confirmUnsandboxed?.(q, signal) ?? Promise.resolve(false);
   }
+
+  confirmUnsandboxed?: Host['confirmUnsandboxed'];
 
   onEvent?: (event: KiteEvent) => void;
 

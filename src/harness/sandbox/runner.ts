@@ -1,16 +1,13 @@
 // The one process runner: every command (tool `run` and the gate's checks) goes through here.
-// /bin/sh -c in its own process group, scrubbed environment, no stdin, a timeout that kills the
-// whole group (SIGTERM, then SIGKILL), cancellation by AbortSignal, a per-stream output cap, and
-// optionally no network (see isolation.ts).
-// It never throws for a failing command: failures are in the result.
+// The sandbox (commandSandbox.ts) decides what starts and with which environment; the runner
+// starts it in its own process group, no stdin, a timeout that kills the whole group (SIGTERM,
+// then SIGKILL; under bwrap that takes the whole pid namespace), cancellation by AbortSignal and
+// a per-stream output cap. It never throws for a failing command: failures are in the result.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { CappedCapture } from './capture';
-import { wrapCommand, type NetworkMode } from './isolation';
-import { scrubEnv } from './scrubEnv';
+import type { CommandSandbox } from './commandSandbox';
 import type { ProcessRunner, RunRequest, RunResult } from './types';
-
-export { scrubEnv } from './scrubEnv';
 
 export const DEFAULT_OUTPUT_CAP = 256 * 1024;
 
@@ -18,15 +15,10 @@ export const DEFAULT_OUTPUT_CAP = 256 * 1024;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface RunnerOptions {
-  extraSecretNames?: string[];
+  sandbox: CommandSandbox; // how each command is contained (and its environment)
   outputCap?: number; // bytes kept per stream
-  env?: NodeJS.ProcessEnv; // base environment before scrubbing (default: process.env)
   killGraceMs?: number; // between SIGTERM and SIGKILL (default 2000)
-  network?: NetworkMode; // 'deny': commands get a private network namespace (loopback only)
 }
-
-/** Settings that keep tools from waiting for a person who is not there. */
-const NON_INTERACTIVE: NodeJS.ProcessEnv = { GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', KITE_AGENT: '1' };
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -49,30 +41,22 @@ export function killAllCommandGroups(): void {
 }
 process.on('exit', killAllCommandGroups);
 
-export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
+export function createRunner(opts: RunnerOptions): ProcessRunner {
   const cap = opts.outputCap ?? DEFAULT_OUTPUT_CAP;
   const grace = opts.killGraceMs ?? 2000;
   return {
-    run(req: RunRequest): Promise<RunResult> {
+    async run(req: RunRequest): Promise<RunResult> {
       const started = Date.now();
-      const env = { ...scrubEnv(opts.env ?? process.env, opts.extraSecretNames), ...NON_INTERACTIVE };
+      const sandbox = opts.sandbox.info;
+      const notRun = (stderr: string, extra: Partial<RunResult> = {}): RunResult => ({ exit_code: null, stdout: '', stderr, timed_out: false, cancelled: false, ms: 0, sandbox, ...extra });
+      if (!fs.existsSync(req.cwd)) return notRun(`kite: the working directory ${req.cwd} does not exist; the command did not run.`);
+      if (req.signal?.aborted) return notRun('kite: cancelled before the command started; it did not run.', { cancelled: true });
+      const prog = await opts.sandbox.prepare(req);
+      if (!prog.ok) return notRun(prog.refused, { refused: prog.refused, sandbox: prog.info });
       const out = new CappedCapture(req.output_cap ?? cap);
       const err = new CappedCapture(req.output_cap ?? cap);
       return new Promise<RunResult>((resolve) => {
-        if (!fs.existsSync(req.cwd)) {
-          resolve({ exit_code: null, stdout: '', stderr: `kite: the working directory ${req.cwd} does not exist; the command did not run.`, timed_out: false, cancelled: false, ms: 0 });
-          return;
-        }
-        if (req.signal?.aborted) {
-          resolve({ exit_code: null, stdout: '', stderr: 'kite: cancelled before the command started; it did not run.', timed_out: false, cancelled: true, ms: 0 });
-          return;
-        }
-        const prog = wrapCommand(req.command, opts.network ?? 'allow');
-        if ('error' in prog) {
-          resolve({ exit_code: null, stdout: '', stderr: prog.error, timed_out: false, cancelled: false, ms: 0 });
-          return;
-        }
-        const child = spawn(prog.file, prog.args, { cwd: req.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(prog.file, prog.args, { cwd: req.cwd, env: prog.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
         if (child.pid !== undefined) liveGroups.add(child.pid);
         let timedOut = false;
         let cancelled = false;
@@ -112,7 +96,8 @@ export function createRunner(opts: RunnerOptions = {}): ProcessRunner {
           clearTimeout(killTimer);
           child.stdout.destroy();
           child.stderr.destroy();
-          resolve({ exit_code: timedOut || cancelled ? null : exitCode, stdout: out.text(), stderr: err.text(), timed_out: timedOut, cancelled, ms: Date.now() - started });
+          prog.cleanup?.();
+          resolve({ exit_code: timedOut || cancelled ? null : exitCode, stdout: out.text(), stderr: err.text(), timed_out: timedOut, cancelled, ms: Date.now() - started, sandbox: prog.info });
         };
 
         child.stdout.on('data', (c: Buffer) => out.push(c));

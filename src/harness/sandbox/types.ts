@@ -1,4 +1,6 @@
 // Contract of the one process runner every command goes through (tool `run` and the gate).
+import type { SandboxInfo } from '../protocol/sandboxInfo';
+
 export interface RunRequest {
   command: string; // a shell command line (run with /bin/sh -c)
   cwd: string; // absolute; must be inside the workspace
@@ -14,6 +16,8 @@ export interface RunResult {
   timed_out: boolean;
   cancelled: boolean;
   ms: number;
+  sandbox: SandboxInfo; // which sandbox ran it (or refused it), with its settings
+  refused?: string; // set when the sandbox refused: the command did not run
 }
 
 export interface ProcessRunner {

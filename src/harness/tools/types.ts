@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { Effect } from '../protocol/events';
 import type { ToolSpec } from '../model/model';
+import type { SandboxInfo } from '../protocol/sandboxInfo';
 import type { ProcessRunner } from '../sandbox/types';
 
 export type ToolErrorCode =
@@ -19,6 +20,7 @@ export type ToolErrorCode =
   | 'bad_regex'
   | 'timeout'
   | 'denied' // policy or person said no
+  | 'sandbox_unavailable' // no sandbox could be set up: the command did not run
   | 'failed'; // anything else; message says what
 
 export interface ToolContext {
@@ -36,6 +38,7 @@ export interface ToolOutcome {
   exit_code?: number | null;
   path?: string | null; // workspace-relative, for file tools
   post_hash?: string | null;
+  sandbox?: SandboxInfo; // run: which sandbox ran it
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {

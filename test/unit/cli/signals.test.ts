@@ -35,6 +35,20 @@ function running(pid: number): boolean {
   }
 }
 
+/** Host pids whose command line contains `token` (a command in the sandbox cannot know its host pid). */
+function processesWith(token: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(token) && running(Number(name))) found.push(Number(name));
+    } catch {
+      /* gone */
+    }
+  }
+  return found;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -52,15 +66,16 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     let stderr = '';
     let stdout = '';
     let events: KiteEvent[];
-    let checkPid: number;
+    // A fractional sleep nobody else runs: how the check is found among the host's processes.
+    const token = `50.${process.pid}${signal.length}1`;
 
     before(async () => {
       const marks = tempDir();
       repo = tempRepo({
         'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Slow', status: 'todo', verify: null, notes: '' }] }),
-        // The gate's check announces itself (with its pid; commands may only write inside the
-        // workspace), then takes far longer than the test.
-        '.kite/config.json': JSON.stringify({ checks: ['echo $$ > started.tmp && mv started.tmp started && exec sleep 50'] }),
+        // The gate's check announces itself (commands may only write inside the workspace), then
+        // takes far longer than the test, in the sandbox.
+        '.kite/config.json': JSON.stringify({ checks: [`touch started.tmp && mv started.tmp started && exec sleep ${token}`] }),
       });
       const started = join(repo, 'started');
       const script = join(marks, 'script.json');
@@ -76,7 +91,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
         }),
       );
       await appears(started, () => (done ? `kite exited early: ${stderr}` : null));
-      checkPid = Number(readFileSync(started, 'utf8').trim());
+      assert.notDeepEqual(processesWith(token), [], 'the check is running before the signal');
       child.kill(signal);
       code = await exited;
       const runs = join(repo, '.kite', 'runs');
@@ -101,13 +116,14 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       assert.deepEqual(events.filter((e) => e.kind === 'gate'), []);
       const w = events.find((e) => e.kind === 'warning' && e.code === 'gate_cancelled');
       assert.ok(w?.kind === 'warning');
-      assert.match(w.message, /stopped during gate attempt 1 \(`echo .*` killed\); no verdict/);
+      assert.match(w.message, /stopped during gate attempt 1 \(`touch .*` killed\); no verdict/);
       assert.match(stdout, /gate STOPPED {2}the run was stopped during gate attempt 1/);
     });
 
-    it('the running check was killed, not left behind', () => {
-      assert.ok(checkPid > 0);
-      assert.equal(alive(checkPid), false);
+    it('the running check was killed, not left behind', async () => {
+      const by = Date.now() + 3000;
+      while (processesWith(token).length && Date.now() < by) await new Promise((r) => setTimeout(r, 25));
+      assert.deepEqual(processesWith(token), []);
     });
 
     it('the progress file is valid: the feature stays in_progress, the run is in its log, nothing committed', () => {
@@ -128,8 +144,9 @@ describe('kite run stopped by a second Ctrl-C while the first is still stopping'
     const repo = tempRepo({
       'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Stubborn', status: 'todo', verify: null, notes: '' }] }),
       // SIGTERM is ignored by the shell and (inherited) by sleep: the graceful stop must wait for
-      // the SIGKILL grace period, and the second Ctrl-C must not wait for it.
-      '.kite/config.json': JSON.stringify({ checks: ["trap '' TERM; echo $$ > started.tmp && mv started.tmp started && sleep 50; sleep 50"] }),
+      // the SIGKILL grace period, and the second Ctrl-C must not wait for it. Only on the host
+      // ("sandbox": "off"): in the sandbox SIGTERM ends bwrap and with it every process inside.
+      '.kite/config.json': JSON.stringify({ sandbox: 'off', checks: ["trap '' TERM; echo $$ > started.tmp && mv started.tmp started && sleep 50; sleep 50"] }),
     });
     const script = join(marks, 'script.json');
     writeFileSync(script, JSON.stringify([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 2 } }]));

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { LoggedGate } from '../../../src/harness/events/loggedGate';
 import { Gate, tail } from '../../../src/harness/gate/gate';
 import { createRunner } from '../../../src/harness/sandbox/runner';
+import { hostSandbox } from '../../helpers/sandbox';
 import { MemorySink, tempDir } from '../loop/kit';
 
 describe('gate', function () {
-  const runner = createRunner();
+  const runner = createRunner({ sandbox: hostSandbox() });
   let root: string;
   before(() => {
     root = tempDir();

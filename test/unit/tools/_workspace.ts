@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRunner } from '../../../src/harness/sandbox/runner';
+import { hostSandbox } from '../../helpers/sandbox';
 import { createToolbox } from '../../../src/harness/tools';
 import type { ToolContext, ToolOutcome } from '../../../src/harness/tools/types';
 
@@ -23,7 +24,7 @@ export function makeWorkspace(): Workspace {
   fs.mkdirSync(root);
   fs.mkdirSync(outside);
   const logDir = path.join(root, '.kite', 'runs');
-  const ctx: ToolContext = { root, logDir, runner: createRunner(), commandTimeoutS: 10 };
+  const ctx: ToolContext = { root, logDir, runner: createRunner({ sandbox: hostSandbox() }), commandTimeoutS: 10 };
   const toolbox = createToolbox();
   return {
     root,

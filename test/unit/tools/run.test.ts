@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { hostSandbox } from '../../helpers/sandbox';
 import type { RunRequest, RunResult } from '../../../src/harness/sandbox/types';
 import { makeWorkspace, type Workspace } from './_workspace';
 
@@ -34,7 +35,7 @@ describe('run tool', () => {
     ws.ctx.runner = {
       run: async (req: RunRequest): Promise<RunResult> => {
         seen.push(req);
-        return { exit_code: 0, stdout: '', stderr: '', timed_out: false, cancelled: false, ms: 5 };
+        return { exit_code: 0, stdout: '', stderr: '', timed_out: false, cancelled: false, ms: 5, sandbox: hostSandbox().info };
       },
     };
     ws.ctx.commandTimeoutS = 30;
