@@ -17,6 +17,7 @@ import { createModel } from './model/index';
 import type { Model } from './model/model';
 import { ScriptedModel } from './model/scripted';
 import { buildBriefing, readAgentsMd } from './prompts/briefing';
+import { repoStateProblem } from './progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, type ProgressFile } from './progress/progressFile';
 import { assertNever, type KiteEvent, type Limits, type Mode, type Outcome } from './protocol/events';
 import { foldEvents, type RunState } from './protocol/reducer';
@@ -42,7 +43,7 @@ export interface ResumeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export type ResumeErrorCode = 'corrupt_log' | 'not_started' | 'already_finished' | 'is_replay' | 'old_format' | 'no_root';
+export type ResumeErrorCode = 'corrupt_log' | 'not_started' | 'already_finished' | 'is_replay' | 'old_format' | 'no_root' | 'repo_state';
 
 export class ResumeError extends Error {
   constructor(
@@ -76,6 +77,10 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
 
   const root = meta.root;
   if (!root || !existsSync(root)) throw new ResumeError('no_root', `run ${meta.run} worked in ${root || '(no folder recorded)'}, which no longer exists; it cannot be resumed elsewhere`);
+  // A crash after the closing progress update only lacks session_end: the commit is already made.
+  const onlyEndMissing = state.progressCount >= 2 && state.phase === 'finishing';
+  const stateProblem = onlyEndMissing ? null : repoStateProblem(root);
+  if (stateProblem) throw new ResumeError('repo_state', stateProblem);
   const config = applyOverrides(loadConfig(root), opts.overrides);
   const progressPath = join(root, PROGRESS_FILE);
   const progress = loadProgress(progressPath);
@@ -89,6 +94,9 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   const unsubscribe = host.onEvent ? writer.subscribe((e) => host.onEvent?.(e)) : () => undefined;
   try {
     const paused = state.paused !== null;
+    const sink = new ResumeSink(writer);
+    const answering = new RecordedAnswerHost(host);
+    const deps = assembleLoop({ root, config, feature, mode, limits, model, turnsSoFar: state.turns, log: sink, host: answering, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env });
     writer.append({
       kind: 'resumed',
       after_seq: state.lastSeq,
@@ -96,10 +104,9 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
       mode,
       limits,
       note: paused ? `continuing a run paused for approval (${state.paused?.pending.join(', ')})` : `continuing after the process stopped at seq ${state.lastSeq} (${state.phase})`,
+      sandbox: deps.sandbox.info,
     });
-    const sink = new ResumeSink(writer);
-    const answering = new RecordedAnswerHost(host);
-    const deps = assembleLoop({ root, config, feature, mode, limits, model, turnsSoFar: state.turns, log: sink, host: answering, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env });
+    deps.sandbox.announce();
     const loop = loopStateOf(state, events);
     const finishCtx = { root, config, progressPath, startProgress: startProgressOf(progress, state), feature, writer, commits: true };
     const finish = (outcome: Outcome, summary: string, error: string | null = null) =>
@@ -107,7 +114,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     const signal = opts.signal ?? new AbortController().signal;
 
     // A crash between the closing progress update and session_end: only the end is missing.
-    if (state.progressCount >= 2 && state.phase === 'finishing') {
+    if (onlyEndMissing) {
       const c = closingOf(state, root);
       writer.append({ kind: 'session_end', status: c.outcome, turns: loop.turns, tokens: totalTokensOf(loop.usage), cost_usd: loop.usage.cost_usd, commit: c.commit, summary: c.summary, error: null });
       return { feature: feature.id, outcome: c.outcome, turns: loop.turns, tokens: totalTokensOf(loop.usage), cost_usd: loop.usage.cost_usd, commit: c.commit, logPath: writer.path, proposals: [] };

@@ -12,7 +12,7 @@ import type { KiteEvent, Limits, Mode, Outcome } from './protocol/events';
 import type { EventSink } from './events/sink';
 import { mergeLimits } from './budget/budget';
 import { finishFeature } from './progress/finish';
-import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo } from './progress/git';
+import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo, repoStateProblem } from './progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature, type ProgressFile } from './progress/progressFile';
 import { assembleLoop, logDirOf, verifyOf } from './loop/assemble';
 import { runLoop } from './loop/session';
@@ -61,7 +61,7 @@ export interface RunSummary {
 }
 
 /** Problems with the request itself (exit 2 in the CLI), as opposed to a run that went badly. */
-export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty';
+export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty' | 'repo_state';
 
 export class RunError extends Error {
   constructor(
@@ -85,6 +85,9 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   const commits = !opts.replayOf;
 
   if (commits && !isGitRepo(root)) throw new RunError('not_a_repo', `${root} is not inside a git repository; Kite commits finished features (start one with: git init && git add -A && git commit -m "initial")`);
+  // A rebase, merge… in progress or a detached HEAD: the commit would be wrong. A new worktree is on its own branch.
+  const stateProblem = commits && !opts.worktree ? repoStateProblem(root) : null;
+  if (stateProblem) throw new RunError('repo_state', stateProblem);
   if (opts.worktree) {
     root = addWorktree(root, feature.id);
     config = applyOverrides(loadConfig(root), opts.overrides);
@@ -179,7 +182,9 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     system: deps.system,
     tools: deps.tools,
     features: c.startProgress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })),
+    sandbox: deps.sandbox.info,
   });
+  deps.sandbox.announce();
   writer.append({ kind: 'progress', features: c.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: [] });
 
   const state = initialLoopState();

@@ -1,25 +1,11 @@
 // The few git operations Kite needs, through the git binary (real git, no library).
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { sha256 } from '../tools/hash';
+import { GitError, runGit as git } from './runGit';
 import { findSecretsInDiff } from './secretScan';
 
-export type GitErrorCode = 'not_a_repo' | 'dirty' | 'commit_failed' | 'secret_in_commit' | 'worktree_failed' | 'git_failed';
-
-export class GitError extends Error {
-  constructor(
-    readonly code: GitErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'GitError';
-  }
-}
-
-function git(root: string, args: string[]): string {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-}
+export { addGitSecretNames, GitError, type GitErrorCode } from './runGit';
 
 function gitError(e: unknown): string {
   const err = e as { stderr?: string; message?: string };
@@ -29,7 +15,8 @@ function gitError(e: unknown): string {
 export function isGitRepo(root: string): boolean {
   try {
     return git(root, ['rev-parse', '--is-inside-work-tree']).trim() === 'true';
-  } catch {
+  } catch (e) {
+    if (e instanceof GitError) throw e; // git itself cannot be used safely: say so, not "no repository"
     return false;
   }
 }
@@ -50,6 +37,37 @@ export function gitBranch(root: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Operations git leaves half-done, by the file or folder that marks them (per worktree). */
+const IN_PROGRESS: { path: string; what: string; fix: string }[] = [
+  { path: 'rebase-merge', what: 'a rebase', fix: 'finish or abort the rebase (git rebase --continue / --abort)' },
+  { path: 'rebase-apply/applying', what: 'a git am', fix: 'finish or abort it (git am --continue / --abort)' },
+  { path: 'rebase-apply', what: 'a rebase', fix: 'finish or abort the rebase (git rebase --continue / --abort)' },
+  { path: 'MERGE_HEAD', what: 'a merge', fix: 'finish or abort the merge (git commit / git merge --abort)' },
+  { path: 'CHERRY_PICK_HEAD', what: 'a cherry-pick', fix: 'finish or abort the cherry-pick (git cherry-pick --continue / --abort)' },
+  { path: 'REVERT_HEAD', what: 'a revert', fix: 'finish or abort the revert (git revert --continue / --abort)' },
+  { path: 'BISECT_LOG', what: 'a bisect', fix: 'end the bisect (git bisect reset)' },
+];
+
+/**
+ * Why committing on this checkout would be wrong, or null: an operation in progress (Kite's
+ * commit would land in its middle) or a detached HEAD (the commit would be on no branch).
+ */
+export function repoStateProblem(root: string): string | null {
+  // --git-path: the right folder in a linked worktree too (one line each, relative to root).
+  let paths: string[];
+  try {
+    paths = git(root, ['rev-parse', ...IN_PROGRESS.flatMap((s) => ['--git-path', s.path])]).split('\n');
+  } catch (e) {
+    throw new GitError('not_a_repo', `${root} is not inside a git repository (${gitError(e)})`);
+  }
+  const found = IN_PROGRESS.find((_, i) => existsSync(resolve(root, paths[i])));
+  if (found) return `${found.what} is in progress in ${root}, so Kite did not run (its commit would land in the middle of it); ${found.fix}, or run with --worktree`;
+  if (gitBranch(root) === null) {
+    return `HEAD is detached in ${root} (no branch is checked out), so Kite did not run (its commit would be on no branch); check out a branch (git switch <branch>), or run with --worktree`;
+  }
+  return null;
 }
 
 /** Changed or untracked paths (repo-relative), ignoring anything under the `ignore` folders. */
@@ -114,7 +132,8 @@ export function commitAll(
   }
   const untouched = [...snapshotPaths(root, [...keep.keys()])].filter(([p, h]) => keep.get(p) === h).map(([p]) => `:(top,literal)${p}`);
   if (untouched.length) git(root, ['reset', '-q', '--', ...untouched]);
-  const hits = secrets.size ? findSecretsInDiff(git(root, ['diff', '--cached', '--no-color', '--no-ext-diff', '-U0']), secrets) : [];
+  // --no-textconv: a textconv driver would run a program, and the scan would read its output, not the committed bytes.
+  const hits = secrets.size ? findSecretsInDiff(git(root, ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', '-U0']), secrets) : [];
   if (hits.length) {
     // Unstage only: every change stays in the work tree for the person to clean up.
     git(root, ['reset', '-q']);
@@ -133,7 +152,7 @@ export function commitAll(
 
 /** Files changed by one commit (for tests and the summary). */
 export function commitFiles(root: string, sha: string): string[] {
-  return git(root, ['show', '--name-only', '--pretty=format:', sha]).split('\n').filter(Boolean);
+  return git(root, ['show', '--no-ext-diff', '--no-textconv', '--name-only', '--pretty=format:', sha]).split('\n').filter(Boolean);
 }
 
 /**

@@ -3,13 +3,13 @@
 // the recorded starting commit with `worktree`). The replay writes its own `…-replay.jsonl`,
 // never the progress file, never a commit; each live tool result and gate verdict is compared
 // with the recording (DivergenceWatcher) and the first difference stops it (or not).
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { readLog } from '../events/reader';
 import type { ApprovalAnswer, Host } from '../host';
 import { ReplayModel } from '../model/replay';
+import { runGit } from '../progress/runGit';
 import { runFeature, type RunSummary } from '../run';
 import type { ProcessRunner } from '../sandbox/types';
 import type { Toolbox } from '../tools/types';
@@ -48,8 +48,9 @@ const noAnswerHost: Host = {
   approve: (): Promise<ApprovalAnswer> => Promise.resolve({ decision: 'deny', reason: 'the recording has no answer for this call (replay)' }),
 };
 
+/** Through Kite's own git (no hooks, no secrets): `worktree add` would run a planted post-checkout hook. */
 function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return runGit(cwd, args).trim();
 }
 
 export async function replayRun(opts: ReplayOptions, host: Host): Promise<ReplaySummary> {

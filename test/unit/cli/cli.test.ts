@@ -191,7 +191,7 @@ describe('kite CLI (in process)', function () {
     const r = await run([repo], { modelOverride: new ScriptedModel([use('read_file', 'r1', { path: 'kite-progress.json' })], 'script:short.json') });
     assert.equal(r.code, 1);
     // rows are printed as they happen even into a pipe, after a header naming feature, mode and model
-    assert.match(r.stdout, /^F1: First {2}\(unattended, script:short\.json\)\n {4}\d+\.\ds {2}turn 1 /);
+    assert.match(r.stdout, /^F1: First {2}\(unattended, script:short\.json\)\n {4}\d+\.\ds {2}commands run in the sandbox \(bwrap\): no network\n {4}\d+\.\ds {2}turn 1 /);
     assert.doesNotMatch(r.stderr, /warning/); // F1 has a verify command
     const bare = tempRepo({ 'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'T', status: 'todo', verify: null }] }) });
     const b = await run([bare], { modelOverride: new ScriptedModel([say('done')]) });
