@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
 import { createTwoFilesPatch } from 'diff';
-import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
+import type { ApprovalAnswer, ApprovalRequest, Host, UnsandboxedQuestion } from '../host';
 import type { KiteEvent } from '../protocol/events';
 
 const color = (code: number) => (s: string) => (process.stderr.isTTY ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -81,6 +81,13 @@ export class TtyHost implements Host {
       }
       this.say(`Please answer one of: ${choices}.`);
     }
+  }
+
+  /** Asked once per run when no sandbox can be set up; anything but yes is no. */
+  async confirmUnsandboxed(q: UnsandboxedQuestion, signal: AbortSignal): Promise<boolean> {
+    this.say(`\n${bold(red('Kite cannot sandbox commands on this machine:'))} ${q.reason}.\n  Fix: ${q.fix}.\n  Without a sandbox, commands (the agent's and the gate's) run as you, with your files and network.`);
+    const answer = (await this.readline().question('Run this run\'s commands WITHOUT a sandbox? [y/N] ', { signal })).trim().toLowerCase();
+    return answer === 'y' || answer === 'yes';
   }
 
   private editInEditor(path: string, content: string): string | null {

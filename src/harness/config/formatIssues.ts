@@ -73,10 +73,28 @@ function describeIssue(i: z.core.$ZodIssue, opts: IssueOptions): string {
   return i.message;
 }
 
+/**
+ * A union ("off" or an object) that matched no branch says only "Invalid input": report the
+ * problems of the branch whose type fits the value instead (an object with a bad key gets that
+ * key named). When no branch fits, say which forms are allowed.
+ */
+function expandUnion(i: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (i.code !== 'invalid_union' || i.errors.length === 0) return [i];
+  const branches = i.errors.map((b) => b.map((x) => ({ ...x, path: [...i.path, ...x.path] }) as z.core.$ZodIssue));
+  const wrongHere = (x: z.core.$ZodIssue) => x.path.length === i.path.length && (x.code === 'invalid_type' || x.code === 'invalid_value');
+  const fits = branches.filter((b) => !b.some(wrongHere));
+  if (fits.length === 0) {
+    const forms = branches.flatMap((b) => b.filter(wrongHere).map((x) => (x.code === 'invalid_value' ? x.values.map((v) => JSON.stringify(v)).join(' or ') : x.code === 'invalid_type' ? `a${/^[aeiou]/.test(x.expected) ? 'n' : ''} ${x.expected}` : '')));
+    return [{ ...i, message: `expected ${forms.filter(Boolean).join(', or ')}` }];
+  }
+  return fits.sort((a, b) => a.length - b.length)[0].flatMap(expandUnion);
+}
+
 /** "<file>: $.a.b: expected number, received string; $.c: …" (at most 5 issues, then a count). */
 export function formatIssues(file: string, error: z.ZodError, opts: IssueOptions = {}): string {
   const label = opts.label ?? jsonPath;
-  const parts = error.issues.slice(0, 5).map((i) => `${label(i.path)}: ${describeIssue(i, opts)}`);
-  if (error.issues.length > 5) parts.push(`and ${error.issues.length - 5} more problem(s)`);
+  const issues = error.issues.flatMap(expandUnion);
+  const parts = issues.slice(0, 5).map((i) => `${label(i.path)}: ${describeIssue(i, opts)}`);
+  if (issues.length > 5) parts.push(`and ${issues.length - 5} more problem(s)`);
   return `${file}: ${parts.join('; ')}`;
 }

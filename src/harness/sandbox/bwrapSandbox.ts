@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { SandboxInfo } from '../protocol/sandboxInfo';
 import { bwrapArgs, type ProtectedPath } from './bwrap';
-import { createPidsCgroup, JOIN_CGROUP_SCRIPT } from './cgroup';
+import { createPidsCgroup, JOIN_CGROUP_SCRIPT, type PidsCgroup } from './cgroup';
 import type { CommandSandbox, PreparedCommand } from './commandSandbox';
 import { commandEnv } from './environment';
 import type { SandboxSettings } from './settings';
@@ -98,6 +98,17 @@ export class BwrapSandbox implements CommandSandbox {
   private readonly hostHome: string | null;
   private readonly readOnly: string[];
   private readonly asRoot = process.getuid?.() === 0;
+  private pids: PidsCgroup | null | undefined;
+
+  /** Root: one pids cgroup for the run's commands (they run one at a time), removed at exit. */
+  private cgroup(): PidsCgroup | null {
+    if (this.pids !== undefined) return this.pids;
+    const max = this.opts.settings.limits.processes;
+    this.pids = this.asRoot && max !== null ? createPidsCgroup(max) : null;
+    const made = this.pids;
+    if (made) process.once('exit', () => made.remove());
+    return made;
+  }
 
   constructor(private readonly opts: BwrapSandboxOptions) {
     const home = resolve(opts.env.HOME ?? homedir());
@@ -134,9 +145,9 @@ export class BwrapSandbox implements CommandSandbox {
       asRoot: this.asRoot,
       command: req.command,
     });
-    const cg = this.asRoot && settings.limits.processes !== null ? createPidsCgroup(settings.limits.processes) : null;
+    const cg = this.cgroup();
     const hostEnv = { PATH: this.opts.env.PATH ?? '/usr/bin:/bin' };
-    if (cg) return Promise.resolve({ ok: true, file: '/bin/sh', args: ['-c', JOIN_CGROUP_SCRIPT, cg.dir, this.opts.bwrap, ...args], env: hostEnv, info: this.info, cleanup: () => cg.remove() });
+    if (cg) return Promise.resolve({ ok: true, file: '/bin/sh', args: ['-c', JOIN_CGROUP_SCRIPT, cg.dir, this.opts.bwrap, ...args], env: hostEnv, info: this.info });
     return Promise.resolve({ ok: true, file: this.opts.bwrap, args, env: hostEnv, info: this.info });
   }
 }

@@ -58,7 +58,7 @@ export function createPidsCgroup(max: number): PidsCgroup | null {
   return null;
 }
 
-/** rmdir fails while the kernel still counts exiting tasks: retry briefly, then leave it (empty, harmless). */
+/** rmdir fails while the kernel still counts exiting tasks: retry briefly (at exit: at once), then leave it (empty, harmless). */
 function removeLater(dir: string, tries: number): void {
   try {
     rmdirSync(dir);

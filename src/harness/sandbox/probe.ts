@@ -33,17 +33,17 @@ function readSysctl(file: string): string | null {
 }
 
 /** Why user namespaces are not available to this user, with the fix; null when nothing is known. */
-export function userNamespaceProblem(): { reason: string; fix: string } | null {
-  if (readSysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
+export function userNamespaceProblem(read: (file: string) => string | null = readSysctl): { reason: string; fix: string } | null {
+  if (read('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
     return {
       reason: 'AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1, the Ubuntu 24.04+ default), which bubblewrap needs',
       fix: 'allow bwrap an AppArmor profile with "userns," (e.g. /etc/apparmor.d/bwrap: `abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }`, then `sudo systemctl reload apparmor`), or `sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0`',
     };
   }
-  if (readSysctl('/proc/sys/kernel/unprivileged_userns_clone') === '0') {
+  if (read('/proc/sys/kernel/unprivileged_userns_clone') === '0') {
     return { reason: 'unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone = 0)', fix: '`sudo sysctl kernel.unprivileged_userns_clone=1` (persist it in /etc/sysctl.d/)' };
   }
-  if (readSysctl('/proc/sys/user/max_user_namespaces') === '0') {
+  if (read('/proc/sys/user/max_user_namespaces') === '0') {
     return { reason: 'user namespaces are disabled (user.max_user_namespaces = 0)', fix: '`sudo sysctl user.max_user_namespaces=15000` (persist it in /etc/sysctl.d/)' };
   }
   return null;
