@@ -139,7 +139,7 @@ describe('hostile: what a gate check the agent wrote cannot do (real bwrap, real
         const p = hostileProject(as, `touch out/started\nexec sleep 300.${t}\n`, { command_timeout: 600 });
         const child = startKite(as, p);
         await eventually(() => existsSync(join(p.repo, 'out', 'started')), 'the command to start', 30_000);
-        assert.notDeepEqual(hostProcessesWith(`300.${t}`), [], 'the command runs');
+        await eventually(() => hostProcessesWith(`300.${t}`).length > 0, 'the sleep to run (the script execs it after touching out/started)');
         for (const pid of hostProcessesWith(p.script)) process.kill(pid, 'SIGKILL');
         await new Promise((r) => child.on('close', r));
         await eventually(() => hostProcessesWith(`300.${t}`).length === 0, 'the sleep to die with Kite');
