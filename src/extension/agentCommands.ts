@@ -56,7 +56,8 @@ export class AgentCommands {
     if (key === null) return undefined;
     this.log.info(
       `starting ${featureId ?? 'the current feature'} with ${eff.model} (model from ${eff.modelSource}; limits ${JSON.stringify(eff.limits)}; max gate failures from ${eff.maxGateFailuresSource}` +
-        (eff.policy ? `; settings add ${eff.policy.deny.length} deny and ${eff.policy.allowAttended.length} allow pattern(s))` : ')'),
+        (eff.policy ? `; settings add ${eff.policy.deny.length} deny and ${eff.policy.allowAttended.length} allow pattern(s)` : '') +
+        `; sandbox ${eff.sandbox})`,
     );
     try {
       const token = await this.client.startRun({
@@ -67,6 +68,7 @@ export class AgentCommands {
         limits: eff.limits,
         maxGateFailures: eff.maxGateFailures,
         policy: eff.policy,
+        sandbox: eff.sandbox,
         allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
       });
       this.tracker.track(token, featureId ?? 'current feature');
@@ -81,6 +83,8 @@ export class AgentCommands {
   /** The run settings, or undefined (reason shown) when a setting is unusable. */
   private async settingsFor(root: string): Promise<EffectiveRunSettings | undefined> {
     const eff = effectiveRunSettings(readKiteSettings(), await readConfigView(root), root);
+    if (eff.sandboxIgnored) this.log.warn(eff.sandboxIgnored);
+    if (eff.sandbox === 'off') this.log.warn('kite.sandbox is "off" in your user settings: commands run WITHOUT a sandbox');
     if (eff.problems.length === 0) return eff;
     // Never start with a pattern dropped: a missing deny would loosen the policy.
     const what = eff.problems.map((p) => `${p.setting}: ${p.message}`).join('; ');
@@ -151,7 +155,7 @@ export class AgentCommands {
     const key = await this.keyFor(summary?.model ?? '');
     if (key === null) return undefined;
     try {
-      const token = await this.client.resumeRun({ log: logPath, mode: 'attended', maxGateFailures: eff.maxGateFailures, policy: eff.policy });
+      const token = await this.client.resumeRun({ log: logPath, mode: 'attended', maxGateFailures: eff.maxGateFailures, policy: eff.policy, sandbox: eff.sandbox });
       // A resumed run continues its totals (the status bar counts from the log's numbers).
       this.tracker.track(token, summary?.feature ?? basename(logPath), logPath, summary ? { turn: summary.turns, tokens: summary.tokens, costUsd: summary.costUsd } : undefined);
       this.log.info(`resuming ${logPath}`);

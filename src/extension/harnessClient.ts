@@ -7,6 +7,7 @@ import {
   AnswerApprovalResultSchema,
   ApprovalRequestedSchema,
   ApprovalWithdrawnSchema,
+  ConfirmUnsandboxedParamsSchema,
   EventNotificationSchema,
   Rpc,
   RunEndedSchema,
@@ -16,6 +17,8 @@ import {
   StopRunResultSchema,
   type ApprovalRequested,
   type ApprovalWithdrawn,
+  type ConfirmUnsandboxedParams,
+  type ConfirmUnsandboxedResult,
   type EventNotification,
   type ResumeRunParams,
   type RunEnded,
@@ -64,6 +67,8 @@ export class HarnessClient implements vscode.Disposable {
     /** Secrets for the server's environment (the API key), read at each launch. They go in the
      *  process environment rather than in request params, which JSON-RPC tracing would log. */
     private readonly secretEnv: () => Promise<NodeJS.ProcessEnv> = async () => ({}),
+    /** Answers the server's "run without a sandbox?" (a modal); anything but true is no. */
+    private readonly confirmUnsandboxed: (q: ConfirmUnsandboxedParams) => Promise<boolean> = async () => false,
   ) {}
 
   /** After the key changed: a server with no runs is stopped, so the next command starts one with the new key. */
@@ -154,6 +159,14 @@ export class HarnessClient implements vscode.Disposable {
       if (!ended.success) return this.log.error(`bad ${Rpc.runEnded} from the harness server: ${ended.error.message}`);
       this.active.delete(ended.data.token);
       this.onRunEndedEmitter.fire(ended.data);
+    });
+    client.onRequest(Rpc.confirmUnsandboxed, async (p: unknown): Promise<ConfirmUnsandboxedResult> => {
+      const q = ConfirmUnsandboxedParamsSchema.safeParse(p);
+      if (!q.success) {
+        this.log.error(`bad ${Rpc.confirmUnsandboxed} from the harness server: ${q.error.message}`);
+        return { run: false };
+      }
+      return { run: (await this.confirmUnsandboxed(q.data).catch(() => false)) === true };
     });
     client.onNotification(Rpc.serverLog, (p: unknown) => {
       const l = ServerLogSchema.safeParse(p);

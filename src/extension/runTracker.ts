@@ -3,7 +3,9 @@
 import * as vscode from 'vscode';
 import type { KiteEvent } from '../harness/protocol/events';
 import type { RunEnded } from '../harness/protocol/rpc';
+import type { SandboxInfo } from '../harness/protocol/sandboxInfo';
 import type { HarnessClient } from './harnessClient';
+import { DEV_CONTAINERS_EXTENSION, REOPEN_IN_CONTAINER_COMMAND, statusSandbox } from './sandbox/sandboxText';
 
 export interface ActiveRun {
   token: string;
@@ -15,6 +17,8 @@ export interface ActiveRun {
   usdLimit: number | null;
   tokenLimit: number | null;
   lastActivity: string;
+  /** How this run contains its commands (session_start / resumed; null: not known yet or an older log). */
+  sandbox: SandboxInfo | null;
 }
 
 /** Dollars with enough digits to see a cheap run move: $0.004, $0.015, $1.20. */
@@ -59,7 +63,7 @@ export class RunTracker implements vscode.Disposable {
 
   /** Registers a run just started, with its progress notification (Cancel stops the run). */
   track(token: string, feature: string, log: string | null = null, sofar: { turn: number; tokens: number; costUsd: number } = { turn: 0, tokens: 0, costUsd: 0 }): void {
-    this.runs.set(token, { token, feature, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting' });
+    this.runs.set(token, { token, feature, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting', sandbox: null });
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Kite: ${feature}`, cancellable: true },
       (p, cancel) =>
@@ -84,11 +88,13 @@ export class RunTracker implements vscode.Disposable {
         r.usdLimit = e.limits.usd;
         r.tokenLimit = e.limits.tokens;
         r.lastActivity = 'started';
+        r.sandbox = e.sandbox ?? null;
         break;
       case 'resumed':
         r.usdLimit = e.limits.usd;
         r.tokenLimit = e.limits.tokens;
         r.lastActivity = 'resumed';
+        r.sandbox = e.sandbox ?? r.sandbox;
         break;
       case 'model':
         r.turn = e.turn;
@@ -105,11 +111,21 @@ export class RunTracker implements vscode.Disposable {
       case 'gate':
         r.lastActivity = e.passed ? 'gate passed' : `gate failed (attempt ${e.attempt})`;
         break;
+      case 'warning':
+        // Said at the start of a run on a machine without a sandbox (e.g. Windows), before the
+        // first command asks; a dev container is the recommended way to get one.
+        if (e.code === 'sandbox_unavailable') this.warnNoSandbox(e.message);
+        return void this.render();
       default:
         return;
     }
     this.progress.get(token)?.report(r.lastActivity);
     this.render();
+  }
+
+  private warnNoSandbox(message: string): void {
+    const reopen = vscode.extensions.getExtension(DEV_CONTAINERS_EXTENSION) ? ['Reopen in Container'] : [];
+    void vscode.window.showWarningMessage(`Kite: no sandbox for commands on this machine — ${message}`, ...reopen).then((p) => (p ? vscode.commands.executeCommand(REOPEN_IN_CONTAINER_COMMAND) : undefined));
   }
 
   private onEnded(e: RunEnded): void {
@@ -149,8 +165,11 @@ export class RunTracker implements vscode.Disposable {
     if (!r) return this.status.hide();
     const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';
     const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
-    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${formatUsd(r.costUsd)}${budget}${more}`;
-    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}. Click to open the timeline.`;
+    const sb = statusSandbox(r.sandbox);
+    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${formatUsd(r.costUsd)}${budget}${sb.mark}${more}`;
+    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}.${sb.tooltip ? `\n${sb.tooltip}` : ''}\nClick to open the timeline.`;
+    // An unsandboxed run stands out, not only in the text.
+    this.status.backgroundColor = r.sandbox?.kind === 'none' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.status.command = { title: 'Open Timeline', command: 'kite.openRun', arguments: [r.log ?? undefined] };
     this.status.show();
   }

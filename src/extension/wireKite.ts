@@ -8,6 +8,8 @@ import type { RejectArgs } from './approvals/writeApproval';
 import { HarnessClient, type ServerDeath } from './harnessClient';
 import { initWorkspace } from './initWorkspace';
 import { RunTracker, type ActiveRun } from './runTracker';
+import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
+import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
 import { ApprovalsTree } from './views/approvalsTree';
 import { FeaturesTree } from './views/featuresTree';
@@ -21,7 +23,8 @@ export interface KiteParts {
   /** The implementation behind every command id (extension.ts registers them). */
   commands: Record<KiteCommandId, (...args: never[]) => unknown>;
   serverPid(): number | null;
-  pendingApprovals(): { key: string; kind: 'write' | 'command' | 'read'; path: string | null; command: string | null }[];
+  /** `where`: the command prompt's line on where it runs (sandboxText.ts), null for writes and reads. */
+  pendingApprovals(): { key: string; kind: 'write' | 'command' | 'read'; path: string | null; command: string | null; where: string | null }[];
   onDidChangeApprovals: vscode.Event<void>;
   /** An Accept held back to protect the person's work (unsaved buffer / file changed on disk). */
   onDidHoldApproval: vscode.Event<{ key: string; why: 'unsaved' | 'changed_on_disk' }>;
@@ -37,7 +40,7 @@ export interface KiteParts {
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env());
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log));
   const tracker = new RunTracker(client, log);
   const approvals = new ApprovalController(client, log);
   const runningFeatures = () => new Set(tracker.all().map((r) => r.feature));
@@ -113,6 +116,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
         kind: p.request.kind,
         path: p.request.kind === 'command' ? null : p.request.path,
         command: p.request.kind === 'command' ? p.request.command : null,
+        where: p.request.kind === 'command' ? whereCommandRuns(p.request.sandbox) : null,
       })),
     onDidChangeApprovals: approvals.queue.onDidChange,
     onDidHoldApproval: approvals.writes.onDidHold,

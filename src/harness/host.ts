@@ -1,6 +1,7 @@
 // What the loop needs from whoever hosts it (CLI on a TTY, the VS Code extension over JSON-RPC,
 // tests). Approvals are asked here; the host answers. The loop never imports a UI.
 import type { KiteEvent } from './protocol/events';
+import type { SandboxInfo } from './protocol/sandboxInfo';
 import type { UnsandboxedQuestion } from './sandbox/runSandbox';
 
 export type { UnsandboxedQuestion };
@@ -19,6 +20,8 @@ export interface CommandApprovalRequest {
   id: string;
   command: string;
   cwd: string; // absolute
+  /** Where the command will run (absent from older hosts' callers): the prompt says so. */
+  sandbox?: SandboxInfo;
 }
 
 /** A read the policy wants a person to allow (e.g. rule ask:secret-file for `.env`, keys). */

@@ -266,6 +266,25 @@ describe('timeline webview in Chromium', function () {
     assert.ok(((await tp.page.textContent('#stats')) ?? '').includes(`${formatUsd(totalCost)} of ${formatUsd(budget)}`));
   });
 
+  it('the header says where commands ran: in the sandbox, or NOT sandboxed as a warning; older logs say nothing', async () => {
+    tp = await openTimeline(browser);
+    const start = demo[0] as Extract<KiteEvent, { kind: 'session_start' }>;
+    const limits = { processes: 512, memory_mb: 3072, address_space_mb: null, file_size_mb: 1024, open_files: 4096, cpu_s: null };
+    await loadDemo(tp, [{ ...start, sandbox: { kind: 'bwrap', network: 'none', limits, note: null } }, ...demo.slice(1)]);
+    await tp.page.waitForFunction(() => !(document.getElementById('sandbox') as HTMLElement).hidden);
+    assert.equal(await tp.page.textContent('#sandbox'), 'Commands: in the sandbox (bwrap): no network');
+    assert.equal(await tp.page.$eval('#sandbox', (el) => el.classList.contains('unsandboxed')), false);
+
+    await loadDemo(tp, [{ ...start, sandbox: { kind: 'none', network: 'none', limits: null, note: 'sandbox: off in the user settings (kite.sandbox)' } }, ...demo.slice(1)]);
+    await tp.page.waitForFunction(() => document.getElementById('sandbox')?.classList.contains('unsandboxed') === true);
+    assert.equal(await tp.page.textContent('#sandbox'), 'Commands: NOT sandboxed (sandbox: off in the user settings (kite.sandbox))');
+    const warn = await tp.page.$eval('#sandbox', (el) => getComputedStyle(el).fontWeight);
+    assert.equal(warn, '600');
+
+    await loadDemo(tp); // the fixture predates the sandbox field
+    await tp.page.waitForFunction(() => (document.getElementById('sandbox') as HTMLElement).hidden);
+  });
+
   it('appends live events without a new snapshot, and follows the end', async () => {
     tp = await openTimeline(browser, { height: 500 });
     await tp.send({ type: 'snapshot', source: { ...source, live: true }, total: 10, events: demo.slice(0, 10), problems: [], loading: false });

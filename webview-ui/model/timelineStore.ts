@@ -3,6 +3,7 @@
 // (the list, the groups, the filter check and the series all grow at the end); only a changed
 // filter or a collapse/expand walks all the rows.
 import type { KiteEvent } from '../../src/harness/protocol/events';
+import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
 import type { TimelineSource } from '../../src/harness/protocol/webviewMessages';
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
@@ -31,6 +32,8 @@ export interface Totals {
   startedAt: number | null;
   feature: string | null;
   model: string | null;
+  /** How the run contains its commands (session_start, then the latest resumed; null: older log). */
+  sandbox: SandboxInfo | null;
 }
 
 export interface AppendResult {
@@ -53,7 +56,7 @@ export class TimelineStore {
   visible: number[] = [];
   /** Rows that pass the filter (all rows when none is set), collapsed turns included. */
   matchCount = 0;
-  readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null };
+  readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null, sandbox: null };
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
   private readonly toolNames = new Map<string, string>();
@@ -155,8 +158,12 @@ export class TimelineStore {
       const started = Date.parse(e.started_at);
       this.totals.startedAt = Number.isNaN(started) ? null : started;
       this.totals.outcome = null;
+      this.totals.sandbox = e.sandbox ?? null;
     } else if (e.kind === 'session_end') this.totals.outcome = e.status;
-    else if (e.kind === 'resumed') this.totals.outcome = null;
+    else if (e.kind === 'resumed') {
+      this.totals.outcome = null;
+      this.totals.sandbox = e.sandbox ?? this.totals.sandbox;
+    }
   }
 
   setFilter(filter: Filter): void {

@@ -1,5 +1,6 @@
 // The run at a glance: which run, live or ended (and how), turns, tokens, cost against the budget,
-// errors, problems found in the log, and loading progress for a big history.
+// errors, where its commands ran (sandbox or not), problems found in the log, and loading progress.
+import { describeSandbox } from '../../src/harness/protocol/sandboxInfo';
 import type { LogProblem } from '../../src/harness/protocol/webviewMessages';
 import type { TimelineStore } from '../model/timelineStore';
 import { compactNumber, formatUsd } from '../model/format';
@@ -9,6 +10,7 @@ export class Header {
   private readonly title: HTMLElement;
   private readonly badge: HTMLElement;
   private readonly stats: HTMLElement;
+  private readonly sandboxEl: HTMLElement;
   private readonly problemsEl: HTMLElement;
   private readonly banner: HTMLElement;
 
@@ -27,6 +29,10 @@ export class Header {
     this.stats = document.createElement('div');
     this.stats.className = 'stats';
     this.stats.id = 'stats';
+    this.sandboxEl = document.createElement('div');
+    this.sandboxEl.className = 'sandbox';
+    this.sandboxEl.id = 'sandbox';
+    this.sandboxEl.hidden = true;
     this.problemsEl = document.createElement('div');
     this.problemsEl.className = 'problems';
     this.problemsEl.id = 'problems';
@@ -35,7 +41,7 @@ export class Header {
     this.banner.className = 'banner';
     this.banner.id = 'banner';
     this.banner.hidden = true;
-    this.el.append(line, this.stats, this.problemsEl, this.banner);
+    this.el.append(line, this.stats, this.sandboxEl, this.problemsEl, this.banner);
     parent.append(this.el);
   }
 
@@ -65,6 +71,10 @@ export class Header {
     if (store.loading) parts.push(`loading ${store.rows.length.toLocaleString('en-US')} of ~${Math.max(store.expected, store.rows.length).toLocaleString('en-US')} events…`);
     this.stats.textContent = parts.join(' · ');
     this.stats.classList.toggle('over-budget', budget !== null && cost > budget);
+    const sb = t.sandbox;
+    this.sandboxEl.hidden = sb === null; // older logs do not say
+    this.sandboxEl.textContent = sb ? `Commands: ${describeSandbox(sb)}` : '';
+    this.sandboxEl.classList.toggle('unsandboxed', sb?.kind === 'none');
     if (problems.length) {
       this.problemsEl.hidden = false;
       const shown = problems.slice(0, 3).map((p) => p.message);

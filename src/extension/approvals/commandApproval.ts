@@ -1,9 +1,10 @@
-// Approval of a proposed command (the command and its working folder: Run once / Always allow /
-// Deny with a reason) or of a read the policy asks about (a file that may hold secrets, e.g. .env:
+// Approval of a proposed command (the command, its working folder and where it runs — in the
+// sandbox or not: Run once / Always allow / Deny with a reason) or of a read the policy asks about (a file that may hold secrets, e.g. .env:
 // Allow once / Always allow this path / Deny). Dismissing either leaves the approval pending in the
 // Kite view, where it can be opened again.
 import * as vscode from 'vscode';
 import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
+import { whereCommandRuns } from '../sandbox/sandboxText';
 import type { PendingApproval } from './approvalQueue';
 
 export type CommandChoice = 'once' | 'always' | 'deny';
@@ -14,14 +15,15 @@ type Item = vscode.QuickPickItem & { choice: CommandChoice };
 export async function promptCommand(p: PendingApproval, token: vscode.CancellationToken): Promise<WireApprovalAnswer | undefined> {
   if (p.request.kind !== 'command') return undefined;
   const { command, cwd } = p.request;
+  const where = whereCommandRuns(p.request.sandbox); // the person decides knowing what contains it
   const items: Item[] = [
     { choice: 'once', label: '$(play) Run once', description: 'run this command now; ask again next time' },
     { choice: 'always', label: '$(pass-filled) Always allow', description: 'add an allow rule for it to .kite/config.json, then run it' },
     { choice: 'deny', label: '$(circle-slash) Deny…', description: 'do not run it; tell the agent why' },
   ];
   const pick = await vscode.window.showQuickPick(items, {
-    title: `Kite wants to run: ${command}`,
-    placeHolder: `$ ${command}    (in ${cwd})`,
+    title: `Kite wants to run: ${command} — ${where}`,
+    placeHolder: `$ ${command}    (in ${cwd}) · ${where}`,
     ignoreFocusOut: true,
   }, token);
   if (!pick || token.isCancellationRequested) return undefined;

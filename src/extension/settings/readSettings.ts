@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { mergedLevels, type ConfigFileView, type KiteSettings } from './runSettings';
+import { mergedLevels, userSandbox, type ConfigFileView, type KiteSettings } from './runSettings';
 
 const ConfigView = z.looseObject({
   model: z.string().optional(),
@@ -31,6 +31,7 @@ export function readKiteSettings(scope?: vscode.Uri): KiteSettings {
     budget: { turns: num('budget.turns'), tokens: num('budget.tokens'), usd: num('budget.usd'), wallSeconds: num('budget.wallSeconds') },
     maxGateFailures: num('maxGateFailures'),
     policy: { denyCommands: mergedLevels(c.inspect<unknown>('policy.denyCommands')), allowCommands: userList(c, 'policy.allowCommands') },
+    sandbox: userSandbox(c.inspect<unknown>('sandbox')),
   };
 }
 

@@ -13,6 +13,9 @@
 //              kite.policy.allowCommands let matching commands run without asking in ATTENDED runs
 //              only (every run started from VS Code is attended) — unattended runs (CLI, CI) follow
 //              .kite/config.json alone. The deny lists and the config's rules still win over them.
+//   - sandbox: the user-scope `kite.sandbox` alone ("off" is the only opt-out from VS Code); it is
+//              always sent, so a `"sandbox": "off"` in .kite/config.json or a workspace/folder
+//              kite.sandbox value cannot turn the sandbox off by itself (those are ignored, and logged).
 import { isAbsolute, resolve } from 'node:path';
 import type { Limits } from '../../harness/protocol/events';
 
@@ -24,6 +27,24 @@ export interface KiteSettings {
   maxGateFailures?: number | null;
   /** Regex patterns; deny is the union of every settings level (user, workspace, folder). */
   policy?: { allowCommands: string[]; denyCommands: string[] };
+  /** kite.sandbox as read by userSandbox() (absent: "on"). */
+  sandbox?: UserSandbox;
+}
+
+export type SandboxSwitch = 'on' | 'off';
+
+/** kite.sandbox from the user's own settings, and the levels whose value was ignored. */
+export interface UserSandbox {
+  value: SandboxSwitch;
+  ignored: ('workspace' | 'workspaceFolder')[];
+}
+
+/** Like kite.policy.allowCommands: an application-scope setting, only the global value counts. */
+export function userSandbox(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): UserSandbox {
+  const ignored: UserSandbox['ignored'] = [];
+  if (inspected?.workspaceValue !== undefined) ignored.push('workspace');
+  if (inspected?.workspaceFolderValue !== undefined) ignored.push('workspaceFolder');
+  return { value: inspected?.globalValue === 'off' ? 'off' : 'on', ignored };
 }
 
 /** A setting the harness could not use, named for the person (e.g. kite.policy.denyCommands[2]). */
@@ -52,6 +73,10 @@ export interface EffectiveRunSettings {
   policy?: { deny: string[]; allowAttended: string[] };
   /** Patterns that are not valid regular expressions: the run must not start (a dropped deny would loosen the policy). */
   problems: SettingProblem[];
+  /** Always sent to the harness (see the header). */
+  sandbox: SandboxSwitch;
+  /** For the log: kite.sandbox values outside the user settings that were ignored (null: none). */
+  sandboxIgnored: string | null;
 }
 
 function patternProblems(setting: string, patterns: readonly string[]): SettingProblem[] {
@@ -112,7 +137,11 @@ export function effectiveRunSettings(settings: KiteSettings, config: ConfigFileV
   const allowAttended = [...new Set(settings.policy?.allowCommands ?? [])];
   const problems = [...patternProblems('kite.policy.denyCommands', deny), ...patternProblems('kite.policy.allowCommands', allowAttended)];
   const policy = deny.length || allowAttended.length ? { deny, allowAttended } : undefined;
-  return { model: normalizeModelSpec(model, root), modelSource, limits, limitSources, maxGateFailures, maxGateFailuresSource, policy, problems };
+  const sb = settings.sandbox ?? { value: 'on', ignored: [] };
+  const sandboxIgnored = sb.ignored.length
+    ? `kite.sandbox in the ${sb.ignored.map((l) => (l === 'workspace' ? 'workspace' : 'folder')).join(' and ')} settings is ignored: only your user settings can turn the sandbox off (using "${sb.value}")`
+    : null;
+  return { model: normalizeModelSpec(model, root), modelSource, limits, limitSources, maxGateFailures, maxGateFailuresSource, policy, problems, sandbox: sb.value, sandboxIgnored };
 }
 
 /**

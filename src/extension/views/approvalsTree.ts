@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalQueue, PendingApproval } from '../approvals/approvalQueue';
+import { whereCommandRuns } from '../sandbox/sandboxText';
 
 export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, vscode.Disposable {
   readonly onDidChangeTreeData: vscode.Event<void>;
@@ -30,7 +31,7 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
         ? `The agent wants to ${r.tool === 'edit_file' ? 'edit' : 'write'} ${r.path}. Click to review the diff.`
         : r.kind === 'read'
           ? `The agent wants to read ${r.path} (${r.tool}). ${r.reason}`
-          : `$ ${r.command}\n(in ${r.cwd})`;
+          : `$ ${r.command}\n(in ${r.cwd})\n${whereCommandRuns(r.sandbox)}`;
     item.contextValue = `kite.approval.${r.kind}`;
     item.command = { title: 'Review', command: 'kite.approval.open', arguments: [{ key: p.key }] };
     return item;

@@ -122,5 +122,6 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     maxGateFailures: config.max_gate_failures,
     costOfLast: () => logged.lastCost,
     sandbox,
+    sandboxInfo: () => sandbox.info,
   };
 }

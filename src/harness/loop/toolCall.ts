@@ -8,6 +8,7 @@ import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { PolicyContext, PolicyVerdict, PolicyCall } from '../policy/types';
 import type { ToolUseBlock } from '../protocol/content';
 import { assertNever, type Effect } from '../protocol/events';
+import type { SandboxInfo } from '../protocol/sandboxInfo';
 import { sha256 } from '../tools/hash';
 import { describeCall } from '../tools/index';
 import { resolveInWorkspace } from '../tools/paths';
@@ -29,6 +30,9 @@ export interface ToolCallDeps {
   now: () => number; // ms, monotonic
   /** "Always allow" was chosen: persist the rule and apply it from now on. */
   onAlways?: (call: PolicyCall) => void;
+  /** Where commands run now, sent with a command approval so the prompt can say so (read at ask time:
+   *  the run's sandbox may change once the person accepts running without one). */
+  sandboxInfo?: () => SandboxInfo;
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -137,7 +141,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
         ? { kind: 'write', id, tool: name === 'edit_file' ? 'edit_file' : 'write_file', path: rel, before, proposed }
         : tool.effect === 'none' && rel !== null
           ? { kind: 'read', id, tool: name, path: rel, reason: verdict.reason }
-          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root };
+          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandboxInfo ? { sandbox: deps.sandboxInfo() } : {}) };
     log.append({
       kind: 'approval_request',
       id,

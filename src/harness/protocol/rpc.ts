@@ -3,8 +3,9 @@
 // Pure: imported by src/harness/server and src/extension; no node builtins, no 'vscode'.
 import { z } from 'zod';
 import { EventSchema, LimitsSchema, ModeSchema, OutcomeSchema } from './events';
+import { SandboxInfoSchema } from './sandboxInfo';
 
-/** Method names. Requests go extension → server; notifications server → extension. */
+/** Method names. Requests go extension → server (except confirmUnsandboxed); notifications server → extension. */
 export const Rpc = {
   startRun: 'kite/startRun',
   resumeRun: 'kite/resumeRun',
@@ -12,6 +13,8 @@ export const Rpc = {
   answerApproval: 'kite/answerApproval',
   listRuns: 'kite/listRuns',
   serverInfo: 'kite/serverInfo',
+  /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
+  confirmUnsandboxed: 'kite/confirmUnsandboxed',
   /** notifications (server → extension) */
   event: 'kite/event',
   approvalRequested: 'kite/approvalRequested',
@@ -37,6 +40,10 @@ export const WirePolicyOverridesSchema = z.object({
 });
 export type WirePolicyOverrides = z.infer<typeof WirePolicyOverridesSchema>;
 
+/** The user-scope kite.sandbox setting. Sent on every start and resume: it replaces the workspace
+ *  config's "sandbox": "off", so a workspace cannot turn the sandbox off by itself. */
+export const WireSandboxSwitchSchema = z.enum(['on', 'off']);
+
 export const StartRunParamsSchema = z.object({
   root: z.string().min(1),
   featureId: z.string().optional(),
@@ -46,6 +53,7 @@ export const StartRunParamsSchema = z.object({
   maxGateFailures: z.number().int().positive().optional(),
   allowDirty: z.boolean().optional(),
   policy: WirePolicyOverridesSchema.optional(),
+  sandbox: WireSandboxSwitchSchema.optional(),
   secrets: SecretsSchema.optional(),
 });
 export type StartRunParams = z.infer<typeof StartRunParamsSchema>;
@@ -56,6 +64,7 @@ export const ResumeRunParamsSchema = z.object({
   limits: LimitsSchema.partial().optional(),
   maxGateFailures: z.number().int().positive().optional(),
   policy: WirePolicyOverridesSchema.optional(),
+  sandbox: WireSandboxSwitchSchema.optional(),
   secrets: SecretsSchema.optional(),
 });
 export type ResumeRunParams = z.infer<typeof ResumeRunParamsSchema>;
@@ -77,7 +86,7 @@ export const WireApprovalRequestSchema = z.discriminatedUnion('kind', [
     before: z.string().nullable(),
     proposed: z.string(),
   }),
-  z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string() }),
+  z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string(), sandbox: SandboxInfoSchema.optional() }),
   /** A read the policy asks about (rule ask:secret-file, e.g. `.env`); "always" allows that path. */
   z.object({ kind: z.literal('read'), id: z.string(), tool: z.string(), path: z.string(), reason: z.string() }),
 ]);
@@ -104,6 +113,18 @@ export const ListRunsResultSchema = z.object({ runs: z.array(RunInfoSchema) });
 
 export const ServerInfoSchema = z.object({ pid: z.number().int(), node: z.string() });
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
+
+/** Mirrors sandbox/runSandbox.ts UnsandboxedQuestion, plus which run asks. */
+export const ConfirmUnsandboxedParamsSchema = z.object({
+  token: RunTokenSchema,
+  root: z.string(),
+  reason: z.string(), // why there is no sandbox
+  fix: z.string(), // how to get one
+});
+export type ConfirmUnsandboxedParams = z.infer<typeof ConfirmUnsandboxedParamsSchema>;
+/** run: true only when the person chose "Run Without Sandbox". */
+export const ConfirmUnsandboxedResultSchema = z.object({ run: z.boolean() });
+export type ConfirmUnsandboxedResult = z.infer<typeof ConfirmUnsandboxedResultSchema>;
 
 export const EventNotificationSchema = z.object({
   token: RunTokenSchema,

@@ -1,9 +1,10 @@
 // Binds a RunManager to a JSON-RPC connection (vscode-languageserver). Every incoming payload is
 // parsed with the shared zod schemas in protocol/rpc.ts; a bad one is answered with InvalidParams.
-import { ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
+import { CancellationTokenSource, ResponseError, ErrorCodes, type Connection } from 'vscode-languageserver/node';
 import type { z } from 'zod';
 import {
   AnswerApprovalParamsSchema,
+  ConfirmUnsandboxedResultSchema,
   ResumeRunParamsSchema,
   Rpc,
   StartRunParamsSchema,
@@ -26,6 +27,19 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
     approvalWithdrawn: (n) => void connection.sendNotification(Rpc.approvalWithdrawn, n),
     runEnded: (n) => void connection.sendNotification(Rpc.runEnded, n),
     log: (l: ServerLog) => void connection.sendNotification(Rpc.serverLog, l),
+    confirmUnsandboxed: async (q, signal) => {
+      // A stopped run withdraws the question (the modal stays, but its answer is ignored).
+      const cts = new CancellationTokenSource();
+      const onAbort = () => cts.cancel();
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const r = ConfirmUnsandboxedResultSchema.safeParse(await connection.sendRequest(Rpc.confirmUnsandboxed, q, cts.token));
+        return r.success && r.data.run && !signal.aborted;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        cts.dispose();
+      }
+    },
   };
   const manager = new RunManager(starters, notify);
 

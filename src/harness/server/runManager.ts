@@ -7,6 +7,7 @@ import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import type {
   ApprovalRequested,
+  ConfirmUnsandboxedParams,
   ApprovalWithdrawn,
   EventNotification,
   ResumeRunParams,
@@ -51,6 +52,9 @@ export interface Notifier {
   approvalWithdrawn(n: ApprovalWithdrawn): void;
   runEnded(n: RunEnded): void;
   log(l: ServerLog): void;
+  /** Asks the extension whether this run's commands may run without a sandbox (a modal there).
+   *  Absent, rejecting or false: no — commands are refused (runSandbox.ts fails closed). */
+  confirmUnsandboxed?(q: ConfirmUnsandboxedParams, signal: AbortSignal): Promise<boolean>;
 }
 
 interface Pending {
@@ -108,10 +112,15 @@ void _reqCheck;
 void _ansCheck;
 
 /** The settings' parts of start/resume params, in the shape runFeature lays over .kite/config.json. */
-export function overridesOf(p: { maxGateFailures?: number; policy?: StartRunParams['policy'] }): ConfigOverrides | undefined {
+export function overridesOf(p: { maxGateFailures?: number; policy?: StartRunParams['policy']; sandbox?: StartRunParams['sandbox'] }): ConfigOverrides | undefined {
   const policy = p.policy && (p.policy.deny?.length || p.policy.allowAttended?.length) ? { deny: p.policy.deny ?? [], allow_attended: p.policy.allowAttended ?? [] } : undefined;
-  if (p.maxGateFailures === undefined && !policy) return undefined;
-  return { ...(p.maxGateFailures !== undefined ? { max_gate_failures: p.maxGateFailures } : {}), ...(policy ? { policy } : {}) };
+  if (p.maxGateFailures === undefined && !policy && p.sandbox === undefined) return undefined;
+  return {
+    ...(p.maxGateFailures !== undefined ? { max_gate_failures: p.maxGateFailures } : {}),
+    ...(policy ? { policy } : {}),
+    // The host's switch replaces the workspace file's "off" (config.ts applyOverrides).
+    ...(p.sandbox !== undefined ? { sandbox: p.sandbox } : {}),
+  };
 }
 
 export class RunManager {
@@ -236,6 +245,16 @@ export class RunManager {
           );
           this.notify.approvalRequested({ token: run.token, log: run.log, root: run.root ?? '', request });
         }),
+      confirmUnsandboxed: async (q, signal) => {
+        if (!this.notify.confirmUnsandboxed || signal.aborted) return false;
+        try {
+          return await this.notify.confirmUnsandboxed({ token: run.token, root: run.root ?? '', reason: q.reason, fix: q.fix }, signal);
+        } catch (err) {
+          // No window to ask (or it went away): the answer is no.
+          this.notify.log({ level: 'warn', message: `could not ask whether to run without a sandbox (${err instanceof Error ? err.message : String(err)}); not running commands` });
+          return false;
+        }
+      },
       onEvent: (event: KiteEvent) => {
         if (event.kind === 'session_start') {
           run.root = event.root;

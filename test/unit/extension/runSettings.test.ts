@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { effectiveRunSettings, mergedLevels, normalizeModelSpec, type KiteSettings } from '../../../src/extension/settings/runSettings';
+import { effectiveRunSettings, mergedLevels, normalizeModelSpec, userSandbox, type KiteSettings } from '../../../src/extension/settings/runSettings';
 
 const none: KiteSettings = { model: '', budget: { turns: null, tokens: null, usd: null, wallSeconds: null } };
 
@@ -60,6 +60,23 @@ describe('extension/runSettings precedence', () => {
       ['kite.policy.denyCommands[1]', 'kite.policy.allowCommands[0]'],
     );
     assert.match(e.problems[0]!.message, /not a valid regular expression/);
+  });
+
+  it('kite.sandbox counts only from the user settings; workspace and folder values are ignored and named', () => {
+    assert.deepEqual(userSandbox({ globalValue: 'off' }), { value: 'off', ignored: [] });
+    // A workspace cannot turn the sandbox off (nor back on over the user's "off": it is the user's switch).
+    assert.deepEqual(userSandbox({ workspaceValue: 'off', workspaceFolderValue: 'off' }), { value: 'on', ignored: ['workspace', 'workspaceFolder'] });
+    assert.deepEqual(userSandbox({ globalValue: 'nonsense' }), { value: 'on', ignored: [] });
+    assert.deepEqual(userSandbox(undefined), { value: 'on', ignored: [] });
+  });
+
+  it('the sandbox switch is always sent ("on" unless the user said "off"), with a note when a workspace value was ignored', () => {
+    const dflt = effectiveRunSettings(none, null, '/ws');
+    assert.deepEqual([dflt.sandbox, dflt.sandboxIgnored], ['on', null]);
+    const ignored = effectiveRunSettings({ ...none, sandbox: userSandbox({ workspaceValue: 'off' }) }, null, '/ws');
+    assert.equal(ignored.sandbox, 'on');
+    assert.match(ignored.sandboxIgnored ?? '', /kite\.sandbox in the workspace settings is ignored: only your user settings can turn the sandbox off/);
+    assert.equal(effectiveRunSettings({ ...none, sandbox: userSandbox({ globalValue: 'off' }) }, null, '/ws').sandbox, 'off');
   });
 
   it('keeps absolute script paths and anthropic specs as they are', () => {

@@ -19,7 +19,7 @@ interface Captured {
   ready: Promise<void>;
 }
 
-function harness() {
+function harness(extra: Partial<Notifier> = {}) {
   let resolveReady!: () => void;
   const cap: Captured = { ready: new Promise((r) => (resolveReady = r)) };
   let finish!: (s: RunSummaryWire) => void;
@@ -37,6 +37,7 @@ function harness() {
     approvalWithdrawn: () => undefined,
     runEnded: (e) => void ended.push(e),
     log: () => undefined,
+    ...extra,
   };
   const manager = new RunManager(
     {
@@ -82,6 +83,51 @@ describe('server: RunManager wire mapping', () => {
     h.manager.resume(ResumeRunParamsSchema.parse({ log: '/ws/.kite/runs/x.jsonl', mode: 'attended', policy: { deny: ['rm .*'] } }));
     await h.cap.ready;
     assert.deepEqual(h.cap.resume?.overrides, { policy: { deny: ['rm .*'], allow_attended: [] } });
+    h.done();
+  });
+
+  it('the kite.sandbox switch reaches the run as overrides.sandbox, on start and on resume', async () => {
+    const h = harness();
+    h.manager.start(StartRunParamsSchema.parse({ root: '/ws', mode: 'attended', model: 'script:/s.json', sandbox: 'on' }));
+    await h.cap.ready;
+    assert.deepEqual(h.cap.start?.overrides, { sandbox: 'on' });
+    h.done();
+    const r = harness();
+    r.manager.resume(ResumeRunParamsSchema.parse({ log: '/ws/.kite/runs/x.jsonl', sandbox: 'off' }));
+    await r.cap.ready;
+    assert.deepEqual(r.cap.resume?.overrides, { sandbox: 'off' });
+    r.done();
+  });
+
+  it('"run without a sandbox?" is asked of the extension with the run token, reason and fix; no notifier or a failure is no', async () => {
+    const asked: unknown[] = [];
+    const h = harness({ confirmUnsandboxed: async (q) => (asked.push(q), true) });
+    const token = h.manager.start({ root: '/ws', mode: 'attended', model: 'script:/s.json' });
+    await h.cap.ready;
+    assert.equal(await h.cap.host!.confirmUnsandboxed!({ reason: 'no bwrap', fix: 'install bubblewrap' }, new AbortController().signal), true);
+    assert.deepEqual(asked, [{ token, root: '/ws', reason: 'no bwrap', fix: 'install bubblewrap' }]);
+    h.done();
+
+    const none = harness();
+    none.manager.start({ root: '/ws', mode: 'attended', model: 'script:/s.json' });
+    await none.cap.ready;
+    assert.equal(await none.cap.host!.confirmUnsandboxed!({ reason: 'r', fix: 'f' }, new AbortController().signal), false);
+    none.done();
+
+    const broken = harness({ confirmUnsandboxed: () => Promise.reject(new Error('no window')) });
+    broken.manager.start({ root: '/ws', mode: 'attended', model: 'script:/s.json' });
+    await broken.cap.ready;
+    assert.equal(await broken.cap.host!.confirmUnsandboxed!({ reason: 'r', fix: 'f' }, new AbortController().signal), false);
+    broken.done();
+  });
+
+  it('a command approval carries where it will run on the wire', async () => {
+    const h = harness();
+    h.manager.start({ root: '/ws', mode: 'attended', model: 'script:/s.json' });
+    await h.cap.ready;
+    const sandbox = { kind: 'bwrap' as const, network: 'none' as const, limits: null, note: null };
+    void h.cap.host!.approve({ kind: 'command', id: 'c1', command: 'npm test', cwd: '/ws', sandbox }, new AbortController().signal).catch(() => undefined);
+    assert.deepEqual(h.approvals[0]!.request, { kind: 'command', id: 'c1', command: 'npm test', cwd: '/ws', sandbox });
     h.done();
   });
 
