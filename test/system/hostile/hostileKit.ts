@@ -87,11 +87,26 @@ export function hostileProject(as: As, attack: string, config: Record<string, un
   return { base, repo, script };
 }
 
+let userCli: string | null = null;
+/** The bundled CLI where another user can read it (the checkout may sit in a private folder such as /root). */
+function cliFor(as: As): string {
+  if (as.user === null) return CLI;
+  if (userCli === null) {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'kite-hostile-cli-')));
+    made.push(dir);
+    chmodSync(dir, 0o755);
+    userCli = join(dir, 'cli.js');
+    writeFileSync(userCli, readFileSync(CLI));
+    chmodSync(userCli, 0o644);
+  }
+  return userCli;
+}
+
 /** argv (and env) that run `node dist/cli.js …` as `as`. */
 function command(as: As, args: string[], env: Record<string, string>): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
   const full = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: as.home, ANTHROPIC_API_KEY: KEY, ...env };
   if (as.user === null) return { file: process.execPath, args: [CLI, ...args], env: full };
-  return { file: '/usr/sbin/runuser', args: ['-u', as.user, '--', 'env', '-i', ...Object.entries(full).map(([k, v]) => `${k}=${v}`), process.execPath, CLI, ...args], env: {} };
+  return { file: '/usr/sbin/runuser', args: ['-u', as.user, '--', 'env', '-i', ...Object.entries(full).map(([k, v]) => `${k}=${v}`), process.execPath, cliFor(as), ...args], env: {} };
 }
 
 export function runKite(as: As, p: Project, env: Record<string, string> = {}, extra: string[] = []): SpawnSyncReturns<string> {
