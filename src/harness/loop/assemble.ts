@@ -91,7 +91,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
       mode: input.mode,
       env: input.env ?? process.env,
       log: input.log,
-      confirmUnsandboxed: input.host.confirmUnsandboxed ? (q, signal) => input.host.confirmUnsandboxed?.(q, signal ?? new AbortController().signal) ?? Promise.resolve(false) : undefined,
+      confirmUnsandboxed: (q, signal) => input.host.confirmUnsandboxed?.(q, signal ?? new AbortController().signal) ?? Promise.resolve(false),
     });
   const runner = input.runner ?? createRunner({ sandbox });
   const toolbox = input.toolbox ?? createToolbox();
@@ -122,6 +122,5 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     maxGateFailures: config.max_gate_failures,
     costOfLast: () => logged.lastCost,
     sandbox,
-    sandboxInfo: () => sandbox.info,
   };
 }

@@ -23,8 +23,6 @@ export interface LoopDeps extends ToolCallDeps {
   maxGateFailures: number;
   /** Cost of the reply just received (LoggedModel knows it; plain models price to 0). */
   costOfLast: (reply: Reply) => number;
-  /** fatal: set once a command was refused for want of a sandbox; the run ends on it. */
-  sandbox?: { readonly fatal: string | null };
 }
 
 export interface LoopResult {

@@ -30,9 +30,9 @@ export interface ToolCallDeps {
   now: () => number; // ms, monotonic
   /** "Always allow" was chosen: persist the rule and apply it from now on. */
   onAlways?: (call: PolicyCall) => void;
-  /** Where commands run now, sent with a command approval so the prompt can say so (read at ask time:
-   *  the run's sandbox may change once the person accepts running without one). */
-  sandboxInfo?: () => SandboxInfo;
+  /** The run's sandbox. `info` says where commands run now (read at ask time: it changes once the
+   *  person accepts running without one); `fatal` is set once a command was refused for want of one. */
+  sandbox?: { readonly info: SandboxInfo; readonly fatal: string | null };
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -141,7 +141,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
         ? { kind: 'write', id, tool: name === 'edit_file' ? 'edit_file' : 'write_file', path: rel, before, proposed }
         : tool.effect === 'none' && rel !== null
           ? { kind: 'read', id, tool: name, path: rel, reason: verdict.reason }
-          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandboxInfo ? { sandbox: deps.sandboxInfo() } : {}) };
+          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}) };
     log.append({
       kind: 'approval_request',
       id,

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { isSecretName, isSecretValue } from '../sandbox/scrubEnv';
+import { scrubEnv } from '../sandbox/scrubEnv';
 
 /**
  * Config that would run a program during the commands Kite uses (status, add, commit, reset,
@@ -76,12 +76,8 @@ function inside(parent: string, child: string): boolean {
  * agent could have put a `git` of its own. HOME stays, so ~/.gitconfig still names the author.
  */
 export function gitEnv(root: string, base: NodeJS.ProcessEnv = process.env, extra: ReadonlySet<string> = extraSecretNames): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(base)) {
-    if (value === undefined || isSecretName(name, extra) || isSecretValue(value)) continue;
-    if (/^GIT_/i.test(name) && !GIT_KEEP.has(name.toUpperCase())) continue;
-    out[name] = value;
-  }
+  const out = scrubEnv(base, [...extra]);
+  for (const name of Object.keys(out)) if (/^GIT_/i.test(name) && !GIT_KEEP.has(name.toUpperCase())) delete out[name];
   const top = repoTop(root);
   const pathName = Object.keys(out).find((k) => k.toUpperCase() === 'PATH'); // `Path` on Windows
   if (pathName) {

@@ -1,6 +1,6 @@
-// The environment a command sees: the parent's, minus anything that looks like a secret. Names
-// are matched against secret-ish words; values that carry credentials (URLs with a password,
-// well-known token prefixes) are dropped too, whatever the variable is called.
+// What looks like a secret in an environment: names matched against secret-ish words, and values
+// that carry credentials (URLs with a password, well-known token prefixes) whatever the variable
+// is called. Kite's own git runs with scrubEnv; commands get an allowlist instead (environment.ts).
 
 /** Words that make a variable name secret (matched case-insensitively anywhere in the name). */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|AUTH(?!OR)|SESSION|COOKIE|PRIVATE|SIGNATURE|(^|_)PAT($|_)|(^|_)PWD_|DSN$/i;
