@@ -1,6 +1,8 @@
-// Can this machine give commands a bubblewrap sandbox? Probed once per process and PATH: find
-// bwrap, then start one tiny sandbox with the same namespaces every command gets. When it
-// fails, say why and how to fix it — the run fails closed on that message.
+// Can this machine give commands a bubblewrap sandbox? Find bwrap, then start one tiny sandbox
+// with the same namespaces every command gets. A success is remembered per process and PATH; a
+// failure is probed again next run (the person may have installed bwrap meanwhile, and a
+// long-lived harness server must notice). When it fails, say why and how to fix it — the run
+// fails closed on that message.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -54,7 +56,7 @@ export function probeBwrap(path: string | undefined): ProbeResult {
   const hit = cache.get(key);
   if (hit) return hit;
   const result = probeUncached(path);
-  cache.set(key, result);
+  if (result.ok) cache.set(key, result);
   return result;
 }
 
