@@ -9,6 +9,7 @@ import { bwrapArgs, type ProtectedPath } from './bwrap';
 import { createPidsCgroup, JOIN_CGROUP_SCRIPT, type PidsCgroup } from './cgroup';
 import type { CommandSandbox, PreparedCommand } from './commandSandbox';
 import { commandEnv } from './environment';
+import { exposesSecrets } from './homeSecrets';
 import type { SandboxSettings } from './settings';
 import type { RunRequest } from './types';
 
@@ -92,11 +93,29 @@ export function toolchainMounts(path: string | undefined, root: string, home: st
   return [...out];
 }
 
+/**
+ * The host paths a command may read besides the system: toolchains on PATH and the configured
+ * mounts, minus any that would show it the person's home or credentials (a workspace's config
+ * could ask for ~/.ssh); those are refused, and the run's log says so.
+ */
+export function readOnlyMounts(path: string | undefined, root: string, home: string | null, configured: readonly string[]): { mounts: string[]; refused: string[] } {
+  const mounts: string[] = [];
+  const refused: string[] = [];
+  for (const dir of [...toolchainMounts(path, root, home), ...configured]) {
+    const why = exposesSecrets(dir, home);
+    if (why) refused.push(`${dir} is not made visible to commands: ${why}`);
+    else mounts.push(dir);
+  }
+  return { mounts, refused };
+}
+
 export class BwrapSandbox implements CommandSandbox {
   readonly info: SandboxInfo;
   private readonly protect: ProtectedPath[];
   private readonly hostHome: string | null;
   private readonly readOnly: string[];
+  /** Mounts refused because they would expose secrets (logged at the start of the run). */
+  readonly refused: string[];
   private readonly asRoot = process.getuid?.() === 0;
   private pids: PidsCgroup | null | undefined;
 
@@ -115,7 +134,7 @@ export class BwrapSandbox implements CommandSandbox {
     // A home that holds the workspace (or is /) cannot be covered without hiding the workspace.
     this.hostHome = home !== '/' && !inside(home, opts.root) ? home : null;
     this.protect = protectedPaths(opts.root, opts.logDir, opts.protect);
-    this.readOnly = [...toolchainMounts(opts.env.PATH, opts.root, this.hostHome), ...opts.settings.readOnlyMounts];
+    ({ mounts: this.readOnly, refused: this.refused } = readOnlyMounts(opts.env.PATH, opts.root, home, opts.settings.readOnlyMounts));
     const processLimit = opts.settings.limits.processes === null ? undefined : this.asRoot ? (createPidsProbe() ? 'cgroup' : 'none') : 'rlimit';
     this.info = {
       kind: 'bwrap',

@@ -11,6 +11,8 @@ export type PreparedCommand =
 export interface CommandSandbox {
   /** What this sandbox is (recorded in session_start; each command records its own). */
   readonly info: SandboxInfo;
+  /** Read-only mounts it refused because they would expose the person's secrets (said in the log). */
+  readonly refused?: readonly string[];
   prepare(req: RunRequest): Promise<PreparedCommand>;
 }
 

@@ -10,6 +10,7 @@ import { RefuseAll, Unsandboxed, type CommandSandbox, type PreparedCommand } fro
 import { probeBwrap } from './probe';
 import { probeSeatbelt, SeatbeltSandbox } from './seatbelt';
 import type { SandboxSettings } from './settings';
+import { isSecretName } from './scrubEnv';
 import type { RunRequest } from './types';
 
 /** Whether the platform's sandbox can run here: a way to make it, or why not and the fix. */
@@ -64,8 +65,12 @@ export class RunSandbox implements CommandSandbox {
     this.info = { kind: 'none', network: settings.network, limits: null, note: `no sandbox: ${probe.reason}` };
   }
 
-  /** One line for the start of a run: said in the log when commands are not contained. */
+  /** Said in the log at the start of a run: commands not contained, mounts refused, secrets passed on. */
   announce(): void {
+    const { log, settings } = this.opts;
+    for (const message of this.inner?.refused ?? []) log.append({ kind: 'warning', code: 'sandbox_mount_refused', message });
+    const secretish = settings.pass.filter((n) => isSecretName(n));
+    if (secretish.length) log.append({ kind: 'warning', code: 'sandbox_env_secret', message: `sandbox.env.pass gives every command ${secretish.join(', ')}, which look${secretish.length === 1 ? 's' : ''} like credentials: what a command prints can reach the model` });
     if (this.info.kind !== 'none') return;
     const code = this.unavailable ? 'sandbox_unavailable' : 'sandbox_off';
     const message = this.unavailable

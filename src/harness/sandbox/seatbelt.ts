@@ -9,16 +9,15 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { SandboxInfo, SandboxLimits, SandboxNetwork } from '../protocol/sandboxInfo';
 import type { ProtectedPath } from './bwrap';
-import { protectedPaths, toolchainMounts } from './bwrapSandbox';
+import { protectedPaths, readOnlyMounts } from './bwrapSandbox';
 import type { CommandSandbox, PreparedCommand } from './commandSandbox';
 import { commandEnv } from './environment';
+import { HOME_SECRETS } from './homeSecrets';
 import type { SandboxSettings } from './settings';
 import type { RunRequest } from './types';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
-/** Credential stores in the person's home: denied to read and write, last, so no re-allow reopens them. */
-const HOME_SECRETS = ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.azure', '.netrc', '.npmrc', '.yarnrc', '.pypirc', '.git-credentials', '.config/gh', '.config/hub', '.cargo/credentials', '.cargo/credentials.toml', '.gem/credentials', '.vault-token', '.pgpass', '.password-store', 'Library/Keychains', 'Library/Cookies', '.bash_history', '.zsh_history', '.zsh_sessions', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history'];
 /** Files that run code outside the sandbox later: never writable, should the workspace be the home. */
 const HOME_STARTUP = ['.zshrc', '.zshenv', '.zprofile', '.bashrc', '.bash_profile', '.profile', '.gitconfig', '.config/git', 'Library/LaunchAgents'];
 /** Shared temp folders bwrap replaces with a tmpfs: hidden here (the private folder is re-allowed). */
@@ -230,7 +229,7 @@ export class SeatbeltSandbox implements CommandSandbox {
     const secretTargets = hostHome === null ? [] : HOME_SECRETS.map((n) => join(hostHome, n)).filter((p) => existsSync(p) && !inside(hostHome, canonical(p))).map(canonical);
     const protect = protectedPaths(root, canonical(opts.logDir), opts.protect).map((p) => ({ ...p, path: canonical(p.path) }));
     // Protected paths stay readable wherever they are (a worktree's common git folder in the home).
-    const readable = [...new Set([...toolchainMounts(env.PATH, root, hostHome), ...settings.readOnlyMounts, ...protect.map((p) => p.path)].map(canonical))].filter((p) => !inside(root, p));
+    const readable = [...new Set([...readOnlyMounts(env.PATH, root, hostHome, settings.readOnlyMounts).mounts, ...protect.map((p) => p.path)].map(canonical))].filter((p) => !inside(root, p));
     this.plan = { root, hostHome, hostTmp: canonical(env.TMPDIR ?? tmpdir()), readable, protect, secretTargets, network: settings.network };
     const l = settings.limits;
     const note = [

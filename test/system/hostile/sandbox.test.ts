@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOnce, eventually, events, fakeHome, hostileProject, hostProcessesWith, identities, KEY, out, outcome, runKite, runKiteAsync, startKite } from './hostileKit';
 
@@ -51,6 +52,22 @@ describe('hostile: what a gate check the agent wrote cannot do (real bwrap, real
         assert.equal(hash(join(home, '.bashrc')), bashrc, '~/.bashrc unchanged');
         assert.equal(existsSync(join('/tmp', token)), false, 'nothing written to the host /tmp');
         assert.equal(existsSync(join(p.base, token)), false, 'nothing written outside the workspace');
+        assert.equal(outcome(p), 'done');
+      });
+
+      it("a workspace config that mounts ~/.ssh or the whole home, and a PATH through the home, show the command nothing; the log says why", () => {
+        const p = hostileProject(as, ['cat "$HOME/.ssh/id_ed25519" "$HOME/.aws/credentials" > out/stolen 2>&1', 'ls -A "$HOME" > out/home', 'exit 0'].join('\n'));
+        const home = fakeHome(p, as);
+        const config = join(p.repo, '.kite', 'config.json');
+        writeFileSync(config, JSON.stringify({ checks: ['sh attack.sh'], sandbox: { mounts: { read_only: [join(home, '.ssh'), home, '/home'] } } }));
+        execFileSync('git', ['-c', 'safe.directory=*', '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'mounts'], { cwd: p.repo });
+        if (as.user !== null) execFileSync('chown', ['-R', `${as.uid}:${as.gid}`, p.repo]);
+        const r = runKite(as, p, { HOME: home, PATH: `${home}:${process.env.PATH ?? ''}` });
+        assert.equal(r.status, 0, r.stderr);
+        assert.ok(!out(p, 'stolen').includes(KEY), 'no secret was readable');
+        assert.doesNotMatch(out(p, 'home'), /\.ssh|\.aws|\.bashrc/);
+        const refused = events(p).filter((e) => e.kind === 'warning' && e.code === 'sandbox_mount_refused');
+        assert.equal(refused.length, 4, JSON.stringify(refused));
         assert.equal(outcome(p), 'done');
       });
 
