@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     }
   }
   const added = median(ms.bwrap) - median(ms.host);
-  console.log(`sandbox: ${N} \`true\` commands each, interleaved (${bwrap.info.process_limit === 'cgroup' ? 'root: pids cgroup per command' : 'rlimits'})`);
+  console.log(`sandbox: ${N} \`true\` commands each, interleaved (${bwrap.info.process_limit === 'cgroup' ? 'root: the run\'s pids cgroup joined per command' : 'rlimits'})`);
   console.log(`host  median ${median(ms.host).toFixed(1)} ms, p95 ${p95(ms.host).toFixed(1)} ms`);
   console.log(`bwrap median ${median(ms.bwrap).toFixed(1)} ms, p95 ${p95(ms.bwrap).toFixed(1)} ms`);
   console.log(`added by the sandbox: median ${added.toFixed(1)} ms per command (target < 15 ms)`);

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { SandboxInfo } from '../protocol/sandboxInfo';
 import { bwrapArgs, type ProtectedPath } from './bwrap';
-import { createPidsCgroup, JOIN_CGROUP_SCRIPT, type PidsCgroup } from './cgroup';
+import { createPidsCgroup, JOIN_CGROUP_SCRIPT } from './cgroup';
 import type { CommandSandbox, PreparedCommand } from './commandSandbox';
 import { commandEnv } from './environment';
 import { exposesSecrets } from './homeSecrets';
@@ -117,17 +117,8 @@ export class BwrapSandbox implements CommandSandbox {
   /** Mounts refused because they would expose secrets (logged at the start of the run). */
   readonly refused: string[];
   private readonly asRoot = process.getuid?.() === 0;
-  private pids: PidsCgroup | null | undefined;
-
-  /** Root: one pids cgroup for the run's commands (they run one at a time), removed at exit. */
-  private cgroup(): PidsCgroup | null {
-    if (this.pids !== undefined) return this.pids;
-    const max = this.opts.settings.limits.processes;
-    this.pids = this.asRoot && max !== null ? createPidsCgroup(max) : null;
-    const made = this.pids;
-    if (made) process.once('exit', () => made.remove());
-    return made;
-  }
+  /** Root: one pids cgroup for the run's commands (they run one at a time), removed when Kite exits. */
+  private readonly pids: string | null;
 
   constructor(private readonly opts: BwrapSandboxOptions) {
     const home = resolve(opts.env.HOME ?? homedir());
@@ -135,7 +126,9 @@ export class BwrapSandbox implements CommandSandbox {
     this.hostHome = home !== '/' && !inside(home, opts.root) ? home : null;
     this.protect = protectedPaths(opts.root, opts.logDir, opts.protect);
     ({ mounts: this.readOnly, refused: this.refused } = readOnlyMounts(opts.env.PATH, opts.root, home, opts.settings.readOnlyMounts));
-    const processLimit = opts.settings.limits.processes === null ? undefined : this.asRoot ? (createPidsProbe() ? 'cgroup' : 'none') : 'rlimit';
+    const max = opts.settings.limits.processes;
+    this.pids = this.asRoot && max !== null ? createPidsCgroup(max) : null;
+    const processLimit = max === null ? undefined : !this.asRoot ? 'rlimit' : this.pids ? 'cgroup' : 'none';
     this.info = {
       kind: 'bwrap',
       network: opts.settings.network,
@@ -164,16 +157,9 @@ export class BwrapSandbox implements CommandSandbox {
       asRoot: this.asRoot,
       command: req.command,
     });
-    const cg = this.cgroup();
+    const cg = this.pids;
     const hostEnv = { PATH: this.opts.env.PATH ?? '/usr/bin:/bin' };
-    if (cg) return Promise.resolve({ ok: true, file: '/bin/sh', args: ['-c', JOIN_CGROUP_SCRIPT, cg.dir, this.opts.bwrap, ...args], env: hostEnv, info: this.info });
+    if (cg) return Promise.resolve({ ok: true, file: '/bin/sh', args: ['-c', JOIN_CGROUP_SCRIPT, cg, this.opts.bwrap, ...args], env: hostEnv, info: this.info });
     return Promise.resolve({ ok: true, file: this.opts.bwrap, args, env: hostEnv, info: this.info });
   }
-}
-
-/** Whether a pids cgroup can be made here (made and removed once). */
-function createPidsProbe(): boolean {
-  const cg = createPidsCgroup(1);
-  cg?.remove();
-  return cg !== null;
 }

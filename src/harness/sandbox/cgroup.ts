@@ -1,4 +1,4 @@
-// A pids cgroup per command, for when Kite runs as root: the kernel does not apply RLIMIT_NPROC
+// A pids cgroup per run, for when Kite runs as root: the kernel does not apply RLIMIT_NPROC
 // to uid 0, so a fork bomb would otherwise only meet the machine's own limit. Works with the
 // cgroup v2 unified hierarchy or the v1 pids controller; where neither is writable the process
 // limit is reported as not enforced (never silently).
@@ -6,6 +6,12 @@ import { mkdirSync, readFileSync, rmdirSync, writeFileSync, existsSync } from 'n
 import { join } from 'node:path';
 
 let seq = 0;
+
+/** Cgroups this process made and has not removed: one exit hook removes them all. */
+const live = new Set<string>();
+process.on('exit', () => {
+  for (const dir of live) remove(dir);
+});
 
 function mountsOf(type: string): string[] {
   try {
@@ -31,14 +37,9 @@ function candidates(): string[] {
   return [...v2, ...mountsOf('cgroup')];
 }
 
-export interface PidsCgroup {
-  dir: string;
-  /** Remove the cgroup once every process in it is gone (the sandbox's pid namespace is). */
-  remove(): void;
-}
-
-/** A fresh cgroup holding at most `max` tasks, or null where none can be made. */
-export function createPidsCgroup(max: number): PidsCgroup | null {
+/** A fresh cgroup (its folder) holding at most `max` tasks, or null where none can be made.
+ *  It is removed when this process exits. */
+export function createPidsCgroup(max: number): string | null {
   if (process.getuid?.() !== 0) return null;
   for (const parent of candidates()) {
     const dir = join(parent, `kite-${process.pid}-${++seq}`);
@@ -46,7 +47,8 @@ export function createPidsCgroup(max: number): PidsCgroup | null {
       mkdirSync(dir);
       if (!existsSync(join(dir, 'pids.max'))) throw new Error('no pids controller');
       writeFileSync(join(dir, 'pids.max'), String(max));
-      return { dir, remove: () => removeLater(dir, 20) };
+      live.add(dir);
+      return dir;
     } catch {
       try {
         rmdirSync(dir);
@@ -58,12 +60,11 @@ export function createPidsCgroup(max: number): PidsCgroup | null {
   return null;
 }
 
-/** rmdir fails while the kernel still counts exiting tasks: retry briefly (at exit: at once), then leave it (empty, harmless). */
-function removeLater(dir: string, tries: number): void {
+function remove(dir: string): void {
   try {
     rmdirSync(dir);
   } catch {
-    if (tries > 0) setTimeout(() => removeLater(dir, tries - 1), 50).unref();
+    /* still busy or gone: an empty cgroup left behind is harmless */
   }
 }
 
