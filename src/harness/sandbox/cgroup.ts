@@ -2,7 +2,7 @@
 // to uid 0, so a fork bomb would otherwise only meet the machine's own limit. Works with the
 // cgroup v2 unified hierarchy or the v1 pids controller; where neither is writable the process
 // limit is reported as not enforced (never silently).
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 let seq = 0;
@@ -37,11 +37,36 @@ function candidates(): string[] {
   return [...v2, ...mountsOf('cgroup')];
 }
 
+/** Cgroups left by Kite processes that died without their exit hook (kill -9, a crash). */
+function sweepStale(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^kite-(\d+)-\d+$/.exec(name)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    remove(join(parent, name));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A fresh cgroup (its folder) holding at most `max` tasks, or null where none can be made.
  *  It is removed when this process exits. */
 export function createPidsCgroup(max: number): string | null {
   if (process.getuid?.() !== 0) return null;
   for (const parent of candidates()) {
+    sweepStale(parent);
     const dir = join(parent, `kite-${process.pid}-${++seq}`);
     try {
       mkdirSync(dir);
