@@ -108,7 +108,8 @@ export class TimelineApp {
       return;
     }
     this.apply(parsed.data);
-    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.rows[this.selectedRow]?.seq ?? null });
+    const totals = { turns: this.store.totals.turns, tokens: this.store.totals.tokens, cost_usd: this.store.series.totalCost };
+    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.rows[this.selectedRow]?.seq ?? null, totals });
   }
 
   private apply(msg: HostMessage): void {

@@ -2,11 +2,11 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
+import { needsApiKey, type RawSettings, type ResolvedSettings } from '../harness/protocol/rpc';
 import type { HarnessClient } from './harnessClient';
 import type { RunTracker } from './runTracker';
 import type { ApiKeyStore } from './secrets';
-import { readConfigView, readKiteSettings } from './settings/readSettings';
-import { effectiveRunSettings, needsApiKey, type EffectiveRunSettings } from './settings/runSettings';
+import { readRunSettings } from './settings/readSettings';
 import type { FeatureNode, FeaturesTree } from './views/featuresTree';
 import type { RunNode, RunsTree } from './views/runsTree';
 
@@ -50,25 +50,17 @@ export class AgentCommands {
       void vscode.window.showWarningMessage(`Kite: ${this.tracker.all()[0]!.feature} is still running. Stop it first (Kite: Stop Agent).`);
       return undefined;
     }
-    const eff = await this.settingsFor(root);
-    if (!eff) return undefined;
-    const key = await this.keyFor(eff.model);
+    const s = await this.settingsFor(root, 'start the agent');
+    if (!s) return undefined;
+    const key = await this.keyFor(s.resolved.model);
     if (key === null) return undefined;
-    this.log.info(
-      `starting ${featureId ?? 'the current feature'} with ${eff.model} (model from ${eff.modelSource}; limits ${JSON.stringify(eff.limits)}; max gate failures from ${eff.maxGateFailuresSource}` +
-        (eff.policy ? `; settings add ${eff.policy.deny.length} deny and ${eff.policy.allowAttended.length} allow pattern(s)` : '') +
-        `; sandbox ${eff.sandbox})`,
-    );
+    this.log.info(`starting ${featureId ?? 'the current feature'} with ${s.resolved.summary}`);
     try {
       const token = await this.client.startRun({
         root,
         featureId,
         mode: 'attended',
-        model: eff.model,
-        limits: eff.limits,
-        maxGateFailures: eff.maxGateFailures,
-        policy: eff.policy,
-        sandbox: eff.sandbox,
+        settings: s.raw,
         allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
       });
       this.tracker.track(token, featureId ?? 'current feature');
@@ -80,16 +72,23 @@ export class AgentCommands {
     }
   }
 
-  /** The run settings, or undefined (reason shown) when a setting is unusable. */
-  private async settingsFor(root: string): Promise<EffectiveRunSettings | undefined> {
-    const eff = effectiveRunSettings(readKiteSettings(), await readConfigView(root), root);
-    if (eff.sandboxIgnored) this.log.warn(eff.sandboxIgnored);
-    if (eff.sandbox === 'off') this.log.warn('kite.sandbox is "off" in your user settings: commands run WITHOUT a sandbox');
-    if (eff.problems.length === 0) return eff;
+  /** The settings as read (sent with the run) and what the harness makes of them here, or
+   *  undefined (reason shown) when a setting is unusable or the harness could not be asked. */
+  private async settingsFor(root: string, what: string): Promise<{ raw: RawSettings; resolved: ResolvedSettings } | undefined> {
+    const raw = readRunSettings();
+    let resolved: ResolvedSettings;
+    try {
+      resolved = await this.client.resolveSettings({ root, settings: raw });
+    } catch (err) {
+      this.fail(what, err);
+      return undefined;
+    }
+    for (const w of resolved.warnings) this.log.warn(w);
+    if (resolved.problems.length === 0) return { raw, resolved };
     // Never start with a pattern dropped: a missing deny would loosen the policy.
-    const what = eff.problems.map((p) => `${p.setting}: ${p.message}`).join('; ');
-    this.log.error(`not starting: ${what}`);
-    void vscode.window.showErrorMessage(`Kite: fix your settings before starting a run — ${what}.`, 'Open Settings').then((b) => {
+    const problems = resolved.problems.map((p) => `${p.setting}: ${p.message}`).join('; ');
+    this.log.error(`not starting: ${problems}`);
+    void vscode.window.showErrorMessage(`Kite: fix your settings before starting a run — ${problems}.`, 'Open Settings').then((b) => {
       if (b) void vscode.commands.executeCommand('workbench.action.openSettings', 'kite.policy');
     });
     return undefined;
@@ -149,13 +148,13 @@ export class AgentCommands {
     const root = await this.checkedRoot();
     if (!root) return undefined;
     // The model and limits come from the log; max gate failures and the policy additions from the settings now.
-    const eff = await this.settingsFor(root);
-    if (!eff) return undefined;
+    const s = await this.settingsFor(root, 'resume the run');
+    if (!s) return undefined;
     const summary = (await this.runs.list()).find((n) => n.path === logPath)?.summary;
     const key = await this.keyFor(summary?.model ?? '');
     if (key === null) return undefined;
     try {
-      const token = await this.client.resumeRun({ log: logPath, mode: 'attended', maxGateFailures: eff.maxGateFailures, policy: eff.policy, sandbox: eff.sandbox });
+      const token = await this.client.resumeRun({ log: logPath, mode: 'attended', settings: s.raw });
       // A resumed run continues its totals (the status bar counts from the log's numbers).
       this.tracker.track(token, summary?.feature ?? basename(logPath), logPath, summary ? { turn: summary.turns, tokens: summary.tokens, costUsd: summary.costUsd } : undefined);
       this.log.info(`resuming ${logPath}`);

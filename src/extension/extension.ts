@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { KITE_COMMANDS } from './commandIds';
 import { registerTimeline, type TimelineApi } from './timeline/registerTimeline';
 import { registerReplayDebugger } from './debug/registerReplayDebugger';
+import { RunLogFolders } from './runLogFolders';
 import type { KiteParts } from './wireKite';
 
 export interface KiteApi {
@@ -20,20 +21,23 @@ export interface KiteApi {
 export function activate(context: vscode.ExtensionContext): KiteApi {
   const t0 = performance.now();
   const log = vscode.window.createOutputChannel('Kite', { log: true });
+  // Where each workspace folder keeps its run logs (log_dir): shared by the timeline, the debugger and the Runs view.
+  const folders = new RunLogFolders(log);
   const ready = import('./wireKite').then((m) => {
-    const parts = m.wireKite(context, log);
+    const parts = m.wireKite(context, log, folders);
     log.info(`Kite ready ${(performance.now() - t0).toFixed(1)} ms after activation began`);
     return parts;
   });
   ready.catch((err: unknown) => log.error(`Kite failed to start: ${String(err)}`));
   context.subscriptions.push(
     log,
+    folders,
     vscode.commands.registerCommand('kite.showLog', () => log.show()),
     ...KITE_COMMANDS.map((id) => vscode.commands.registerCommand(id, async (...args: never[]) => (await ready).commands[id](...args))),
   );
   // Registered at once (light: the webview session code loads when a timeline first opens).
-  const timeline = registerTimeline(context, log);
-  registerReplayDebugger(context); // the adapter itself loads on the first debug session
+  const timeline = registerTimeline(context, folders, log);
+  registerReplayDebugger(context, folders); // the adapter itself loads on the first debug session
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
   return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline };

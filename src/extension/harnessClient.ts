@@ -9,6 +9,7 @@ import {
   ApprovalWithdrawnSchema,
   ConfirmUnsandboxedParamsSchema,
   EventNotificationSchema,
+  ResolvedSettingsSchema,
   Rpc,
   RunEndedSchema,
   ServerInfoSchema,
@@ -20,6 +21,8 @@ import {
   type ConfirmUnsandboxedParams,
   type ConfirmUnsandboxedResult,
   type EventNotification,
+  type ResolvedSettings,
+  type ResolveSettingsParams,
   type ResumeRunParams,
   type RunEnded,
   type StartRunParams,
@@ -86,6 +89,12 @@ export class HarnessClient implements vscode.Disposable {
 
   get serverPid(): number | null {
     return this.pid;
+  }
+
+  /** What the harness makes of the settings here (the model, where values come from, problems). */
+  async resolveSettings(params: ResolveSettingsParams): Promise<ResolvedSettings> {
+    const c = await this.ensure();
+    return this.check(ResolvedSettingsSchema, await c.sendRequest(Rpc.resolveSettings, params), Rpc.resolveSettings);
   }
 
   async startRun(params: StartRunParams): Promise<string> {

@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import type { KiteEvent } from '../harness/protocol/events';
 import type { RunEnded } from '../harness/protocol/rpc';
 import type { SandboxInfo } from '../harness/protocol/sandboxInfo';
+import { addModelEvent, emptyTotals, type RunTotals } from '../harness/protocol/totals';
+import { logTotals } from '../harness/events/logTotals';
 import type { HarnessClient } from './harnessClient';
 import { DEV_CONTAINERS_EXTENSION, REOPEN_IN_CONTAINER_COMMAND, statusSandbox } from './sandbox/sandboxText';
 
@@ -21,6 +23,13 @@ export interface ActiveRun {
   sandbox: SandboxInfo | null;
 }
 
+/** What the status bar adds up: the part of the log before this process took over (a resume),
+ *  and the replies since. Shown as their sum, so a resumed run continues from the log's totals. */
+interface Counts {
+  base: { turn: number; tokens: number; costUsd: number };
+  live: RunTotals;
+}
+
 /** Dollars with enough digits to see a cheap run move: $0.004, $0.015, $1.20. */
 export function formatUsd(usd: number): string {
   return `$${usd < 0.1 ? usd.toFixed(3) : usd.toFixed(2)}`;
@@ -32,6 +41,7 @@ export function formatTokens(n: number): string {
 
 export class RunTracker implements vscode.Disposable {
   private readonly runs = new Map<string, ActiveRun>();
+  private readonly counts = new Map<string, Counts>();
   private readonly progress = new Map<string, { report(message: string): void; done(): void }>();
   private readonly status = vscode.window.createStatusBarItem('kite.run', vscode.StatusBarAlignment.Left, 50);
   private readonly changed = new vscode.EventEmitter<void>();
@@ -64,6 +74,7 @@ export class RunTracker implements vscode.Disposable {
   /** Registers a run just started, with its progress notification (Cancel stops the run). */
   track(token: string, feature: string, log: string | null = null, sofar: { turn: number; tokens: number; costUsd: number } = { turn: 0, tokens: 0, costUsd: 0 }): void {
     this.runs.set(token, { token, feature, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting', sandbox: null });
+    this.counts.set(token, { base: { ...sofar }, live: emptyTotals() });
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Kite: ${feature}`, cancellable: true },
       (p, cancel) =>
@@ -95,13 +106,16 @@ export class RunTracker implements vscode.Disposable {
         r.tokenLimit = e.limits.tokens;
         r.lastActivity = 'resumed';
         r.sandbox = e.sandbox ?? r.sandbox;
+        if (r.log) this.rebase(token, r.log, e.seq);
         break;
-      case 'model':
+      case 'model': {
+        const c = this.counts.get(token);
+        if (c) addModelEvent(c.live, e);
         r.turn = e.turn;
-        r.tokens += e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
-        r.costUsd += e.cost_usd;
+        this.show(r);
         r.lastActivity = `turn ${e.turn}`;
         break;
+      }
       case 'approval_request':
         r.lastActivity = `waiting for your approval (${e.name})`;
         break;
@@ -116,11 +130,45 @@ export class RunTracker implements vscode.Disposable {
         // first command asks; a dev container is the recommended way to get one.
         if (e.code === 'sandbox_unavailable') this.warnNoSandbox(e.message);
         return void this.render();
+      case 'approval':
+      case 'budget_stop':
+      case 'divergence':
+      case 'intent':
+      case 'model_retry':
+      case 'paused':
+      case 'policy':
+      case 'progress':
+      case 'proposed':
+      case 'session_end':
+      case 'user':
       default:
         return;
     }
     this.progress.get(token)?.report(r.lastActivity);
     this.render();
+  }
+
+  /** The totals of the log before the `resumed` event become the base (the fold, as everywhere). */
+  private rebase(token: string, log: string, resumedSeq: number): void {
+    void logTotals(log, resumedSeq).then(
+      (t) => {
+        const c = this.counts.get(token);
+        const r = this.runs.get(token);
+        if (!c || !r) return; // ended meanwhile
+        c.base = { turn: t.turns, tokens: t.tokens, costUsd: t.cost_usd };
+        r.turn = Math.max(r.turn, t.turns);
+        this.show(r);
+        this.render();
+      },
+      (e: unknown) => this.log.warn(`could not read ${log} for the run's totals so far: ${(e as Error).message}`),
+    );
+  }
+
+  private show(r: ActiveRun): void {
+    const c = this.counts.get(r.token);
+    if (!c) return;
+    r.tokens = c.base.tokens + c.live.tokens.total;
+    r.costUsd = c.base.costUsd + c.live.cost_usd;
   }
 
   private warnNoSandbox(message: string): void {
@@ -155,6 +203,7 @@ export class RunTracker implements vscode.Disposable {
     this.progress.get(token)?.done();
     this.progress.delete(token);
     this.runs.delete(token);
+    this.counts.delete(token);
     this.render();
   }
 

@@ -7,13 +7,14 @@ import { ORIGINAL_SCHEME, PROPOSAL_SCHEME } from './approvals/proposalFs';
 import type { RejectArgs } from './approvals/writeApproval';
 import { HarnessClient, type ServerDeath } from './harnessClient';
 import { initWorkspace } from './initWorkspace';
+import type { RunLogFolders } from './runLogFolders';
 import { RunTracker, type ActiveRun } from './runTracker';
 import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
 import { ApprovalsTree } from './views/approvalsTree';
 import { FeaturesTree } from './views/featuresTree';
-import { readLogSummary } from './views/runLogSummary';
+import { readLogSummary } from '../harness/events/runLogSummary';
 import { RunsTree } from './views/runsTree';
 import { workspaceRoot } from './agentCommands';
 import type { KiteCommandId } from './commandIds';
@@ -38,7 +39,7 @@ export interface KiteParts {
   refreshViews(): void;
 }
 
-export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): KiteParts {
+export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
   const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log));
   const tracker = new RunTracker(client, log);
@@ -46,7 +47,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const runningFeatures = () => new Set(tracker.all().map((r) => r.feature));
   const runningLogs = () => new Set(tracker.all().flatMap((r) => (r.log ? [r.log] : [])));
   const features = new FeaturesTree(workspaceRoot, runningFeatures);
-  const runs = new RunsTree(workspaceRoot, runningLogs);
+  const runs = new RunsTree(workspaceRoot, runningLogs, folders);
   const agent = new AgentCommands(client, tracker, keys, features, runs, log);
   const approvalsTree = new ApprovalsTree(approvals.queue);
   let runningKey = '';
@@ -67,6 +68,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       const key = tracker.all().map((r) => `${r.token}:${r.feature}:${r.log ?? ''}`).join('|');
       if (key === runningKey) return;
       runningKey = key;
+      for (const r of tracker.all()) if (r.log) folders.logStarted(r.log);
       features.refresh();
       runs.refresh();
     }),

@@ -2,6 +2,7 @@
 // tests). Approvals are asked here; the host answers. The loop never imports a UI.
 import type { KiteEvent } from './protocol/events';
 import type { SandboxInfo } from './protocol/sandboxInfo';
+import type { ToolName } from './protocol/toolName';
 import type { UnsandboxedQuestion } from './sandbox/runSandbox';
 
 export type { UnsandboxedQuestion };
@@ -9,7 +10,7 @@ export type { UnsandboxedQuestion };
 export interface WriteApprovalRequest {
   kind: 'write';
   id: string; // tool_use id
-  tool: 'write_file' | 'edit_file';
+  tool: ToolName; // the write tool's own name (write_file, edit_file, or any tool the registry holds)
   path: string; // workspace-relative
   before: string | null; // current content (null: file does not exist)
   proposed: string; // full proposed content
@@ -28,7 +29,7 @@ export interface CommandApprovalRequest {
 export interface ReadApprovalRequest {
   kind: 'read';
   id: string;
-  tool: string; // read_file, search, list_files
+  tool: ToolName; // the reading tool's own name (read_file, search, list_files, …)
   path: string; // workspace-relative
   reason: string; // why the policy asks, for the person
 }

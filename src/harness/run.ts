@@ -14,10 +14,10 @@ import { mergeLimits } from './budget/budget';
 import { finishFeature } from './progress/finish';
 import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo, repoStateProblem } from './progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature, type ProgressFile } from './progress/progressFile';
-import { assembleLoop, logDirOf, verifyOf } from './loop/assemble';
-import { runLoop } from './loop/session';
-import { initialLoopState, totalTokensOf } from './loop/state';
-import { buildBriefing, readAgentsMd } from './prompts/briefing';
+import { assembleLoop, logDirOf } from './loop/assemble';
+import { runLoop, type LoopResult } from './loop/session';
+import { sessionStartOf } from './loop/sessionStart';
+import { initialRunState } from './protocol/reducer';
 import type { ProcessRunner } from './sandbox/types';
 import type { Toolbox } from './tools/types';
 
@@ -147,6 +147,7 @@ interface RunContext {
 
 async function runInWriter(c: RunContext): Promise<RunSummary> {
   const { writer, config, feature, root } = c;
+  const state = initialRunState(); // a fresh run starts from the empty state
   const deps = assembleLoop({
     root,
     config,
@@ -154,94 +155,79 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     mode: c.opts.mode,
     limits: c.limits,
     model: c.model,
-    turnsSoFar: 0,
+    state,
     log: writer,
     host: c.host,
+    progress: { now: c.progress, atStart: c.startProgress },
     now: c.clock,
     runner: c.opts.runner,
     toolbox: c.opts.toolbox,
     env: c.opts.env,
   });
-  writer.append({
-    kind: 'session_start',
-    feature: feature.id,
-    title: feature.title,
-    model: c.model.id,
-    mode: c.opts.mode,
-    limits: c.limits,
-    max_gate_failures: config.max_gate_failures,
-    max_tokens: config.max_tokens,
-    checks: config.checks,
-    verify: verifyOf(feature),
-    command_timeout_s: config.command_timeout,
-    git_head: gitHead(root),
-    root,
-    branch: gitBranch(root),
-    replay_of: c.opts.replayOf ?? null,
-    started_at: (c.opts.now ?? new Date()).toISOString(),
-    system: deps.system,
-    tools: deps.tools,
-    features: c.startProgress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })),
-    sandbox: deps.sandbox.info,
-  });
+  deps.log.append(
+    sessionStartOf({
+      config,
+      feature,
+      mode: c.opts.mode,
+      limits: c.limits,
+      model: c.model.id,
+      root,
+      gitHead: gitHead(root),
+      branch: gitBranch(root),
+      replayOf: c.opts.replayOf ?? null,
+      startedAt: c.opts.now ?? new Date(),
+      progressAtStart: c.startProgress,
+      deps,
+    }),
+  );
   deps.sandbox.announce();
-  writer.append({ kind: 'progress', features: c.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: [] });
-
-  const state = initialLoopState();
-  const briefing = buildBriefing({
-    progress: c.startProgress,
-    feature,
-    checks: config.checks,
-    commandTimeoutS: config.command_timeout,
-    agentsMd: readAgentsMd(root),
-    mode: c.opts.mode,
-    limits: c.limits,
-    maxGateFailures: config.max_gate_failures,
-  });
-  writer.append({ kind: 'user', reason: 'briefing', text: briefing });
-  state.conversation.addUserText(briefing);
-
-  const signal = c.opts.signal ?? new AbortController().signal;
-  const result = await runLoop(deps, state, signal);
-  if (result.paused) {
-    return { feature: feature.id, outcome: result.outcome, paused: true, summary: result.summary, turns: result.state.turns, tokens: totalTokensOf(result.state.usage), cost_usd: result.state.usage.cost_usd, commit: null, logPath: writer.path, proposals: [] };
-  }
-  return finishRun(c, result.outcome, result.summary, result.error, result.state.turns, totalTokensOf(result.state.usage), result.state.usage.cost_usd, result.modelUnavailable);
+  const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
+  return endRun({ ...c, log: deps.log, closingLogged: false }, result);
 }
 
-/** Progress file, commit, the closing events. Exported for resume (same ending as a new run). */
-export function finishRun(
-  c: Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'writer' | 'commits' | 'keep'>,
-  outcome0: Outcome,
-  summary: string,
-  error0: string | null,
-  turns: number,
-  tokens: number,
-  costUsd: number,
-  modelUnavailable = false,
-): RunSummary {
+export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'commits' | 'keep'> & {
+  writer: EventWriter;
+  /** The loop's sink: the closing events fold into the run state like every other. */
+  log: EventSink;
+  /** Resume only: the closing progress update (and the commit) happened before the process died. */
+  closingLogged: boolean;
+};
+
+/** The loop's result, written down: paused (nothing more), or the progress file, the commit and
+ *  the closing events. Shared by a new run and a resume (same ending). */
+export function endRun(c: FinishContext, result: LoopResult): RunSummary {
+  const s = result.state;
+  const totals = { turns: s.turns, tokens: s.tokens.total, cost_usd: s.cost_usd };
+  if (result.paused) return { feature: c.feature.id, outcome: result.outcome, paused: true, summary: result.summary, ...totals, commit: null, logPath: c.writer.path, proposals: [] };
   if (!c.commits) {
     // A replay: no progress file, no commit; only the closing event of its own log.
-    c.writer.append({ kind: 'session_end', status: outcome0, turns, tokens, cost_usd: costUsd, commit: null, summary, error: error0 });
-    return { feature: c.feature.id, outcome: outcome0, turns, tokens, cost_usd: costUsd, commit: null, logPath: c.writer.path, proposals: [], error: error0 };
+    c.log.append({ kind: 'session_end', status: result.outcome, ...totals, commit: null, summary: result.summary, error: result.error });
+    return { feature: c.feature.id, outcome: result.outcome, ...totals, commit: null, logPath: c.writer.path, proposals: [], error: result.error };
+  }
+  if (c.closingLogged) {
+    // Only the end is missing.
+    const head = result.outcome === 'done' ? gitHead(c.root) : null;
+    const commit = head !== null && head !== s.meta?.git_head ? head : null;
+    c.log.append({ kind: 'session_end', status: result.outcome, ...totals, commit, summary: result.summary, error: null });
+    return { feature: c.feature.id, outcome: result.outcome, ...totals, commit, logPath: c.writer.path, proposals: [] };
   }
   const fin = finishFeature({
     root: c.root,
     progressPath: c.progressPath,
     fallback: c.startProgress,
     featureId: c.feature.id,
-    outcome: outcome0,
-    summary,
-    turns,
-    tokens,
-    costUsd,
+    outcome: result.outcome,
+    summary: result.summary,
+    turns: totals.turns,
+    tokens: totals.tokens,
+    costUsd: totals.cost_usd,
     logDir: logDirOf(c.root, c.config),
     commit: c.commits,
     keep: c.keep,
-    modelUnavailable,
+    modelUnavailable: result.modelUnavailable ?? false,
   });
-  c.writer.append({ kind: 'progress', features: fin.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: fin.proposals });
-  const error = fin.error ?? error0;
-  c.writer.append({ kind: 'session_end', status: fin.outcome, turns, tokens, cost_usd: costUsd, commit: fin.commit, summary: fin.error ?? summary, error });
-  return { feature: c.feature.id, outcome: fin.outcome, turns, tokens, cost_usd: costUsd, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals, error };
+  c.log.append({ kind: 'progress', features: fin.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: fin.proposals });
+  const error = fin.error ?? result.error;
+  c.log.append({ kind: 'session_end', status: fin.outcome, ...totals, commit: fin.commit, summary: fin.error ?? result.summary, error });
+  return { feature: c.feature.id, outcome: fin.outcome, ...totals, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals, error };
 }

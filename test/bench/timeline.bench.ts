@@ -9,7 +9,7 @@
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LogTailer, type TailerEvent } from '../../src/extension/timeline/logTailer';
+import { LogTailer, type TailerEvent } from '../../src/harness/events/logTailer';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { SNAPSHOT_CHUNK, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';

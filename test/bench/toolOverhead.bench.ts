@@ -10,7 +10,9 @@ import { withDefaults } from '../../src/harness/config/config';
 import { EventWriter } from '../../src/harness/events/writer';
 import { assembleLoop } from '../../src/harness/loop/assemble';
 import { runLoop } from '../../src/harness/loop/session';
-import { initialLoopState } from '../../src/harness/loop/state';
+import { sessionStartOf } from '../../src/harness/loop/sessionStart';
+import { initialRunState } from '../../src/harness/protocol/reducer';
+import { LoggedGate } from '../../src/harness/events/loggedGate';
 import type { Model, ModelRequest } from '../../src/harness/model/model';
 import { say, ScriptedModel, use } from '../../src/harness/model/scripted';
 import type { Reply } from '../../src/harness/protocol/content';
@@ -87,14 +89,16 @@ async function measure(kind: 'read' | 'write' | 'run'): Promise<number[]> {
       mode: 'unattended',
       limits: { turns: null, tokens: null, usd: null, wall_s: null },
       model,
-      turnsSoFar: 0,
+      state: initialRunState(),
       log: writer,
       host: new UnattendedHost(),
       now: () => performance.now(),
       toolbox,
     });
-    deps.gate = { check: () => Promise.resolve({ passed: true, feedback: '', checks: [] }) };
-    const r = await runLoop(deps, initialLoopState(), new AbortController().signal);
+    deps.gate = new LoggedGate({ check: () => Promise.resolve({ passed: true, feedback: '', checks: [] }) }, deps.log);
+    const feature = { id: 'F1', title: 't', status: 'in_progress' as const, verify: null };
+    deps.log.append(sessionStartOf({ config, feature, mode: 'unattended', limits: deps.limits, model: model.id, root, gitHead: null, branch: null, replayOf: null, startedAt: new Date(), progressAtStart: null, deps }));
+    const r = await runLoop(deps, new AbortController().signal);
     if (r.outcome !== 'done') throw new Error(`bench run ended ${r.outcome}: ${r.summary}`);
     // Between the end of model call i and the start of model call i+1 the harness handled one
     // tool call (plus the model event line and the next request); minus the no-op tool's time.

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { git } from '../unit/loop/kit';
-import { SIDE_COMMAND, buildCli, kite, makeProject, onlyLog } from '../unit/resume/kit';
+import { SIDE_COMMAND, buildCli, kite, makeProject, onlyLog } from '../system/resume/kit';
 import { adapterBundle, child, launch, scopeVars, startClient, where } from './helpers';
 
 describe('DAP live mode (stdio)', function () {

@@ -1,14 +1,17 @@
 // The timeline page in a real headless Chromium (Debian's), with its real CSP, fed the demo
 // fixture log the way the extension feeds it: rows, grouping, filters, search, keyboard, charts,
-// click-through messages, live appends, bad messages, and screenshots in three themes.
+// click-through messages, live appends, bad messages, and the theme colours painted in three themes.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { LogLineParser } from '../../src/harness/protocol/parse';
+import { foldEvents } from '../../src/harness/protocol/reducer';
 import { formatUsd } from '../../webview-ui/model/format';
 import { niceMax } from '../../webview-ui/model/turnSeries';
+import { colourDistance, cssRgb, dominantColour, hexRgb } from './helpers/pixels';
+import { THEMES } from './helpers/themes';
 import { ROOT, RESULTS, launchChromium, openTimeline, type TimelinePage } from './helpers/timelinePage';
 
 function fixture(name: string): KiteEvent[] {
@@ -332,7 +335,9 @@ describe('timeline webview in Chromium', function () {
     await tp.page.waitForSelector('.row.selected[data-seq="40"]');
     assert.equal(await tp.page.textContent('#details h2'), 'run — exit 0');
     const applied = (await tp.posted()).filter((m) => m.type === 'applied').at(-1);
-    assert.deepEqual(applied, { type: 'applied', events: 45, lastSeq: 44, selected: 40 });
+    // The header's totals are the log's fold (the reducer), as the status bar and the Runs view count them.
+    const fold = foldEvents(demo, { conversation: false });
+    assert.deepEqual(applied, { type: 'applied', events: 45, lastSeq: 44, selected: 40, totals: { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd } });
     // The filter that hid it was cleared, and its turn opened.
     assert.equal(await tp.page.evaluate(() => (document.getElementById('errors-only') as HTMLElement & { checked: boolean }).checked), false);
   });
@@ -346,16 +351,31 @@ describe('timeline webview in Chromium', function () {
     assert.deepEqual(tp.errors, []);
   });
 
+  // What these check (no reference image: fonts and Chromium builds differ between machines, so a
+  // pixel comparison of text would be flaky): the page paints the theme's own colours. Read back
+  // from the real screenshot (decoded by Chromium): the most frequent colour of the whole page is
+  // the theme's side-bar background and that of the search box is the theme's text-input
+  // background, each within 2 per channel; the computed body colours are the theme's exactly.
   for (const theme of ['light', 'dark', 'high-contrast'] as const) {
-    it(`looks right in the ${theme} theme (screenshot test-results/timeline-${theme}.png)`, async () => {
+    it(`paints the ${theme} theme's background, text and search-box colours (screenshot test-results/timeline-${theme}.png)`, async () => {
+      const vars = THEMES[theme].vars;
       tp = await openTimeline(browser, { theme, width: 1280, height: 860 });
       await loadDemo(tp);
       await tp.page.click('.row[data-seq="19"] .c-summary');
       await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
-      // The controls are themed: the search box uses the theme's input colours.
       const bg = await tp.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.notEqual(bg, 'rgba(0, 0, 0, 0)');
-      await tp.page.screenshot({ path: join(RESULTS, `timeline-${theme}.png`) });
+      const body = await tp.page.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, fg: getComputedStyle(document.body).color }));
+      assert.deepEqual(cssRgb(body.bg), hexRgb(vars['--vscode-sideBar-background'] as string), 'body background = --vscode-sideBar-background');
+      assert.deepEqual(cssRgb(body.fg), hexRgb(vars['--vscode-foreground'] as string), 'body text = --vscode-foreground');
+      const png = await tp.page.screenshot({ path: join(RESULTS, `timeline-${theme}.png`) });
+      const page = await dominantColour(browser, png);
+      assert.ok(colourDistance(page, hexRgb(vars['--vscode-sideBar-background'] as string)) <= 2, `most frequent colour on screen ${JSON.stringify(page)} is the side-bar background ${vars['--vscode-sideBar-background']}`);
+      const box = await tp.page.locator('#search').boundingBox();
+      assert.ok(box, 'the search box is on screen');
+      // Inside the 1 px border: the box's own fill (the placeholder text is a minority of its pixels).
+      const search = await dominantColour(browser, png, { x: box.x + 2, y: box.y + 2, width: box.width - 4, height: box.height - 4 });
+      assert.ok(colourDistance(search, hexRgb(vars['--vscode-settings-textInputBackground'] as string)) <= 2, `search box fill ${JSON.stringify(search)} is the text-input background ${vars['--vscode-settings-textInputBackground']}`);
       assert.deepEqual(tp.errors, []);
     });
   }

@@ -4,6 +4,7 @@
 // filter or a collapse/expand walks all the rows.
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
+import { tokensOf } from '../../src/harness/protocol/totals';
 import type { TimelineSource } from '../../src/harness/protocol/webviewMessages';
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
@@ -151,7 +152,7 @@ export class TimelineStore {
     if (row.level === 'error') this.totals.errors++;
     if (e.kind === 'model') {
       this.totals.turns = Math.max(this.totals.turns, e.turn);
-      this.totals.tokens += e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
+      this.totals.tokens += tokensOf(e);
     } else if (e.kind === 'session_start') {
       this.totals.feature = `${e.feature} — ${e.title}`;
       this.totals.model = e.model;

@@ -77,6 +77,19 @@ export class TurnSeries {
         }
         break;
       }
+      case 'approval_request':
+      case 'approval':
+      case 'budget_stop':
+      case 'divergence':
+      case 'intent':
+      case 'model_retry':
+      case 'paused':
+      case 'policy':
+      case 'progress':
+      case 'proposed':
+      case 'session_end':
+      case 'user':
+      case 'warning':
       default:
         break;
     }

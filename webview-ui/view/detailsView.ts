@@ -117,6 +117,18 @@ export function detailText(e: KiteEvent): string {
       return [e.reason ? `Reason: ${e.reason}` : '', e.diff ?? '', e.edited_args !== undefined ? JSON.stringify(e.edited_args, null, 2) : ''].filter(Boolean).join('\n\n') || `${e.decision}${e.always ? ' (always allow)' : ''}`;
     case 'session_end':
       return [e.summary, e.error ? `Error: ${e.error}` : '', e.commit ? `Commit ${e.commit}` : ''].filter(Boolean).join('\n\n');
+    case 'approval_request':
+    case 'budget_stop':
+    case 'divergence':
+    case 'intent':
+    case 'model_retry':
+    case 'paused':
+    case 'policy':
+    case 'progress':
+    case 'proposed':
+    case 'resumed':
+    case 'session_start':
+    case 'warning':
     default: {
       const { v: _v, run: _r, seq: _s, t: _t, kind: _k, ...rest } = e;
       return JSON.stringify(rest, null, 2);

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
 import type { PendingApproval } from './approvalQueue';
-import { computeHunks, hunkAnchorLine, hunkKey, hunkLabel, revertHunk, verdictFor } from './hunks';
+import { computeHunks, hunkAnchorLine, hunkKey, hunkLabel, revertHunk, verdictFor } from '../../harness/protocol/hunks';
 import { MemoryFs, ORIGINAL_SCHEME, PROPOSAL_SCHEME, sideUri } from './proposalFs';
 
 type WritePending = PendingApproval & { request: Extract<PendingApproval['request'], { kind: 'write' }> };

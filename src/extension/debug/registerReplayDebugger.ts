@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ReplayConfigurationProvider } from './replayConfigurationProvider';
+import type { RunLogFolders } from '../runLogFolders';
 import { activeLog, parseReplayArg, pickRun, rootOfLog } from './runLogs';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
 
@@ -22,7 +23,7 @@ function logSize(log: unknown): number {
   }
 }
 
-export function registerReplayDebugger(context: vscode.ExtensionContext): void {
+export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders): void {
   const adapterJs = context.asAbsolutePath('dist/debugAdapter.js');
   const transcripts = new TranscriptDocuments();
   context.subscriptions.push(
@@ -39,21 +40,21 @@ export function registerReplayDebugger(context: vscode.ExtensionContext): void {
         return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log) => transcriptUri(log).toString() }));
       },
     }),
-    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ReplayConfigurationProvider()),
-    vscode.commands.registerCommand('kite.replayInDebugger', (arg?: unknown) => replayInDebugger(arg)),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ReplayConfigurationProvider(folders)),
+    vscode.commands.registerCommand('kite.replayInDebugger', (arg?: unknown) => replayInDebugger(folders, arg)),
   );
 }
 
 /** Start a replay session; resolves false (after telling the person) when there is no log. */
-export async function replayInDebugger(arg?: unknown): Promise<boolean> {
+export async function replayInDebugger(folders: RunLogFolders, arg?: unknown): Promise<boolean> {
   const { log: given, seq } = parseReplayArg(arg);
-  const log = given ?? activeLog() ?? (await pickRun());
+  const log = given ?? activeLog() ?? (await pickRun(folders));
   if (!log) {
-    void vscode.window.showInformationMessage('Kite: no run log to replay. Open a .kite/runs/*.jsonl file, or run the agent first.');
+    void vscode.window.showInformationMessage('Kite: no run log to replay. Open a run log (.jsonl in the log folder, .kite/runs by default), or run the agent first.');
     return false;
   }
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(log));
-  const root = rootOfLog(log);
+  const root = await rootOfLog(log);
   return vscode.debug.startDebugging(folder, {
     type: DEBUG_TYPE,
     request: 'launch',

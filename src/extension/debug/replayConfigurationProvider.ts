@@ -2,9 +2,12 @@
 // person presses F5 on a .jsonl without a launch.json (or leaves `log` out).
 import * as vscode from 'vscode';
 import { basename, isAbsolute, join } from 'node:path';
+import type { RunLogFolders } from '../runLogFolders';
 import { activeLog, pickRun, rootOfLog } from './runLogs';
 
 export class ReplayConfigurationProvider implements vscode.DebugConfigurationProvider {
+  constructor(private readonly folders: RunLogFolders) {}
+
   provideDebugConfigurations(): vscode.DebugConfiguration[] {
     return [{ type: 'kite', request: 'launch', name: 'Kite: replay run log', log: '${file}', stopOnEntry: true }];
   }
@@ -12,9 +15,9 @@ export class ReplayConfigurationProvider implements vscode.DebugConfigurationPro
   async resolveDebugConfiguration(_folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
     const empty = !config.type && !config.request && !config.name;
     if (empty || typeof config.log !== 'string' || !config.log) {
-      const log = activeLog() ?? (await pickRun());
+      const log = activeLog() ?? (await pickRun(this.folders));
       if (!log) {
-        void vscode.window.showErrorMessage('Kite: nothing to replay. Open a run log (.kite/runs/*.jsonl) or set "log" in the launch configuration.');
+        void vscode.window.showErrorMessage('Kite: nothing to replay. Open a run log (.jsonl in the log folder, .kite/runs by default) or set "log" in the launch configuration.');
         return undefined;
       }
       config = { ...config, type: 'kite', request: 'launch', name: config.name || `Replay ${basename(log)}`, log, stopOnEntry: config.stopOnEntry ?? true };
@@ -22,10 +25,10 @@ export class ReplayConfigurationProvider implements vscode.DebugConfigurationPro
     return config;
   }
 
-  resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): vscode.DebugConfiguration {
+  async resolveDebugConfigurationWithSubstitutedVariables(folder: vscode.WorkspaceFolder | undefined, config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration> {
     // A relative "log" (".kite/runs/x.jsonl" in launch.json) means relative to the workspace folder.
     const log = typeof config.log === 'string' && folder && !isAbsolute(config.log) ? join(folder.uri.fsPath, config.log) : config.log;
-    const root = typeof log === 'string' && config.root === undefined ? rootOfLog(log) : undefined;
+    const root = typeof log === 'string' && config.root === undefined ? await rootOfLog(log) : undefined;
     return { ...config, log, ...(root ? { root } : {}) };
   }
 }

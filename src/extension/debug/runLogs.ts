@@ -1,8 +1,8 @@
 // Finding the run log a person means: an explicit argument, the active .jsonl editor, or a pick
-// from the workspace's .kite/runs (newest first).
+// from the workspace's log folder (log_dir, default .kite/runs; newest first).
 import * as vscode from 'vscode';
-import { basename, dirname, sep } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { RunLogFolders } from '../runLogFolders';
 
 /**
  * What kite.replayInDebugger accepts: a path, a Uri, or {log, seq} (the timeline's "replay from
@@ -24,21 +24,18 @@ export function activeLog(): string | undefined {
   return doc && doc.uri.scheme === 'file' && doc.uri.fsPath.endsWith('.jsonl') ? doc.uri.fsPath : undefined;
 }
 
-export async function pickRun(): Promise<string | undefined> {
-  const files = await vscode.workspace.findFiles('.kite/runs/*.jsonl', null, 500);
-  if (!files.length) return undefined;
-  const withTime = await Promise.all(files.map(async (u) => ({ u, mtime: (await stat(u.fsPath).catch(() => null))?.mtimeMs ?? 0 })));
-  withTime.sort((a, b) => b.mtime - a.mtime);
+export async function pickRun(folders: RunLogFolders): Promise<string | undefined> {
+  const logs = (await folders.logs()).slice(0, 500);
+  if (!logs.length) return undefined;
   const pick = await vscode.window.showQuickPick(
-    withTime.map(({ u, mtime }) => ({ label: basename(u.fsPath, '.jsonl'), description: vscode.workspace.asRelativePath(u), detail: mtime ? new Date(mtime).toLocaleString() : undefined, path: u.fsPath })),
+    logs.map(({ path, mtime }) => ({ label: basename(path, '.jsonl'), description: vscode.workspace.asRelativePath(path), detail: mtime ? new Date(mtime).toLocaleString() : undefined, path })),
     { placeHolder: 'Replay which run in the debugger?', matchOnDescription: true },
   );
   return pick?.path;
 }
 
-/** The workspace a log belongs to: the folder that holds its .kite/runs (undefined elsewhere). */
-export function rootOfLog(log: string): string | undefined {
-  const marker = `${sep}.kite${sep}runs${sep}`;
-  const at = log.lastIndexOf(marker);
-  return at >= 0 && dirname(log).endsWith(`${sep}.kite${sep}runs`) ? log.slice(0, at) : undefined;
+/** The workspace a log belongs to: the folder whose log folder holds it (undefined elsewhere). */
+export async function rootOfLog(log: string): Promise<string | undefined> {
+  const { workspaceOfLog } = await import('../../harness/events/logFiles'); // zod: not at activation
+  return workspaceOfLog(log);
 }

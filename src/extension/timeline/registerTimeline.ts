@@ -1,9 +1,9 @@
 // Registers the timeline: the Kite view that follows the active run, the per-run editor tabs,
 // the read-only documents of row actions, and the commands kite.openTimeline (optional log path or
-// {log, seq}, else a pick of .kite/runs) and kite.timeline.follow (internal: a log path or {log, seq}).
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+// {log, seq}, else a pick of the workspace's run logs, in its log_dir) and kite.timeline.follow
+// (internal: a log path or {log, seq}).
 import * as vscode from 'vscode';
+import type { RunLogFolders } from '../runLogFolders';
 import type { RowActions } from './rowActions';
 import { DOC_SCHEME, TimelineDocs } from './timelineDocs';
 import { TIMELINE_EDITOR_ID, TimelineEditorProvider } from './timelineEditorProvider';
@@ -11,8 +11,8 @@ import type { AppliedState } from './timelineSession';
 import { TIMELINE_VIEW_ID, TimelineViewProvider } from './timelineViewProvider';
 
 export interface TimelineApi {
-  /** The Kite view follows this log from now on. */
-  follow(logPath: string): void;
+  /** The Kite view follows this log from now on (null: none, until the next run starts). */
+  follow(logPath: string | null): void;
   /** Opens a run's log in its own timeline tab. */
   open(logPath: string): Promise<void>;
   /** The log the view follows (null: none yet). */
@@ -45,21 +45,9 @@ function seqOf(arg: unknown): number | undefined {
   return typeof seq === 'number' && Number.isInteger(seq) && seq >= 0 ? seq : undefined;
 }
 
-/** Logs of the workspace's runs, newest first (names start with a timestamp). */
-async function listRuns(): Promise<string[]> {
-  const out: { path: string; mtime: number }[] = [];
-  for (const f of vscode.workspace.workspaceFolders ?? []) {
-    const dir = join(f.uri.fsPath, '.kite', 'runs');
-    const names = await readdir(dir).catch(() => [] as string[]);
-    for (const n of names.filter((x) => x.endsWith('.jsonl'))) {
-      const s = await stat(join(dir, n)).catch(() => null);
-      if (s) out.push({ path: join(dir, n), mtime: s.mtimeMs });
-    }
-  }
-  return out.sort((a, b) => b.mtime - a.mtime || b.path.localeCompare(a.path)).map((x) => x.path);
-}
-
-export function registerTimeline(context: vscode.ExtensionContext, output?: vscode.LogOutputChannel): TimelineApi {
+export function registerTimeline(context: vscode.ExtensionContext, folders: RunLogFolders, output?: vscode.LogOutputChannel): TimelineApi {
+  /** Logs of the workspace's runs (in each folder's log_dir), newest first. */
+  const listRuns = async (): Promise<string[]> => (await folders.logs()).map((l) => l.path);
   const docs = new TimelineDocs();
   let actionsP: Promise<RowActions> | null = null;
   const actions = (): Promise<RowActions> => (actionsP ??= import('./rowActions').then((m) => new m.RowActions(docs, output)));
@@ -79,14 +67,13 @@ export function registerTimeline(context: vscode.ExtensionContext, output?: vsco
   const open = async (logPath: string): Promise<void> => {
     await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(logPath), TIMELINE_EDITOR_ID);
   };
-  const follow = (logPath: string): void => {
+  const follow = (logPath: string | null): void => {
     explicit = true;
     view.follow(logPath);
   };
 
-  // A new log in .kite/runs is a run that just started: the view follows it.
-  const watcher = vscode.workspace.createFileSystemWatcher('**/.kite/runs/*.jsonl', false, true, true);
-  watcher.onDidCreate((uri) => {
+  // A new log in a log folder is a run that just started: the view follows it.
+  const watcher = folders.onDidCreateLog((uri) => {
     // A run just started: it is the active run now, whatever was followed before.
     explicit = false;
     view.follow(uri.fsPath);
@@ -109,7 +96,7 @@ export function registerTimeline(context: vscode.ExtensionContext, output?: vsco
       if (!logPath) {
         const runs = await listRuns();
         if (!runs.length) {
-          await vscode.window.showInformationMessage('Kite: no runs in .kite/runs yet.');
+          await vscode.window.showInformationMessage('Kite: no runs in the log folder yet.');
           return;
         }
         const pick = await vscode.window.showQuickPick(

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
 import { sha256 } from '../../harness/tools/hash';
 import type { TimelineDocs } from './timelineDocs';
-import { resolveWrite, type WriteIndex } from './writeResolver';
+import { resolveWrite, type WriteIndex } from '../../harness/events/writeResolver';
 
 /** What a row action needs from the timeline showing the log. */
 export interface ActionSource {
@@ -57,6 +57,20 @@ export class RowActions {
       case 'model':
         text = e.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `→ ${b.name} ${JSON.stringify(b.input, null, 2)}` : b.type === 'thinking' ? b.thinking : '(redacted thinking)')).join('\n\n');
         break;
+      case 'approval_request':
+      case 'approval':
+      case 'budget_stop':
+      case 'divergence':
+      case 'intent':
+      case 'model_retry':
+      case 'paused':
+      case 'policy':
+      case 'progress':
+      case 'proposed':
+      case 'resumed':
+      case 'session_end':
+      case 'session_start':
+      case 'warning':
       default:
         return this.openRaw(src, seq);
     }

@@ -14,10 +14,10 @@ import {
   type HostMessage,
   type TimelineSource,
 } from '../../harness/protocol/webviewMessages';
-import { LogTailer, type TailBatch, type TailerEvent } from './logTailer';
+import { LogTailer, type TailBatch, type TailerEvent } from '../../harness/events/logTailer';
 import type { ActionSource, RowActions } from './rowActions';
 import { timelineHtml, makeNonce } from './timelineHtml';
-import { WriteIndex } from './writeResolver';
+import { WriteIndex } from '../../harness/events/writeResolver';
 
 /** A log written to within this window counts as a run in progress. */
 const LIVE_WINDOW_MS = 60_000;
@@ -27,6 +27,8 @@ export interface AppliedState {
   events: number;
   lastSeq: number | null;
   selected: number | null;
+  /** The header's turns, tokens and cost. */
+  totals: { turns: number; tokens: number; cost_usd: number };
 }
 
 /** Sets up a webview for the timeline page: scripts on, resources only from dist/webview. */
@@ -105,7 +107,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
         this.restart();
         return;
       case 'applied':
-        this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq, selected: m.selected };
+        this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq, selected: m.selected, totals: m.totals };
         this.applied.fire(this.lastApplied);
         return;
       case 'openDiff':

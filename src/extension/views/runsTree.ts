@@ -1,10 +1,12 @@
-// The Runs view: the logs in .kite/runs, newest first, with outcome, turns, tokens and cost read
-// cheaply from each log's head and tail. Open (timeline), resume (a run that never ended), replay.
+// The Runs view: the logs in the workspace's log folder (log_dir, default .kite/runs), newest first,
+// with outcome, turns, tokens and cost read cheaply from each log's head and tail. Open (timeline),
+// resume (a run that never ended), replay.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { RunLogFolders } from '../runLogFolders';
 import { formatTokens, formatUsd } from '../runTracker';
-import { readLogSummary, type RunLogSummary } from './runLogSummary';
+import { readLogSummary, type RunLogSummary } from '../../harness/events/runLogSummary';
 
 export interface RunNode {
   path: string;
@@ -23,10 +25,6 @@ const OUTCOME_ICONS: Record<string, [string, string | undefined]> = {
   cancelled: ['debug-stop', undefined],
 };
 
-export function runsDir(root: string): string {
-  return join(root, '.kite', 'runs');
-}
-
 export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -38,12 +36,9 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   constructor(
     private readonly root: () => string | undefined,
     private readonly runningLogs: () => ReadonlySet<string>,
+    private readonly folders: RunLogFolders,
   ) {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (folder) {
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.kite/runs/*.jsonl'));
-      this.disposables.push(w, w.onDidCreate(() => this.refreshSoon()), w.onDidChange(() => this.refreshSoon()), w.onDidDelete(() => this.refreshSoon()));
-    }
+    this.disposables.push(folders.onDidChange(() => this.refreshSoon()));
   }
 
   refresh(): void {
@@ -67,9 +62,10 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   async list(): Promise<RunNode[]> {
     const root = this.root();
     if (!root) return [];
+    const dir = await this.folders.dirOf(root);
     let names: string[];
     try {
-      names = (await readdir(runsDir(root))).filter((n) => n.endsWith('.jsonl'));
+      names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl'));
     } catch {
       return [];
     }
@@ -77,7 +73,7 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     const running = this.runningLogs();
     const nodes = await Promise.all(
       names.slice(0, 200).map(async (n) => {
-        const path = join(runsDir(root), n);
+        const path = join(dir, n);
         try {
           const st = await stat(path);
           const hit = this.cache.get(path);

@@ -1,5 +1,5 @@
 // `kite cost [DIR|LOG…] [--json]` — tokens by kind, list-price and billed dollars per run, per
-// feature and in total. DIR defaults to the current project (its .kite/runs).
+// feature and in total. DIR defaults to the current project (its log folder, log_dir).
 import { costOfRun, costReport, formatCostReport } from '../events/cost';
 import { findLogs } from '../events/logFiles';
 import { formatFlags, parseArgs, type FlagSpec } from './args';

@@ -15,7 +15,7 @@ export function usage(): string {
     'Getting started, in a git repository:',
     '  kite init --goal "what the project is for"   then list features in kite-progress.json',
     '  kite run                                      work on the next feature (asks before writes and commands)',
-    '  kite timeline .kite/runs/<run>.jsonl          what a run did, one row per turn, tool call and gate',
+    '  kite timeline <run id>                        what a run did, one row per turn, tool call and gate',
     '',
     'Run `kite <command> --help` for the options of a command. `kite --version` prints the version.',
   ].join('\n');

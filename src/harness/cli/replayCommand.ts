@@ -1,8 +1,9 @@
-// `kite run --replay LOG [DIR] [--worktree] [--on-divergence stop|continue]` — replay a recorded
+// `kite run --replay <run id | LOG> [DIR] [--worktree] [--on-divergence stop|continue]` — replay a recorded
 // run: model replies and approval answers from the log, tools/policy/gate live. Prints the
 // replay's timeline, the first divergence (if any) and whether the gate sequence was reproduced.
 // Exit 0 only when nothing diverged and the outcome is the recorded one.
 import { resolve } from 'node:path';
+import { resolveRunLog } from '../events/logFiles';
 import { LogReadError, readLog } from '../events/reader';
 import { formatTimeline } from '../events/timeline';
 import { gitHead } from '../progress/git';
@@ -13,7 +14,7 @@ import { reportFailure, stdio, type Out } from './output';
 import { UnattendedHost } from './unattendedHost';
 
 const FLAGS: FlagSpec[] = [
-  { name: 'replay', type: 'string', value: 'LOG', help: 'the recorded run to replay' },
+  { name: 'replay', type: 'string', value: 'LOG', help: 'the recorded run to replay: its log, or its run id in the log folder of DIR' },
   { name: 'worktree', type: 'bool', help: 'replay in a scratch git worktree checked out at the recorded starting commit' },
   { name: 'on-divergence', type: 'string', value: 'stop|continue', help: 'at the first difference from the recording: stop (default) or continue' },
 ];
@@ -33,14 +34,15 @@ export async function replayMain(argv: string[], out: Out = stdio, extra: Partia
     if (typeof log !== 'string') throw new UsageError('--replay needs the log of the run to replay');
     const on = args.flags['on-divergence'] ?? 'stop';
     if (on !== 'stop' && on !== 'continue') throw new UsageError(`--on-divergence must be stop or continue, got "${String(on)}"`);
-    const recorded = (await readLog(resolve(log))).events;
     const root = resolve(args.positionals[0] ?? '.');
+    const logPath = resolveRunLog(log, root, process.cwd());
+    const recorded = (await readLog(logPath)).events;
     const start = recorded[0]?.kind === 'session_start' ? recorded[0] : null;
     const head = args.flags.worktree ? null : gitHead(root);
     if (start?.git_head && head && head !== start.git_head) {
       out.err(`kite: note: the work tree is at ${head.slice(0, 7)} but the recording started at ${start.git_head.slice(0, 7)}; differences will show as divergences (--worktree replays at the recorded commit)`);
     }
-    const s = await replayRun({ log: resolve(log), root, worktree: args.flags.worktree === true, onDivergence: on, ...extra }, new UnattendedHost());
+    const s = await replayRun({ log: logPath, root, worktree: args.flags.worktree === true, onDivergence: on, ...extra }, new UnattendedHost());
     const live = (await readLog(s.logPath)).events;
     out.out(formatTimeline(live));
     if (s.divergence) out.out(`divergence: ${s.divergence.message}${s.divergences > 1 ? ` (+${s.divergences - 1} more)` : ''}${on === 'stop' ? '; replay stopped there' : ''}`);

@@ -2,9 +2,8 @@
 // its log alone. Mode and limits come from the log; the flags of `kite run` override them.
 // Pending approvals are asked on a terminal, or answered with --approve / --deny REASON; with
 // neither (no terminal, attended run) the run pauses again and says how to continue.
-import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { loadConfig } from '../config/config';
+import { resolve } from 'node:path';
+import { resolveRunLog } from '../events/logFiles';
 import { LogReadError, readLog } from '../events/reader';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
@@ -29,19 +28,6 @@ const FLAGS: FlagSpec[] = [
 ];
 
 const USAGE = `usage: kite resume <run id | log path> [options]\n\nContinues a run that stopped (crash, kill, or a pause for approval) from its log.\n\n${formatFlags(FLAGS)}`;
-
-/** A run id is looked up in the project's log folder; an existing path is used as is. */
-export function resolveLog(arg: string, dir: string): string {
-  if (arg.endsWith('.jsonl') || isAbsolute(arg) || arg.includes('/')) return resolve(dir, arg);
-  let logDir = join('.kite', 'runs');
-  try {
-    logDir = loadConfig(dir).log_dir;
-  } catch {
-    // an unreadable config is reported by the run itself; the default folder is the best guess
-  }
-  const p = resolve(dir, logDir, `${arg}.jsonl`);
-  return existsSync(p) ? p : resolve(dir, arg);
-}
 
 /** Nobody is at a terminal: the approval cannot be answered here, so the run pauses. */
 class NoTerminalHost implements Host {
@@ -89,7 +75,7 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
     if (!target) throw new UsageError('which run? give a run id (e.g. 20260301-101500-F4) or a log path');
     if (f.unattended && f.attended) throw new UsageError('--unattended and --attended cannot be combined');
     if (f.approve && typeof f.deny === 'string') throw new UsageError('--approve and --deny cannot be combined');
-    const log = resolveLog(target, resolve(typeof f.dir === 'string' ? f.dir : '.'));
+    const log = resolveRunLog(target, resolve(typeof f.dir === 'string' ? f.dir : '.'));
     const mode: Mode | undefined = f.unattended ? 'unattended' : f.attended ? 'attended' : undefined;
     const limits: Partial<Limits> = {};
     if (typeof f['max-turns'] === 'number') limits.turns = f['max-turns'];
@@ -109,7 +95,7 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
     process.once('SIGINT', onSigint);
     try {
       const s = await resumeRun({ log, mode, limits, signal: controller.signal, ...deps.extra }, host);
-      return report(s, out);
+      return await report(s, out);
     } finally {
       process.off('SIGINT', onSigint);
     }

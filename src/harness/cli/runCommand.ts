@@ -1,10 +1,10 @@
 // `kite run [DIR] …` — work on the current feature (or --feature ID, or --all of them), print the
 // timeline and a summary line. Exit 0 only when the run ends done.
-import { readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { LogReadError, readLog } from '../events/reader';
 import { formatSummary, formatTimeline, TimelineFormatter } from '../events/timeline';
 import type { Host } from '../host';
-import { EventSchema, type KiteEvent, type Limits, type Mode } from '../protocol/events';
+import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import { ProgressError, PROGRESS_FILE } from '../progress/progressFile';
 import { runFeature, type RunOptions, type RunSummary } from '../run';
 import { killAllCommandGroups } from '../sandbox/runner';
@@ -66,18 +66,21 @@ export interface RunCommandDeps {
   extra?: Partial<RunOptions>;
 }
 
-export function readEvents(path: string): KiteEvent[] {
-  const events: KiteEvent[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const r = EventSchema.safeParse(JSON.parse(line));
-      if (r.success) events.push(r.data);
-    } catch {
-      // a torn line is reported by `kite timeline`; the summary does not need it
-    }
+/**
+ * The run's events for the timeline printed at the end, through the one reader: a line that does not
+ * parse is named on stderr (file and line) and skipped, never dropped silently. A log that cannot be
+ * read at all costs the timeline, not the summary line and the exit status.
+ */
+export async function readEvents(path: string, out: Out): Promise<KiteEvent[]> {
+  try {
+    const r = await readLog(path);
+    for (const p of r.problems) out.err(`kite: warning: ${path}: ${p.message}`);
+    return r.events;
+  } catch (e) {
+    if (!(e instanceof LogReadError)) throw e;
+    out.err(`kite: warning: no timeline: ${e.message}`);
+    return [];
   }
-  return events;
 }
 
 export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
@@ -155,7 +158,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
       };
       const starter = base.featureId ? null : starterProblem(join(base.root, PROGRESS_FILE));
       if (starter) throw new ProgressError('invalid_progress', starter);
-      if (!f.all) return report(await runFeature(base, host), out, live);
+      if (!f.all) return await report(await runFeature(base, host), out, live);
       let ran = 0;
       for (;;) {
         let s: RunSummary;
@@ -169,7 +172,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
           throw e;
         }
         ran++;
-        const code = report(s, out, live);
+        const code = await report(s, out, live);
         if (code !== 0) return code;
         if (controller.signal.aborted) return 1;
         // the next feature's run starts from the commit this one made; only Kite's own
@@ -200,8 +203,8 @@ function withRows(inner: Host, onEvent: ((e: KiteEvent) => void) | undefined): H
 }
 
 /** The timeline (unless it was already shown live) and the one summary line. */
-export function report(s: RunSummary, out: Out, live = false): number {
-  if (!live) out.out(formatTimeline(readEvents(s.logPath), { says: true }));
+export async function report(s: RunSummary, out: Out, live = false): Promise<number> {
+  if (!live) out.out(formatTimeline(await readEvents(s.logPath, out), { says: true }));
   if (s.paused) {
     out.out(`${s.feature}: paused, resume with kite resume ${basename(s.logPath).replace(/\.jsonl$/, '')} (${s.summary ?? 'waiting for approval'})`);
     return 1;

@@ -1,5 +1,5 @@
-// `kite timeline LOG` — one row per model turn, tool call and gate, then how the run ended.
-import { resolve } from 'node:path';
+// `kite timeline <run id | LOG>` — one row per model turn, tool call and gate, then how the run ended.
+import { resolveRunLog } from '../events/logFiles';
 import { formatTimeline } from '../events/timeline';
 import { foldEvents } from '../protocol/reducer';
 import { parseArgs, UsageError } from './args';
@@ -7,7 +7,7 @@ import type { Command } from './commands';
 import { readForReport, reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
-const USAGE = 'usage: kite timeline LOG\n\nPrints the timeline of one run: model turns, tool calls, gates and the end. Reads logs of the original Kite too.';
+const USAGE = 'usage: kite timeline <run id | LOG>\n\nPrints the timeline of one run: model turns, tool calls, gates and the end. A run id is looked up in the log folder of the current project (log_dir). Reads logs of the original Kite too.';
 
 export async function timelineMain(argv: string[], out: Out = stdio): Promise<number> {
   try {
@@ -17,8 +17,8 @@ export async function timelineMain(argv: string[], out: Out = stdio): Promise<nu
       return 0;
     }
     const log = args.positionals[0];
-    if (!log) throw new UsageError('which log? give the path of a .jsonl run log');
-    const { events, format } = await readForReport(resolve(log), out);
+    if (!log) throw new UsageError('which log? give a run id or the path of a .jsonl run log');
+    const { events, format } = await readForReport(resolveRunLog(log, process.cwd()), out);
     const s = foldEvents(events, { conversation: false });
     const rows = formatTimeline(events);
     if (rows) out.out(rows);

@@ -7,7 +7,8 @@ import { PriceTableSchema } from '../model/pricing';
 import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
 import { formatIssues } from './formatIssues';
-import { describeJsonProblem, parseJsonText } from './jsonText';
+import { logDirProblem } from './logDir';
+import { describeJsonProblem, parseJsonWithComments } from './jsonText';
 
 export const CONFIG_FILE = join('.kite', 'config.json');
 
@@ -24,7 +25,15 @@ export const KiteConfigFileSchema = z.strictObject({
   max_tokens: z.number().int().positive().optional(),
   checks: z.array(z.string().min(1)).optional(),
   command_timeout: z.number().positive().optional(),
-  log_dir: z.string().min(1).optional(),
+  // What the text alone shows ("..", ".git") is checked here; loadConfig adds what needs the root.
+  log_dir: z
+    .string()
+    .min(1)
+    .superRefine((v, ctx) => {
+      const problem = logDirProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   budget: BudgetConfigSchema.optional(),
   max_gate_failures: z.number().int().positive().optional(),
   policy: PolicyConfigSchema.optional(),
@@ -66,7 +75,7 @@ export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
 /**
  * What a host (the VS Code extension, from its kite.* settings) lays over .kite/config.json for one
- * run. The host decides precedence before sending (see src/extension/settings/runSettings.ts);
+ * run, made from the raw kite.* settings by config/settingsLayer.ts (which decides precedence);
  * here max_gate_failures simply replaces, and the policy is added as HostPolicySchema says.
  */
 export const ConfigOverridesSchema = z.strictObject({
@@ -107,7 +116,7 @@ export class ConfigError extends Error {
 
 /** Parse config text (exported for tests and for `kite init` to check what it writes). */
 export function parseConfig(text: string, file = CONFIG_FILE): KiteConfig {
-  const json = parseJsonText(text);
+  const json = parseJsonWithComments(text); // a person's notes in the file are welcome
   if (!json.ok) throw new ConfigError('invalid_json', describeJsonProblem(file, json.problem));
   const raw = json.value;
   const parsed = KiteConfigFileSchema.safeParse(raw);
@@ -140,12 +149,19 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
 /** Load `<root>/.kite/config.json`; a missing file means all defaults. */
 export function loadConfig(root: string): KiteConfig {
   const file = join(root, CONFIG_FILE);
-  if (!existsSync(file)) return withDefaults({});
+  if (!existsSync(file)) return checkedLogDir(withDefaults({}), root, file);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new ConfigError('unreadable', `${file}: cannot read (${(e as Error).message})`);
   }
-  return parseConfig(text, file);
+  return checkedLogDir(parseConfig(text, file), root, file);
+}
+
+/** log_dir against the real workspace: an absolute path elsewhere or a symlink out is refused. */
+function checkedLogDir(config: KiteConfig, root: string, file: string): KiteConfig {
+  const problem = logDirProblem(config.log_dir, root);
+  if (problem) throw new ConfigError('invalid_config', `${file}: $.log_dir: ${problem}`);
+  return config;
 }

@@ -2,6 +2,7 @@
 // "file:line:column: what is wrong". JSON.parse only gives a character offset, and not even that
 // for some errors, so on failure a small scanner finds the first problem and names it in words
 // (trailing commas and unquoted names are the usual hand-editing slips).
+import { stripComments } from './jsonc';
 
 export interface JsonProblem {
   line: number; // 1-based
@@ -20,6 +21,12 @@ export function parseJsonText(text: string): JsonParse {
     // The scanner accepted what JSON.parse refused (should not happen): keep the parser's words.
     return { ok: false, problem: { ...lineColumn(text, text.length), message: (e as Error).message } };
   }
+}
+
+/** Like parseJsonText, with line and block comments allowed (.kite/config.json). The comments are
+ *  blanked rather than removed, so a problem's line and column still point into the person's text. */
+export function parseJsonWithComments(text: string): JsonParse {
+  return parseJsonText(stripComments(text, ' '));
 }
 
 /** "<file>:<line>:<column>: not valid JSON: <message>" (a terminal link in most editors). */

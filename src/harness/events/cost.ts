@@ -4,14 +4,8 @@
 // Python-Kite logs (which recorded no cost) are priced the same way.
 import { costOf, priceOf, uncachedCostOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
+import { addTokens, emptyTokenTotals, type TokenTotals } from '../protocol/totals';
 
-export interface TokenKinds {
-  input: number;
-  output: number;
-  cache_write: number;
-  cache_read: number;
-  total: number;
-}
 
 export interface RunCost {
   run: string;
@@ -20,7 +14,7 @@ export interface RunCost {
   model: string;
   outcome: string; // 'unfinished' when the log has no session_end
   turns: number;
-  tokens: TokenKinds;
+  tokens: TokenTotals;
   list_usd: number;
   billed_usd: number;
   replay: boolean; // replays re-use recorded replies: listed, never counted in totals
@@ -28,7 +22,7 @@ export interface RunCost {
 
 export interface CostGroup {
   runs: number;
-  tokens: TokenKinds;
+  tokens: TokenTotals;
   list_usd: number;
   billed_usd: number;
 }
@@ -39,11 +33,10 @@ export interface CostReport {
   total: CostGroup;
 }
 
-const zero = (): TokenKinds => ({ input: 0, output: 0, cache_write: 0, cache_read: 0, total: 0 });
-const group = (): CostGroup => ({ runs: 0, tokens: zero(), list_usd: 0, billed_usd: 0 });
+const group = (): CostGroup => ({ runs: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0 });
 
 export function costOfRun(events: readonly KiteEvent[], log: string, prices: PriceTable = {}): RunCost {
-  const r: RunCost = { run: '', log, feature: '?', model: '', outcome: 'unfinished', turns: 0, tokens: zero(), list_usd: 0, billed_usd: 0, replay: false };
+  const r: RunCost = { run: '', log, feature: '?', model: '', outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false };
   for (const e of events) {
     if (!r.run) r.run = e.run;
     if (e.kind === 'session_start') {
@@ -55,15 +48,11 @@ export function costOfRun(events: readonly KiteEvent[], log: string, prices: Pri
       const price = priceOf(e.model, prices);
       r.turns = Math.max(r.turns, e.turn);
       r.model = e.model;
-      r.tokens.input += e.input_tokens;
-      r.tokens.output += e.output_tokens;
-      r.tokens.cache_write += e.cache_creation_input_tokens;
-      r.tokens.cache_read += e.cache_read_input_tokens;
+      addTokens(r.tokens, e);
       r.list_usd += uncachedCostOf(usage, price);
       r.billed_usd += costOf(usage, price);
     } else if (e.kind === 'session_end') r.outcome = e.status;
   }
-  r.tokens.total = r.tokens.input + r.tokens.output + r.tokens.cache_write + r.tokens.cache_read;
   return r;
 }
 

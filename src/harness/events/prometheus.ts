@@ -2,6 +2,7 @@
 // runs by outcome, tool calls and errors by tool, a tool latency histogram, tokens by kind, cost.
 import { costOf, priceOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
+import { addTokens, emptyTokenTotals } from '../protocol/totals';
 
 export const DURATION_BUCKETS_S = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
@@ -16,7 +17,7 @@ export class PromMetrics {
   readonly toolCalls = new Map<string, number>();
   readonly toolErrors = new Map<string, number>();
   readonly toolDuration = new Map<string, Histogram>();
-  readonly tokens = { input: 0, output: 0, cache_write: 0, cache_read: 0 };
+  readonly tokens = emptyTokenTotals();
   readonly gates = new Map<string, number>();
   costUsd = 0;
   modelCalls = 0;
@@ -32,10 +33,7 @@ export class PromMetrics {
       switch (e.kind) {
         case 'model':
           this.modelCalls++;
-          this.tokens.input += e.input_tokens;
-          this.tokens.output += e.output_tokens;
-          this.tokens.cache_write += e.cache_creation_input_tokens;
-          this.tokens.cache_read += e.cache_read_input_tokens;
+          addTokens(this.tokens, e);
           this.costUsd += costOf(
             { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens },
             priceOf(e.model, this.prices),
@@ -60,6 +58,20 @@ export class PromMetrics {
         case 'session_end':
           outcome = e.status;
           break;
+        case 'approval_request':
+        case 'approval':
+        case 'budget_stop':
+        case 'divergence':
+        case 'intent':
+        case 'model_retry':
+        case 'paused':
+        case 'policy':
+        case 'progress':
+        case 'proposed':
+        case 'resumed':
+        case 'session_start':
+        case 'user':
+        case 'warning':
         default:
           break;
       }

@@ -108,6 +108,11 @@ export class TimelineFormatter {
         return `${secs(e.t)}  ${paint(c, 36, 'resumed')} after seq ${e.after_seq} (${e.mode})`;
       case 'divergence':
         return `${secs(e.t)}  ${paint(c, 31, 'DIVERGED')} from the recording at seq ${e.at_seq}: ${clip(e.what, 100)}`;
+      case 'approval_request':
+      case 'intent':
+      case 'model_retry':
+      case 'proposed':
+      case 'user':
       default:
         return null; // other kinds have no row of their own
     }

@@ -134,7 +134,7 @@ function lastCompleteEvent(text: string): { seq?: unknown; t?: unknown; run?: un
 }
 
 // Test-only hook: KITE_TEST_CRASH_AFTER_SEQ=N makes the process SIGKILL itself right after event N
-// is on disk (kill -9 at an exact event boundary; test/unit/resume/crash.test.ts). Unset in real use.
+// is on disk (kill -9 at an exact event boundary; test/system/resume/crash.test.ts). Unset in real use.
 function crashForTests(seq: number): void {
   const at = process.env.KITE_TEST_CRASH_AFTER_SEQ;
   if (at !== undefined && at !== '' && Number(at) === seq) process.kill(process.pid, 'SIGKILL');

@@ -1,5 +1,6 @@
-// Builds the loop's collaborators for one feature in one work tree. runFeature uses it for a new
-// run; resume (log slice) uses it to continue a run from the state its log folds to.
+// Builds the loop's collaborators for one feature in one work tree, around the run's state: every
+// collaborator writes through one sink that folds into it. runFeature gives it the empty state,
+// resume the fold of the log; both then call the same runLoop.
 import { resolve } from 'node:path';
 import type { KiteConfig } from '../config/config';
 import { LoggedGate } from '../events/loggedGate';
@@ -9,12 +10,13 @@ import { Gate } from '../gate/gate';
 import type { Host } from '../host';
 import type { Model } from '../model/model';
 import { priceOf } from '../model/pricing';
-import { PolicyConfigSchema } from '../policy/config';
-import { allowRuleForCommand, allowRuleForPath, Policy } from '../policy/policy';
-import type { PolicyCall, PolicyContext, PolicyVerdict } from '../policy/types';
-import { appendPolicyRule } from '../config/persistRule';
+import { LivePolicy } from '../policy/livePolicy';
 import type { Limits, Mode } from '../protocol/events';
-import type { Feature } from '../progress/progressFile';
+import type { Feature, ProgressFile } from '../progress/progressFile';
+import type { RunState } from '../protocol/reducer';
+import { buildBriefing, readAgentsMd } from '../prompts/briefing';
+import { FoldingSink } from './foldingSink';
+import { RecordedAnswerHost, RecordedCallSink } from './recorded';
 import { createRunner } from '../sandbox/runner';
 import { RunSandbox } from '../sandbox/runSandbox';
 import { createToolbox } from '../tools/index';
@@ -30,9 +32,13 @@ export interface AssembleInput {
   mode: Mode;
   limits: Limits;
   model: Model; // the raw model, positioned at its next reply
-  turnsSoFar: number; // 0 for a new run
+  /** The run's state: empty for a new run, the fold of the log for a resume. */
+  state: RunState;
   log: EventSink;
   host: Host;
+  /** The progress file now and as it was when the run started: the opening progress update and
+   *  the briefing are written from them when the log does not have them yet. */
+  progress?: { now: ProgressFile; atStart: ProgressFile };
   now: () => number;
   runner?: ProcessRunner; // injected by tests
   toolbox?: Toolbox; // injected by tests
@@ -40,6 +46,8 @@ export interface AssembleInput {
   /** Tests: a sandbox that pretends the machine has none (fail-closed paths). */
   sandbox?: RunSandbox;
 }
+
+export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
 
 export function logDirOf(root: string, config: KiteConfig): string {
   return resolve(root, config.log_dir);
@@ -49,38 +57,11 @@ export function verifyOf(feature: Feature): string | null {
   return feature.verify?.trim() ? feature.verify.trim() : null;
 }
 
-/** The policy of a run; "Always allow" swaps in the policy of the updated config. */
-export class LivePolicy {
-  private policy: Policy;
-  /** The host's (settings') additions outlive a reload of the file after "Always allow". */
-  private readonly host: KiteConfig['host_policy'];
-  constructor(
-    private readonly root: string,
-    config: KiteConfig,
-    private readonly log: EventSink,
-  ) {
-    this.host = config.host_policy;
-    this.policy = new Policy(PolicyConfigSchema.parse(config.policy ?? {}), this.host);
-  }
-
-  decide(call: PolicyCall, ctx: PolicyContext): PolicyVerdict {
-    return this.policy.decide(call, ctx);
-  }
-
-  always(call: PolicyCall): void {
-    const rule = call.command !== null ? allowRuleForCommand(call.command) : call.path !== null ? allowRuleForPath(call.name, call.path) : null;
-    if (!rule) return;
-    try {
-      const updated = appendPolicyRule(this.root, rule);
-      this.policy = new Policy(PolicyConfigSchema.parse(updated.policy ?? {}), this.host);
-    } catch (e) {
-      this.log.append({ kind: 'warning', code: 'policy_not_saved', message: `"always allow" could not be saved: ${(e as Error).message}` });
-    }
-  }
-}
-
 export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel; sandbox: RunSandbox } {
-  const { root, config, feature } = input;
+  const { root, config, feature, state } = input;
+  // Collaborators → RecordedCallSink (drops events an interrupted call already logged) → fold → log.
+  const sink = new RecordedCallSink(new FoldingSink(input.log, state));
+  const host = new RecordedAnswerHost(input.host);
   const sandbox =
     input.sandbox ??
     new RunSandbox({
@@ -90,7 +71,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
       offBy: config.sandbox_off_by ?? undefined,
       mode: input.mode,
       env: input.env ?? process.env,
-      log: input.log,
+      log: sink,
       confirmUnsandboxed: (q, signal) => input.host.confirmUnsandboxed?.(q, signal ?? new AbortController().signal) ?? Promise.resolve(false),
     });
   const runner = input.runner ?? createRunner({ sandbox });
@@ -100,19 +81,39 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   // is priced as the configured model, else the default one.
   const fallback = input.model.id.startsWith('anthropic:') ? input.model.id : (config.model ?? input.model.id);
   const price = (answeredBy: string) => priceOf(answeredBy.startsWith('script:') || answeredBy.startsWith('replay:') ? fallback : answeredBy, config.prices);
-  const logged = new LoggedModel(input.model, input.log, price, input.turnsSoFar, input.now);
-  const gate = new LoggedGate(new Gate({ root, checks: config.checks, verify, timeoutS: config.command_timeout, runner }), input.log);
-  const policy = new LivePolicy(root, config, input.log);
+  const logged = new LoggedModel(input.model, sink, price, state.turns, input.now);
+  const gate = new LoggedGate(new Gate({ root, checks: config.checks, verify, timeoutS: config.command_timeout, runner }), sink);
+  const policy = new LivePolicy(root, config, sink);
+  const progress = input.progress;
   return {
     logged,
     onAlways: (call) => policy.always(call),
     model: logged,
     gate,
-    log: input.log,
+    log: sink,
+    state,
+    recorded: { sink, host },
+    opening: progress
+      ? {
+          progress: () => sink.append({ kind: 'progress', features: progress.now.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: [] }),
+          // The one briefing: a resume that crashed before it writes the same bytes a new run would.
+          briefing: () =>
+            buildBriefing({
+              progress: progress.atStart,
+              feature,
+              checks: config.checks,
+              commandTimeoutS: config.command_timeout,
+              agentsMd: readAgentsMd(root),
+              mode: input.mode,
+              limits: input.limits,
+              maxGateFailures: config.max_gate_failures,
+            }),
+        }
+      : null,
     toolbox,
     policy,
     policyContext: { mode: input.mode, checks: config.checks, verify, featureTools: feature.tools ?? null },
-    host: input.host,
+    host,
     toolContext: { root, logDir: logDirOf(root, config), runner, commandTimeoutS: config.command_timeout },
     now: input.now,
     system: SYSTEM_PROMPT,
@@ -120,7 +121,6 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     maxTokens: config.max_tokens,
     limits: input.limits,
     maxGateFailures: config.max_gate_failures,
-    costOfLast: () => logged.lastCost,
     sandbox,
   };
 }

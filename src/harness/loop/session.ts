@@ -1,28 +1,39 @@
-// The agent loop. Budget check → model → tool calls (see toolCall.ts) → … ; a reply without tool
-// calls claims done and runs the gate. Every stop reason has a defined outcome. The loop only
-// knows interfaces (Model, Toolbox, Policy, Host, Gate, EventSink): whether it is logged,
-// replayed or resumed is decided by whoever builds its collaborators.
+// The agent loop, driven by the run's own state. Every event the loop's collaborators write is
+// folded into one RunState (loop/foldingSink.ts), and each step is chosen from RunState.phase:
+//   awaiting_model → (budget check, model call) → tools | awaiting_gate | finishing
+//   tools          → every unfinished call of the last reply (toolsStep.ts) → awaiting_model
+//   awaiting_gate  → the gate (the model said done) → finishing | awaiting_model (feedback owed)
+//   finishing      → the outcome the log already decided (closing.ts)
+// A fresh run enters with the fold of its session_start, a resume with the fold of its log, a
+// replay with recorded replies: one code path. The loop only knows interfaces (Model, Toolbox,
+// Policy, Host, Gate, EventSink); whether it is logged, replayed or resumed is decided by whoever
+// builds its collaborators (assemble.ts).
 import { checkBudget, describeStop } from '../budget/budget';
 import type { GateLike } from '../gate/gate';
 import { ModelError, type Model, type ModelErrorCode, type ToolSpec } from '../model/model';
-import type { Reply, ToolUseBlock } from '../protocol/content';
+import type { ToolUseBlock } from '../protocol/content';
 import { assertNever, type Limits, type Outcome } from '../protocol/events';
-import type { EventSink } from '../events/sink';
-import type { LoopState } from './state';
-import { totalTokensOf } from './state';
-import { CancelledError, handleToolUse, type ToolCallDeps } from './toolCall';
+import type { RunState } from '../protocol/reducer';
+import { closingOf } from './closing';
+import type { RecordedAnswerHost, RecordedCallSink } from './recorded';
+import { CancelledError, type ToolCallDeps } from './toolCall';
+import { answerCutCalls, toolsStep } from './toolsStep';
 
 export interface LoopDeps extends ToolCallDeps {
   model: Model; // positioned at its next reply; usually a LoggedModel
-  gate: GateLike; // usually a LoggedGate
-  log: EventSink;
+  gate: GateLike; // usually a LoggedGate (its `gate` event moves the phase on)
   system: string;
   tools: ToolSpec[];
   maxTokens: number;
   limits: Limits;
   maxGateFailures: number;
-  /** Cost of the reply just received (LoggedModel knows it; plain models price to 0). */
-  costOfLast: (reply: Reply) => number;
+  /** The run's state; `log` folds every event into it. */
+  state: RunState;
+  /** What finishing an interrupted call replays instead of logging or asking again. */
+  recorded: { sink: RecordedCallSink; host: RecordedAnswerHost };
+  /** The start of a run's conversation, written once when the log does not have it yet (a fresh
+   *  run, or a crash before it): the opening progress update and the briefing. */
+  opening: { progress: () => void; briefing: () => string } | null;
 }
 
 export interface LoopResult {
@@ -34,7 +45,7 @@ export interface LoopResult {
   modelUnavailable?: boolean;
   summary: string; // the agent's closing words, or why the run stopped
   error: string | null;
-  state: LoopState;
+  state: RunState;
 }
 
 const MODEL_UNAVAILABLE: ReadonlySet<ModelErrorCode> = new Set(['missing_key', 'auth', 'network', 'overloaded']);
@@ -44,89 +55,45 @@ const CUT_NOTICE = (max: number) =>
   `Any tool call in it that was incomplete did NOT run. Continue from where you stopped, in smaller steps ` +
   `(for example, write a large file in parts with edit_file).`;
 
-export async function runLoop(deps: LoopDeps, state: LoopState, signal: AbortSignal): Promise<LoopResult> {
-  const startMs = deps.now();
-  const end = (outcome: Outcome, summary: string, error: string | null = null): LoopResult => ({ outcome, summary, error, state });
+export async function runLoop(deps: LoopDeps, signal: AbortSignal): Promise<LoopResult> {
+  const s = deps.state;
+  const end = (outcome: Outcome, summary: string, error: string | null = null): LoopResult => ({ outcome, summary, error, state: s });
+  const clock = { startMs: deps.now(), elapsedBeforeS: s.lastT }; // wall time spent before this process took over (resume)
   try {
+    open(deps);
     for (;;) {
       if (signal.aborted) return end('cancelled', 'the run was cancelled');
-      const stop = checkBudget(deps.limits, {
-        turns: state.turns,
-        tokens: totalTokensOf(state.usage),
-        usd: state.usage.cost_usd,
-        wall_s: state.elapsedBeforeS + (deps.now() - startMs) / 1000,
-      });
-      if (stop) {
-        deps.log.append({ kind: 'budget_stop', limit: stop.limit, used: stop.used, max: stop.max });
-        return end('budget_exceeded', describeStop(stop));
-      }
-
-      let reply: Reply;
-      try {
-        reply = await deps.model.complete({ system: deps.system, messages: state.conversation.messages(), tools: deps.tools, max_tokens: deps.maxTokens, signal });
-      } catch (e) {
-        if (signal.aborted || (e instanceof ModelError && e.code === 'cancelled')) return end('cancelled', 'the run was cancelled');
-        const msg = e instanceof ModelError ? `model error (${e.code}): ${e.message}` : `model error: ${(e as Error).message ?? String(e)}`;
-        return { ...end('error', msg, msg), modelUnavailable: e instanceof ModelError && MODEL_UNAVAILABLE.has(e.code) };
-      }
-      state.turns++;
-      addUsage(state, reply, deps.costOfLast(reply));
-      state.conversation.addAssistant(reply.content);
-      const text = reply.content
-        .filter((b) => b.type === 'text')
-        .map((b) => (b as { text: string }).text)
-        .join('\n')
-        .trim();
-      if (text) state.lastText = text;
-      const uses = reply.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-
-      switch (reply.stop_reason) {
-        case 'tool_use':
-        case 'end_turn':
-        case 'stop_sequence': {
-          if (uses.length) {
-            const r = await runTools(deps, state, uses, signal);
-            if (r) return r;
-            if (deps.sandbox?.fatal) return end('error', deps.sandbox.fatal, deps.sandbox.fatal);
-            continue;
-          }
-          // No tool call: the model claims it is done. The gate decides.
-          const attempt = state.gateFailures + 1;
-          const verdict = await deps.gate.check({ attempt, maxAttempts: deps.maxGateFailures, signal });
+      if (deps.sandbox?.fatal) return end('error', deps.sandbox.fatal, deps.sandbox.fatal);
+      switch (s.phase) {
+        case 'awaiting_model': {
+          const calls = s.modelCalls;
+          const r = await modelStep(deps, clock, signal);
+          if (r) return { ...r, state: s };
+          if (s.modelCalls === calls) throw new Error('the model reply was not logged (the loop needs a LoggedModel)');
+          break;
+        }
+        case 'tools': {
+          const r = await toolsStep(deps, signal);
+          if (r.kind === 'stuck') return end('stuck', r.message); // the outcome already says stuck
+          if (r.kind === 'paused') return { ...end('cancelled', r.message), paused: true };
+          break;
+        }
+        case 'awaiting_gate':
+          // The model claims it is done. The gate decides; its `gate` event moves the phase on.
+          await deps.gate.check({ attempt: s.gateFailures + 1, maxAttempts: deps.maxGateFailures, signal });
           if (signal.aborted) return end('cancelled', 'the run was cancelled during the gate');
-          if (deps.sandbox?.fatal) return end('error', deps.sandbox.fatal, deps.sandbox.fatal);
-          if (verdict.passed) return end('done', state.lastText || 'done (no closing summary)');
-          state.gateFailures++;
-          if (state.gateFailures >= deps.maxGateFailures) {
-            const failing = verdict.checks.filter((c) => c.exit_code !== 0 || c.timed_out).map((c) => `\`${c.command}\``);
-            return end('gate_failed', `the gate failed ${state.gateFailures} times (last failing: ${failing.join(', ') || 'none recorded'})`);
-          }
-          deps.log.append({ kind: 'user', reason: 'gate_feedback', text: verdict.feedback });
-          state.conversation.addUserText(verdict.feedback);
-          continue;
+          if (s.phase === 'awaiting_gate' && !deps.sandbox?.fatal) throw new Error('the gate verdict was not logged (the loop needs a LoggedGate)');
+          break;
+        case 'finishing': {
+          const c = closingOf(s);
+          return end(c.outcome, c.summary);
         }
-        case 'max_tokens': {
-          deps.log.append({ kind: 'warning', code: 'max_tokens', message: `reply of turn ${state.turns} was cut at max_tokens (${deps.maxTokens})` });
-          // Every tool_use needs a result; a cut reply's calls are not trusted and do not run.
-          for (const u of uses) {
-            const output = `This call was part of a reply cut off at max_tokens; it did NOT run. Send it again if you still need it.`;
-            deps.log.append({ kind: 'tool', id: u.id, name: u.name, args: u.input, ms: 0, is_error: true, output, error_code: 'failed' });
-            state.conversation.addToolResult(u.id, output, true);
-          }
-          const notice = CUT_NOTICE(deps.maxTokens);
-          deps.log.append({ kind: 'user', reason: 'notice', text: notice });
-          state.conversation.addUserText(notice);
-          continue;
-        }
-        case 'pause_turn':
-          // The API paused a long turn: send the conversation back as is and it continues.
-          continue;
-        case 'refusal':
-          return end('refused', state.lastText || 'the model declined to continue (stop_reason refusal)');
-        case 'model_context_window_exceeded':
-          return end('context_exceeded', "the conversation no longer fits the model's context window");
+        case 'not_started':
+          throw new Error('the run has no session_start event');
+        case 'ended':
+          throw new Error('the run has already ended');
         default:
-          return assertNever(reply.stop_reason, 'stop reason');
+          return assertNever(s.phase, 'phase');
       }
     }
   } catch (e) {
@@ -136,29 +103,44 @@ export async function runLoop(deps: LoopDeps, state: LoopState, signal: AbortSig
   }
 }
 
-async function runTools(deps: LoopDeps, state: LoopState, uses: ToolUseBlock[], signal: AbortSignal): Promise<LoopResult | null> {
-  for (const u of uses) {
-    const r = await handleToolUse(u, state.turns, state.repeats, deps, signal);
-    switch (r.kind) {
-      case 'result':
-        state.conversation.addToolResult(u.id, r.output, r.is_error);
-        break;
-      case 'stuck':
-        return { outcome: 'stuck', summary: r.message, error: null, state }; // the outcome already says stuck
-      case 'paused':
-        return { outcome: 'cancelled', paused: true, summary: r.message, error: null, state };
-      default:
-        return assertNever(r, 'tool call result');
-    }
-  }
-  return null;
+/** The opening progress update and the briefing, unless the log already has them. */
+function open(deps: LoopDeps): void {
+  if (!deps.opening) return;
+  if (deps.state.progressCount === 0) deps.opening.progress();
+  if (!deps.state.briefed) deps.log.append({ kind: 'user', reason: 'briefing', text: deps.opening.briefing() });
 }
 
-function addUsage(state: LoopState, reply: Reply, cost: number): void {
-  const u = reply.usage;
-  state.usage.input_tokens += u.input_tokens;
-  state.usage.output_tokens += u.output_tokens;
-  state.usage.cache_creation_input_tokens += u.cache_creation_input_tokens ?? 0;
-  state.usage.cache_read_input_tokens += u.cache_read_input_tokens ?? 0;
-  state.usage.cost_usd += cost;
+type StepEnd = Omit<LoopResult, 'state'> | null;
+
+/** Feedback the last gate owes the model, the budget check, one model call. */
+async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBeforeS: number }, signal: AbortSignal): Promise<StepEnd> {
+  const s = deps.state;
+  if (s.feedbackOwed !== null) deps.log.append({ kind: 'user', reason: 'gate_feedback', text: s.feedbackOwed });
+  const stop = checkBudget(deps.limits, { turns: s.turns, tokens: s.tokens.total, usd: s.cost_usd, wall_s: clock.elapsedBeforeS + (deps.now() - clock.startMs) / 1000 });
+  if (stop) {
+    deps.log.append({ kind: 'budget_stop', limit: stop.limit, used: stop.used, max: stop.max });
+    return { outcome: 'budget_exceeded', summary: describeStop(stop), error: null };
+  }
+  if (!s.conversation) throw new Error('the run state has no conversation');
+  let content;
+  let stopReason;
+  try {
+    const reply = await deps.model.complete({ system: deps.system, messages: s.conversation.messages(), tools: deps.tools, max_tokens: deps.maxTokens, signal });
+    content = reply.content;
+    stopReason = reply.stop_reason;
+  } catch (e) {
+    if (signal.aborted || (e instanceof ModelError && e.code === 'cancelled')) return { outcome: 'cancelled', summary: 'the run was cancelled', error: null };
+    const msg = e instanceof ModelError ? `model error (${e.code}): ${e.message}` : `model error: ${(e as Error).message ?? String(e)}`;
+    return { outcome: 'error', summary: msg, error: msg, modelUnavailable: e instanceof ModelError && MODEL_UNAVAILABLE.has(e.code) };
+  }
+  if (stopReason === 'max_tokens') {
+    deps.log.append({ kind: 'warning', code: 'max_tokens', message: `reply of turn ${s.turns} was cut at max_tokens (${deps.maxTokens})` });
+    // Every tool_use needs a result; a cut reply's calls are not trusted and do not run.
+    answerCutCalls(
+      deps,
+      content.filter((b): b is ToolUseBlock => b.type === 'tool_use'),
+    );
+    deps.log.append({ kind: 'user', reason: 'notice', text: CUT_NOTICE(deps.maxTokens) });
+  }
+  return null;
 }

@@ -14,13 +14,17 @@ import { describeCall } from '../tools/index';
 import { resolveInWorkspace } from '../tools/paths';
 import { commitWrite, isOutcome, previewWrite } from '../tools/preview';
 import type { ToolContext, ToolOutcome, Toolbox } from '../tools/types';
-import { countRepeat, repetitionKey, repetitionWarning, resetAfterChange, STUCK_AT, WARN_AT } from './repetition';
+import { repetitionKey } from '../protocol/repetition';
+import type { RunState } from '../protocol/reducer';
+import { repetitionWarning, STUCK_AT, WARN_AT } from './repetition';
 
 export interface PolicyLike {
   decide(call: PolicyCall, ctx: PolicyContext): PolicyVerdict;
 }
 
 export interface ToolCallDeps {
+  /** The run's state (`log` folds into it): the repetition counts come from it. */
+  state: Pick<RunState, 'repeats'>;
   toolbox: Toolbox;
   policy: PolicyLike;
   policyContext: PolicyContext;
@@ -63,13 +67,13 @@ function notDone(effect: Effect, path: string | null): string {
   }
 }
 
-export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Map<string, number>, deps: ToolCallDeps, signal: AbortSignal): Promise<ToolCallResult> {
+export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolCallDeps, signal: AbortSignal): Promise<ToolCallResult> {
   const { log } = deps;
   const { id, name, input } = use;
   log.append({ kind: 'proposed', turn, id, name, args: input });
 
-  const key = repetitionKey(name, input);
-  const count = countRepeat(repeats, key);
+  // The fold counted this proposal (or, finishing an interrupted call, had counted it already).
+  const count = deps.state.repeats.get(repetitionKey(name, input)) ?? 1;
   if (count >= STUCK_AT) {
     const message = `the same call (${name} with identical arguments) was proposed ${count} times`;
     log.append({ kind: 'warning', code: 'repetition', message: `${message}; stopping the run as stuck` });
@@ -106,7 +110,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
   const { tool, args } = v;
 
   // Confinement first: a path outside the workspace is refused whatever the policy says.
-  const { path: rawPath, command } = describeCall(name, args);
+  const { path: rawPath, command } = describeCall(tool, args);
   let rel: string | null = null;
   if (rawPath !== null) {
     const r = resolveInWorkspace(deps.toolContext.root, deps.toolContext.logDir, rawPath, { forWrite: tool.effect === 'write' });
@@ -125,7 +129,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
   let before: string | null = null;
   let proposed: string | null = null;
   if (tool.effect === 'write') {
-    const p = previewWrite(deps.toolContext, name, args);
+    const p = previewWrite(deps.toolContext, tool, args);
     if (isOutcome(p)) return finish(p, 0, input);
     rel = p.path;
     before = p.before;
@@ -138,9 +142,9 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
   if (verdict.decision === 'ask') {
     const request: ApprovalRequest =
       tool.effect === 'write' && rel && proposed !== null
-        ? { kind: 'write', id, tool: name === 'edit_file' ? 'edit_file' : 'write_file', path: rel, before, proposed }
+        ? { kind: 'write', id, tool: tool.name, path: rel, before, proposed }
         : tool.effect === 'none' && rel !== null
-          ? { kind: 'read', id, tool: name, path: rel, reason: verdict.reason }
+          ? { kind: 'read', id, tool: tool.name, path: rel, reason: verdict.reason }
           : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}) };
     log.append({
       kind: 'approval_request',
@@ -204,7 +208,6 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, repeats: Ma
   // An edited write stores exactly the person's content (same write path as the tools use).
   const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal });
   if (outcome.path === undefined && rel) outcome.path = rel;
-  if (tool.effect === 'write' && !outcome.is_error && before !== proposed) resetAfterChange(repeats, key);
   return finish(outcome, deps.now() - began, runArgs, name, editNote);
 }
 

@@ -3,6 +3,8 @@
 // object (O(1) amortized per event); take snapshots with cloneRunState.
 import type { StopReason, ToolUseBlock } from './content';
 import { Conversation } from './conversation';
+import { countRepeat, repetitionKey, resetAfterChange } from './repetition';
+import { addModelEvent, emptyTokenTotals, type TokenTotals } from './totals';
 import {
   assertNever,
   type CheckResult,
@@ -19,6 +21,11 @@ import {
 /** Where an unfinished call stopped: after its proposal, its policy verdict, waiting for the
  * person, answered by the person (approve, edit or deny), or with its intent on disk (the tool may have run). */
 export type CallStage = 'proposed' | 'policy' | 'approval' | 'answered' | 'intent' | 'done';
+
+/** The events of a call the log already holds, kept while it is unfinished: finishing it after a
+ *  crash or a pause re-runs the call without logging (or asking) any of them twice. */
+export type RecordedKind = 'proposed' | 'policy' | 'approval_request' | 'approval' | 'intent';
+export type RecordedEvents = Partial<{ [K in RecordedKind]: EventOf<K> }>;
 
 export interface CallState {
   id: string;
@@ -41,15 +48,13 @@ export interface CallState {
   exitCode: number | null;
   resultSeq: number | null;
   recovered: boolean;
+  /** Repetition key (tool + arguments), while unfinished; only in a live fold. */
+  repeatKey: string | null;
+  /** Its events so far, while unfinished (released when done). */
+  recorded: RecordedEvents | null;
 }
 
-export interface TokenTotals {
-  input: number;
-  output: number;
-  cache_write: number;
-  cache_read: number;
-  total: number;
-}
+export type { TokenTotals } from './totals';
 
 export interface RunMeta {
   run: string;
@@ -79,7 +84,8 @@ export interface GateRecord {
 }
 
 /** What the run does next: ask the model, finish its tool calls, run the gate (the model said
- * done), write its outcome (gate passed, attempts used up, budget stopped), or nothing (ended). */
+ * done), write its outcome (gate passed, attempts used up, budget stopped, the model refused or
+ * ran out of context), or nothing (ended). The loop (loop/session.ts) picks its step from it. */
 export type Phase = 'not_started' | 'awaiting_model' | 'tools' | 'awaiting_gate' | 'finishing' | 'ended';
 
 export interface RunState {
@@ -88,6 +94,8 @@ export interface RunState {
   mode: Mode | null;
   limits: Limits | null;
   conversation: Conversation | null; // null when folded with { conversation: false }
+  /** Repetition key -> times proposed since the last write that changed a file (live folds only). */
+  repeats: Map<string, number>;
   phase: Phase;
   events: number;
   lastSeq: number;
@@ -127,6 +135,7 @@ export function initialRunState(opts: { conversation?: boolean } = {}): RunState
     mode: null,
     limits: null,
     conversation: opts.conversation === false ? null : new Conversation(),
+    repeats: new Map(),
     phase: 'not_started',
     events: 0,
     lastSeq: -1,
@@ -135,7 +144,7 @@ export function initialRunState(opts: { conversation?: boolean } = {}): RunState
     modelCalls: 0,
     lastStop: null,
     lastText: '',
-    tokens: { input: 0, output: 0, cache_write: 0, cache_read: 0, total: 0 },
+    tokens: emptyTokenTotals(),
     cost_usd: 0,
     retries: 0,
     calls: {},
@@ -159,7 +168,7 @@ export function initialRunState(opts: { conversation?: boolean } = {}): RunState
 }
 
 function newCall(id: string, name: string, turn: number, args: unknown, seq: number | null): CallState {
-  return { id, name, turn, stage: 'proposed', proposedSeq: seq, args, decision: null, rule: null, approval: null, intent: null, effect: null, path: null, isError: null, errorCode: null, exitCode: null, resultSeq: null, recovered: false };
+  return { id, name, turn, stage: 'proposed', proposedSeq: seq, args, decision: null, rule: null, approval: null, intent: null, effect: null, path: null, isError: null, errorCode: null, exitCode: null, resultSeq: null, recovered: false, repeatKey: null, recorded: null };
 }
 
 /** The call for an id, created when the log has no `proposed` for it (Python-Kite logs). */
@@ -171,6 +180,21 @@ function setStage(s: RunState, c: CallState, stage: CallStage): void {
   c.stage = stage;
   if (stage === 'done') delete s.pending[c.id];
   else s.pending[c.id] = stage;
+}
+
+/** Keeps a call's event while it is unfinished (live folds: the loop finishes calls from them). */
+function remember(s: RunState, c: CallState, e: EventOf<RecordedKind>): void {
+  if (!s.conversation) return;
+  (c.recorded ??= {})[e.kind] = e as never;
+}
+
+/** The reply's text blocks, joined: a closing summary when the model says done. */
+export function replyText(content: readonly { type: string; text?: string }[]): string {
+  return content
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text ?? '')
+    .join('\n')
+    .trim();
 }
 
 export function applyEvent(s: RunState, e: KiteEvent): RunState {
@@ -212,21 +236,11 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.turns = Math.max(s.turns, e.turn);
       s.modelCalls++;
       s.lastStop = e.stop;
-      s.tokens.input += e.input_tokens;
-      s.tokens.output += e.output_tokens;
-      s.tokens.cache_write += e.cache_creation_input_tokens;
-      s.tokens.cache_read += e.cache_read_input_tokens;
-      s.tokens.total += e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
-      s.cost_usd += e.cost_usd;
+      addModelEvent(s, e);
       s.conversation?.addAssistant(e.content);
-      let text = '';
-      let uses = false;
-      for (const b of e.content) {
-        if (b.type === 'text') text += (text ? '\n' : '') + b.text;
-        else if (b.type === 'tool_use') uses = true;
-      }
-      if (text.trim()) s.lastText = text.trim();
-      s.phase = uses ? 'tools' : e.stop === 'end_turn' || e.stop === 'stop_sequence' || e.stop === 'tool_use' ? 'awaiting_gate' : 'awaiting_model';
+      const text = replyText(e.content);
+      if (text) s.lastText = text;
+      s.phase = phaseAfterReply(e.stop, e.content.some((b) => b.type === 'tool_use'));
       break;
     }
     case 'model_retry':
@@ -236,6 +250,11 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       const c = newCall(e.id, e.name, e.turn, e.args, e.seq);
       s.calls[e.id] = c;
       setStage(s, c, 'proposed');
+      if (s.conversation) {
+        c.repeatKey = repetitionKey(e.name, e.args);
+        countRepeat(s.repeats, c.repeatKey);
+      }
+      remember(s, c, e);
       break;
     }
     case 'policy': {
@@ -243,6 +262,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       c.decision = e.decision;
       c.rule = e.rule;
       setStage(s, c, 'policy');
+      remember(s, c, e);
       break;
     }
     case 'approval_request': {
@@ -251,6 +271,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       c.path = e.path;
       s.pendingApprovals[e.id] = e;
       setStage(s, c, 'approval');
+      remember(s, c, e);
       break;
     }
     case 'approval': {
@@ -260,6 +281,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       c.approval = e.decision;
       if (e.decision === 'edit') c.editedArgs = e.edited_args;
       setStage(s, c, 'answered');
+      remember(s, c, e);
       break;
     }
     case 'intent': {
@@ -268,6 +290,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       c.effect = e.effect;
       c.path = e.path;
       setStage(s, c, 'intent');
+      remember(s, c, e);
       break;
     }
     case 'tool': {
@@ -275,6 +298,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       const wrote = !e.is_error && (c.effect === 'write' || (e.post_hash !== undefined && e.post_hash !== null));
       const path = e.path ?? c.path;
       if (wrote && path) s.files[path] = { post_hash: e.post_hash ?? c.intent?.post_hash ?? null, seq: e.seq };
+      // A write that changed a file: every other call may now give a different answer.
+      if (!e.is_error && c.repeatKey !== null && c.intent?.effect === 'write' && c.intent.pre_hash !== c.intent.post_hash) resetAfterChange(s.repeats, c.repeatKey);
       c.isError = e.is_error;
       c.errorCode = e.error_code;
       c.exitCode = e.exit_code ?? null;
@@ -284,6 +309,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       c.args = undefined;
       c.editedArgs = undefined;
       c.intent = null;
+      c.repeatKey = null;
+      c.recorded = null;
       delete s.pendingApprovals[e.id];
       setStage(s, c, 'done');
       const conv = s.conversation;
@@ -336,6 +363,14 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
   return s;
 }
 
+/** After a reply: its tool calls, the gate (it claims done), its outcome (the model refused or the
+ *  conversation no longer fits), or another model call (cut at max_tokens, pause_turn). */
+function phaseAfterReply(stop: StopReason, hasToolUses: boolean): Phase {
+  if (stop === 'refusal' || stop === 'model_context_window_exceeded') return 'finishing';
+  if (hasToolUses) return 'tools';
+  return stop === 'end_turn' || stop === 'stop_sequence' || stop === 'tool_use' ? 'awaiting_gate' : 'awaiting_model';
+}
+
 export function foldEvents(events: Iterable<KiteEvent>, opts?: { conversation?: boolean }): RunState {
   const s = initialRunState(opts);
   for (const e of events) applyEvent(s, e);
@@ -345,11 +380,15 @@ export function foldEvents(events: Iterable<KiteEvent>, opts?: { conversation?: 
 /** A deep, independent copy for snapshots. Event objects are shared: nothing mutates them. */
 export function cloneRunState(s: RunState): RunState {
   const calls: Record<string, CallState> = {};
-  for (const id in s.calls) calls[id] = { ...s.calls[id] };
+  for (const id in s.calls) {
+    const c = s.calls[id];
+    calls[id] = { ...c, recorded: c.recorded ? { ...c.recorded } : null };
+  }
   return {
     ...s,
     limits: s.limits ? { ...s.limits } : null,
     conversation: s.conversation ? s.conversation.clone() : null,
+    repeats: new Map(s.repeats),
     tokens: { ...s.tokens },
     calls,
     pending: { ...s.pending },

@@ -2,8 +2,9 @@
 // One definition of every method name and payload, parsed with zod on both ends (a trust boundary).
 // Pure: imported by src/harness/server and src/extension; no node builtins, no 'vscode'.
 import { z } from 'zod';
-import { EventSchema, LimitsSchema, ModeSchema, OutcomeSchema } from './events';
+import { EventSchema, ModeSchema, OutcomeSchema } from './events';
 import { SandboxInfoSchema } from './sandboxInfo';
+import { ToolNameSchema } from './toolName';
 
 /** Method names. Requests go extension → server (except confirmUnsandboxed); notifications server → extension. */
 export const Rpc = {
@@ -13,6 +14,7 @@ export const Rpc = {
   answerApproval: 'kite/answerApproval',
   listRuns: 'kite/listRuns',
   serverInfo: 'kite/serverInfo',
+  resolveSettings: 'kite/resolveSettings',
   /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
   /** notifications (server → extension) */
@@ -26,48 +28,73 @@ export const Rpc = {
 /** A run as the server knows it: a token it made up at start (the log path comes with the first event). */
 export const RunTokenSchema = z.string().min(1);
 
-/** Secrets travel only inside these params (never logged, never echoed back). */
-const SecretsSchema = z.object({ anthropicApiKey: z.string().optional() });
+/** The kite.* settings a run depends on, named as in package.json without "kite.". */
+export const RUN_SETTING_KEYS = [
+  'model',
+  'budget.turns',
+  'budget.tokens',
+  'budget.usd',
+  'budget.wallSeconds',
+  'maxGateFailures',
+  'policy.denyCommands',
+  'policy.allowCommands',
+  'sandbox',
+] as const;
+export type RunSettingKey = (typeof RUN_SETTING_KEYS)[number];
 
 /**
- * Policy additions from the person's kite.policy.* settings (same meaning as HostPolicySchema in
- * policy/config.ts, which checks the patterns compile): deny patterns are refused before anything
- * the workspace allows; allowAttended patterns run without asking in attended runs only.
+ * One setting as VS Code's inspect() reports it: its value in each scope that sets it. Unchecked on
+ * purpose (a settings.json may hold anything): which scopes count and how they meet
+ * .kite/config.json is decided in one place, the harness's config/settingsLayer.ts.
  */
-export const WirePolicyOverridesSchema = z.object({
-  deny: z.array(z.string().min(1)).optional(),
-  allowAttended: z.array(z.string().min(1)).optional(),
+export const SettingScopesSchema = z.object({
+  globalValue: z.unknown().optional(),
+  workspaceValue: z.unknown().optional(),
+  workspaceFolderValue: z.unknown().optional(),
 });
-export type WirePolicyOverrides = z.infer<typeof WirePolicyOverridesSchema>;
+export type SettingScopes = z.infer<typeof SettingScopesSchema>;
 
-/** The user-scope kite.sandbox setting. Sent on every start and resume: it replaces the workspace
- *  config's "sandbox": "off", so a workspace cannot turn the sandbox off by itself. */
-export const WireSandboxSwitchSchema = z.enum(['on', 'off']);
+/** The raw kite.* settings the extension read. Absent from start/resume params: no host settings,
+ *  the workspace's .kite/config.json decides alone (as in the CLI). */
+export const RawSettingsSchema = z.partialRecord(z.enum(RUN_SETTING_KEYS), SettingScopesSchema);
+export type RawSettings = z.infer<typeof RawSettingsSchema>;
 
 export const StartRunParamsSchema = z.object({
   root: z.string().min(1),
   featureId: z.string().optional(),
   mode: ModeSchema,
-  model: z.string().min(1), // spec: "anthropic:<id>" | "script:<abs path>" | "replay:<log>"
-  limits: LimitsSchema.partial().optional(),
-  maxGateFailures: z.number().int().positive().optional(),
   allowDirty: z.boolean().optional(),
-  policy: WirePolicyOverridesSchema.optional(),
-  sandbox: WireSandboxSwitchSchema.optional(),
-  secrets: SecretsSchema.optional(),
+  settings: RawSettingsSchema.optional(),
 });
 export type StartRunParams = z.infer<typeof StartRunParamsSchema>;
 
+/** The model and limits of a resumed run come from its log; the settings add policy, gate and sandbox. */
 export const ResumeRunParamsSchema = z.object({
   log: z.string().min(1),
   mode: ModeSchema.optional(),
-  limits: LimitsSchema.partial().optional(),
-  maxGateFailures: z.number().int().positive().optional(),
-  policy: WirePolicyOverridesSchema.optional(),
-  sandbox: WireSandboxSwitchSchema.optional(),
-  secrets: SecretsSchema.optional(),
+  settings: RawSettingsSchema.optional(),
 });
 export type ResumeRunParams = z.infer<typeof ResumeRunParamsSchema>;
+
+/** What the harness makes of the settings for a workspace, asked before a start or resume so the
+ *  extension can ask for an API key or point at a broken setting before anything runs. */
+export const ResolveSettingsParamsSchema = z.object({ root: z.string().min(1), settings: RawSettingsSchema });
+export type ResolveSettingsParams = z.infer<typeof ResolveSettingsParamsSchema>;
+export const SettingProblemSchema = z.object({ setting: z.string(), message: z.string() }); // e.g. kite.policy.denyCommands[2]
+export const ResolvedSettingsSchema = z.object({
+  model: z.string(), // the spec a new run would use
+  /** One line for the log: the model and where each value came from. */
+  summary: z.string(),
+  warnings: z.array(z.string()),
+  /** Unusable settings: a run must not start (a dropped deny pattern would loosen the policy). */
+  problems: z.array(SettingProblemSchema),
+});
+export type ResolvedSettings = z.infer<typeof ResolvedSettingsSchema>;
+
+/** Whether a model spec (a ResolvedSettings model, or a log's) needs an Anthropic API key. */
+export function needsApiKey(modelSpec: string): boolean {
+  return modelSpec.startsWith('anthropic:');
+}
 
 export const StartRunResultSchema = z.object({ token: RunTokenSchema });
 export type StartRunResult = z.infer<typeof StartRunResultSchema>;
@@ -76,19 +103,20 @@ export const StopRunParamsSchema = z.object({ token: RunTokenSchema });
 export type StopRunParams = z.infer<typeof StopRunParamsSchema>;
 export const StopRunResultSchema = z.object({ stopped: z.boolean() });
 
-/** Mirrors host.ts ApprovalRequest (the server checks the two stay assignable). */
+/** Mirrors host.ts ApprovalRequest (the server checks the two stay assignable). `tool` is the asking
+ *  tool's own name: any tool can ask, so no fixed list here, but it must be a well-formed tool name. */
 export const WireApprovalRequestSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('write'),
     id: z.string(),
-    tool: z.enum(['write_file', 'edit_file']),
+    tool: ToolNameSchema,
     path: z.string(),
     before: z.string().nullable(),
     proposed: z.string(),
   }),
   z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string(), sandbox: SandboxInfoSchema.optional() }),
   /** A read the policy asks about (rule ask:secret-file, e.g. `.env`); "always" allows that path. */
-  z.object({ kind: z.literal('read'), id: z.string(), tool: z.string(), path: z.string(), reason: z.string() }),
+  z.object({ kind: z.literal('read'), id: z.string(), tool: ToolNameSchema, path: z.string(), reason: z.string() }),
 ]);
 export type WireApprovalRequest = z.infer<typeof WireApprovalRequestSchema>;
 
@@ -159,7 +187,22 @@ export const RunSummaryWireSchema = z.object({
 });
 export type RunSummaryWire = z.infer<typeof RunSummaryWireSchema>;
 
-export const RunErrorCodeSchema = z.enum(['bad_params', 'no_feature', 'dirty_tree', 'not_a_repo', 'missing_key', 'invalid_config', 'cannot_resume', 'not_found', 'failed']);
+/** Why a run did not start or stopped with an error (server/wireErrorCode.ts maps each harness error
+ *  code to one of these). repo_state: a rebase, merge… in progress or a detached HEAD; the person
+ *  finishes it, then starts or resumes again. invalid_settings: a kite.* setting is unusable. */
+export const RunErrorCodeSchema = z.enum([
+  'bad_params',
+  'no_feature',
+  'dirty_tree',
+  'not_a_repo',
+  'repo_state',
+  'missing_key',
+  'invalid_config',
+  'invalid_settings',
+  'cannot_resume',
+  'not_found',
+  'failed',
+]);
 export type RunErrorCode = z.infer<typeof RunErrorCodeSchema>;
 
 export const RunEndedSchema = z.object({

@@ -64,6 +64,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
     lastSeq: z.number().int().nullable(),
     /** seq of the selected row (null: none). */
     selected: z.number().int().nullable(),
+    /** The header's totals (protocol/totals.ts, as the status bar and the Runs view count them). */
+    totals: z.object({ turns: z.number().int().nonnegative(), tokens: z.number().nonnegative(), cost_usd: z.number().nonnegative() }),
   }),
 ]);
 export type ViewMessage = z.infer<typeof ViewMessageSchema>;

@@ -59,6 +59,17 @@ export function classify(e: KiteEvent): ExceptionHit | null {
       return { filter: 'unusual_stop', description: `Model stopped with ${e.stop} (turn ${e.turn})`, details: `stop_reason ${e.stop} at turn ${e.turn}` };
     case 'divergence':
       return { filter: 'divergence', description: `Replay diverged at seq ${e.at_seq}: ${oneLine(e.what, 80)}`, details: `${e.what}\nrecorded: ${JSON.stringify(e.recorded)}\nlive: ${JSON.stringify(e.live)}` };
+    case 'approval_request':
+    case 'intent':
+    case 'model_retry':
+    case 'paused':
+    case 'progress':
+    case 'proposed':
+    case 'resumed':
+    case 'session_end':
+    case 'session_start':
+    case 'user':
+    case 'warning':
     default:
       return null;
   }

@@ -148,6 +148,12 @@ export class EventIndex {
           }
           break;
         }
+        case 'budget_stop':
+        case 'divergence':
+        case 'paused':
+        case 'resumed':
+        case 'session_end':
+        case 'user':
         default:
           break;
       }

@@ -13,7 +13,7 @@ import { runGit } from '../progress/runGit';
 import { runFeature, type RunSummary } from '../run';
 import type { ProcessRunner } from '../sandbox/types';
 import type { Toolbox } from '../tools/types';
-import { answerOf, RecordedAnswerHost } from '../resume/resumeSink';
+import { answerOf, RecordedAnswerHost } from '../loop/recorded';
 import { DivergenceWatcher, type DivergenceInfo } from './divergence';
 
 export type { DivergenceInfo };

@@ -4,6 +4,7 @@
 // Views are exact for the moment: a tool call seen at its `proposed` event has no result yet.
 import type { Message } from '../protocol/content';
 import type { EventOf, KiteEvent } from '../protocol/events';
+import { tokensOf } from '../protocol/totals';
 import type { ExprScope } from './expressions';
 import { fileContentAt, filesTouchedAt } from './fileContents';
 import type { EventIndex } from './eventIndex';
@@ -42,7 +43,7 @@ export function replyView(index: EventIndex, i: number): Record<string, unknown>
       cache_creation_input_tokens: e.cache_creation_input_tokens,
       cache_read_input_tokens: e.cache_read_input_tokens,
     },
-    tokens: e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens,
+    tokens: tokensOf(e),
     cost: e.cost_usd,
     text: e.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n'),
     tool_calls: e.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, input: b.input }] : [])),

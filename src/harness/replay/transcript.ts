@@ -3,6 +3,7 @@
 // line per event under it. Lines are 1-based. Pure: the extension's content provider and the
 // debug adapter build the same text from the same events, so line numbers always agree.
 import type { KiteEvent } from '../protocol/events';
+import { tokensOf } from '../protocol/totals';
 import { eventLine, fmtInt, fmtUsd, oneLine } from './eventSummary';
 
 export interface TurnGroup {
@@ -57,8 +58,7 @@ function groupHeader(events: readonly KiteEvent[], g: Omit<TurnGroup, 'headerLin
   for (let i = g.first; i <= g.last; i++) {
     const e = events[i];
     if (e.kind === 'model') {
-      const tokens = e.input_tokens + e.output_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
-      return `── Turn ${g.turn} · ${e.stop} · ${fmtInt(tokens)} tokens · ${fmtUsd(e.cost_usd)} ──`;
+      return `── Turn ${g.turn} · ${e.stop} · ${fmtInt(tokensOf(e))} tokens · ${fmtUsd(e.cost_usd)} ──`;
     }
   }
   return `── Turn ${g.turn} ──`;

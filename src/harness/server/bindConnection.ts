@@ -5,12 +5,15 @@ import type { z } from 'zod';
 import {
   AnswerApprovalParamsSchema,
   ConfirmUnsandboxedResultSchema,
+  ResolveSettingsParamsSchema,
   ResumeRunParamsSchema,
   Rpc,
   StartRunParamsSchema,
   StopRunParamsSchema,
+  type ResolvedSettings,
   type ServerLog,
 } from '../protocol/rpc';
+import { layerSettings } from '../config/settingsLayer';
 import { RunManager, type Notifier, type RunStarters } from './runManager';
 
 function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
@@ -45,13 +48,18 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
 
   connection.onRequest(Rpc.startRun, (params: unknown) => {
     const p = parse(StartRunParamsSchema, params, Rpc.startRun);
-    notify.log({ level: 'info', message: `startRun ${p.featureId ?? '(current feature)'} in ${p.root} with ${p.model} (${p.mode})` });
+    notify.log({ level: 'info', message: `startRun ${p.featureId ?? '(current feature)'} in ${p.root} (${p.mode})` });
     return { token: manager.start(p) };
   });
   connection.onRequest(Rpc.resumeRun, (params: unknown) => {
     const p = parse(ResumeRunParamsSchema, params, Rpc.resumeRun);
     notify.log({ level: 'info', message: `resumeRun ${p.log}` });
     return { token: manager.resume(p) };
+  });
+  connection.onRequest(Rpc.resolveSettings, (params: unknown): ResolvedSettings => {
+    const p = parse(ResolveSettingsParamsSchema, params, Rpc.resolveSettings);
+    const { model, summary, warnings, problems } = layerSettings(p.settings, p.root);
+    return { model, summary, warnings, problems };
   });
   connection.onRequest(Rpc.stopRun, (params: unknown) => {
     const p = parse(StopRunParamsSchema, params, Rpc.stopRun);

@@ -1,18 +1,20 @@
 // The harness server's state: the runs it is driving and the approvals they wait for. Transport-free
 // (main.ts binds it to JSON-RPC), so unit tests drive it with fake runners and a recording notifier.
-import { dirname, join, resolve } from 'node:path';
-import { addAlwaysAllowRule } from './alwaysAllow';
+import { join } from 'node:path';
+import { workspaceLogDir, workspaceOfLog } from '../events/logFiles';
 import type { ConfigOverrides } from '../config/config';
+import { layerSettings, SettingsError, type LayeredSettings } from '../config/settingsLayer';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
+import { wireErrorCode } from './wireErrorCode';
 import type {
   ApprovalRequested,
   ConfirmUnsandboxedParams,
   ApprovalWithdrawn,
   EventNotification,
+  RawSettings,
   ResumeRunParams,
   RunEnded,
-  RunErrorCode,
   RunSummaryWire,
   ServerLog,
   StartRunParams,
@@ -35,7 +37,6 @@ export interface StartOptions {
 export interface ResumeOptions {
   log: string;
   mode?: Mode;
-  limits?: Partial<Limits>;
   overrides?: ConfigOverrides;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
@@ -70,39 +71,6 @@ interface ActiveRun {
   feature: string | null;
   controller: AbortController;
   pending: Map<string, Pending>;
-  /** Commands the person chose "Always allow" for: the run's policy was built before the rule
-   *  existed, so later identical requests in this run are answered here instead of asking again. */
-  alwaysAllowed: Set<string>;
-}
-
-/** A thrown error that carries a wire code; anything else maps to 'failed'. */
-function errorCodeOf(err: unknown): RunErrorCode {
-  const code = (err as { code?: unknown } | null)?.code;
-  switch (code) {
-    case 'no_feature':
-    case 'unknown_feature':
-      return 'no_feature';
-    case 'dirty':
-      return 'dirty_tree';
-    case 'not_a_repo':
-    case 'not_found':
-      return code;
-    case 'corrupt_log':
-    case 'not_started':
-    case 'already_finished':
-    case 'is_replay':
-      return 'cannot_resume';
-    case 'missing_key':
-    case 'auth':
-      return 'missing_key';
-    case 'invalid_json':
-    case 'invalid_config':
-    case 'invalid_progress':
-    case 'script_invalid':
-      return 'invalid_config';
-    default:
-      return 'failed';
-  }
 }
 
 // Compile-time guard: the wire shapes must stay assignable to the Host contract in host.ts.
@@ -110,18 +78,6 @@ const _reqCheck: (r: WireApprovalRequest) => ApprovalRequest = (r) => r;
 const _ansCheck: (a: WireApprovalAnswer) => ApprovalAnswer = (a) => a;
 void _reqCheck;
 void _ansCheck;
-
-/** The settings' parts of start/resume params, in the shape runFeature lays over .kite/config.json. */
-export function overridesOf(p: { maxGateFailures?: number; policy?: StartRunParams['policy']; sandbox?: StartRunParams['sandbox'] }): ConfigOverrides | undefined {
-  const policy = p.policy && (p.policy.deny?.length || p.policy.allowAttended?.length) ? { deny: p.policy.deny ?? [], allow_attended: p.policy.allowAttended ?? [] } : undefined;
-  if (p.maxGateFailures === undefined && !policy && p.sandbox === undefined) return undefined;
-  return {
-    ...(p.maxGateFailures !== undefined ? { max_gate_failures: p.maxGateFailures } : {}),
-    ...(policy ? { policy } : {}),
-    // The host's switch replaces the workspace file's "off" (config.ts applyOverrides).
-    ...(p.sandbox !== undefined ? { sandbox: p.sandbox } : {}),
-  };
-}
 
 export class RunManager {
   private readonly runs = new Map<string, ActiveRun>();
@@ -135,28 +91,35 @@ export class RunManager {
 
   start(params: StartRunParams): string {
     const run = this.newRun(params.root, params.featureId ?? null);
-    const env = this.envWithSecrets(params.secrets);
-    const opts: StartOptions = {
-      root: params.root,
-      featureId: params.featureId,
-      mode: params.mode,
-      model: params.model,
-      limits: params.limits,
-      allowDirty: params.allowDirty,
-      overrides: overridesOf(params),
-      signal: run.controller.signal,
-      env,
-    };
-    this.drive(run, () => this.starters.runFeature(opts, this.hostFor(run)));
+    this.drive(run, async () => {
+      // Without settings the workspace's config decides alone (model '' = its model, else the default).
+      const layered = params.settings ? this.layered(params.settings, params.root) : null;
+      const opts: StartOptions = {
+        root: params.root,
+        featureId: params.featureId,
+        mode: params.mode,
+        model: layered?.model ?? '',
+        limits: layered?.limits,
+        allowDirty: params.allowDirty,
+        overrides: layered?.overrides,
+        signal: run.controller.signal,
+        env: { ...this.env },
+      };
+      return this.starters.runFeature(opts, this.hostFor(run));
+    });
     return run.token;
   }
 
   resume(params: ResumeRunParams): string {
-    // Logs live in <root>/.kite/runs/, so the root of a resumed run is two folders up.
-    const run = this.newRun(resolve(dirname(params.log), '..', '..'), null);
+    // The workspace whose log folder (log_dir) holds the log; null when none does.
+    const run = this.newRun(workspaceOfLog(params.log) ?? null, null);
     run.log = params.log;
-    const opts: ResumeOptions = { log: params.log, mode: params.mode, limits: params.limits, overrides: overridesOf(params), signal: run.controller.signal, env: this.envWithSecrets(params.secrets) };
-    this.drive(run, () => this.starters.resumeRun(opts, this.hostFor(run)));
+    this.drive(run, async () => {
+      // The log decides the model and limits; the settings add policy, gate failures and the sandbox switch.
+      const overrides = params.settings ? this.layered(params.settings, run.root).overrides : undefined;
+      const opts: ResumeOptions = { log: params.log, mode: params.mode, overrides, signal: run.controller.signal, env: { ...this.env } };
+      return this.starters.resumeRun(opts, this.hostFor(run));
+    });
     return run.token;
   }
 
@@ -171,13 +134,7 @@ export class RunManager {
     const pending = this.runs.get(token)?.pending.get(id);
     if (!pending) return false;
     this.runs.get(token)?.pending.delete(id);
-    const root = this.runs.get(token)?.root;
-    if (answer.decision === 'approve' && answer.always && pending.request.kind === 'command' && root) {
-      this.runs.get(token)?.alwaysAllowed.add(pending.request.command.trim());
-      const r = addAlwaysAllowRule(root, pending.request.command);
-      if ('error' in r) this.notify.log({ level: 'warn', message: r.error });
-      else this.notify.log({ level: 'info', message: r.added ? `added policy rule ${r.ruleId} to ${r.file}` : `policy rule ${r.ruleId} already in ${r.file}` });
-    }
+    // "Always allow" is the run's to carry out (policy/livePolicy.ts saves the rule and reloads).
     pending.resolve(answer);
     return true;
   }
@@ -188,16 +145,18 @@ export class RunManager {
 
   private newRun(root: string | null, feature: string | null): ActiveRun {
     const token = `r${++this.counter}-${Date.now().toString(36)}`;
-    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map(), alwaysAllowed: new Set() };
+    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map() };
     this.runs.set(token, run);
     return run;
   }
 
-  private envWithSecrets(secrets: StartRunParams['secrets']): NodeJS.ProcessEnv {
-    // The model adapter reads the key from this (dedicated) process's environment; the command
-    // runner scrubs it from every child it starts. It is never written anywhere.
-    if (secrets?.anthropicApiKey) this.env.ANTHROPIC_API_KEY = secrets.anthropicApiKey;
-    return { ...this.env };
+  /** The settings over the workspace's config (none found: the settings alone); unusable
+   *  settings end the run before it starts. */
+  private layered(settings: RawSettings, root: string | null): LayeredSettings {
+    const layered = layerSettings(settings, root);
+    if (layered.problems.length) throw new SettingsError(layered.problems);
+    this.notify.log({ level: 'info', message: `settings: ${layered.summary}` });
+    return layered;
   }
 
   private drive(run: ActiveRun, go: () => Promise<RunSummaryWire>): void {
@@ -208,7 +167,7 @@ export class RunManager {
         (err: unknown) => {
           const message = err instanceof Error ? err.message : String(err);
           this.notify.log({ level: 'error', message: `run ${run.token} failed: ${message}` });
-          this.finish(run, { token: run.token, log: run.log, summary: null, error: { code: errorCodeOf(err), message } });
+          this.finish(run, { token: run.token, log: run.log, summary: null, error: { code: wireErrorCode(err), message } });
         },
       );
     });
@@ -229,10 +188,6 @@ export class RunManager {
       approve: (request: ApprovalRequest, signal: AbortSignal) =>
         new Promise<ApprovalAnswer>((resolve, reject) => {
           if (signal.aborted) return reject(new Error('cancelled'));
-          if (request.kind === 'command' && run.alwaysAllowed.has(request.command.trim())) {
-            this.notify.log({ level: 'info', message: `"${request.command}" is always allowed (chosen earlier in this run)` });
-            return resolve({ decision: 'approve', always: true });
-          }
           run.pending.set(request.id, { request, resolve, reject });
           signal.addEventListener(
             'abort',
@@ -259,11 +214,20 @@ export class RunManager {
         if (event.kind === 'session_start') {
           run.root = event.root;
           run.feature = event.feature;
-          run.log ??= join(event.root, '.kite', 'runs', `${event.run}.jsonl`);
+          run.log ??= logPathOf(event.root, event.run);
         }
-        if (run.log === null && run.root) run.log = join(run.root, '.kite', 'runs', `${event.run}.jsonl`);
+        if (run.log === null && run.root) run.log = logPathOf(run.root, event.run);
         this.notify.event({ token: run.token, log: run.log ?? '', event });
       },
     };
+  }
+}
+
+/** Where the log of run `id` in `root` is written (null while the config cannot be read). */
+function logPathOf(root: string, id: string): string | null {
+  try {
+    return join(workspaceLogDir(root), `${id}.jsonl`);
+  } catch {
+    return null; // the run itself reports the config error
   }
 }

@@ -1,4 +1,5 @@
-// The tools of Kite and the toolbox built from them.
+// The tools of Kite (the registry) and the toolbox built from them. A new tool is its own file
+// (defineTool: schema, effect, target, preview for writes, run) plus one entry in ALL_TOOLS.
 import { createToolboxFrom } from './toolbox';
 import { editFileTool } from './editFile';
 import { listFilesTool } from './listFiles';
@@ -15,17 +16,10 @@ export function createToolbox(tools: readonly AnyTool[] = ALL_TOOLS): Toolbox {
   return createToolboxFrom([...tools]);
 }
 
-/** Where a validated call points: the path for file tools, the command for run (for policy and logs). */
-export function describeCall(name: string, args: unknown): { path: string | null; command: string | null } {
-  const a = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
-  const path = typeof a.path === 'string' ? a.path : name === 'list_files' || name === 'search' ? '.' : null;
-  const command = name === 'run' && typeof a.command === 'string' ? a.command : null;
-  return { path, command };
-}
-
 export { defineTool } from './defineTool';
-export { previewWrite, commitWrite, isOutcome, type WritePreview } from './preview';
+export { describeCall, type CallTarget } from './describeCall';
+export { previewFile, previewWrite, commitWrite, isOutcome, type Proposal, type WritePreview } from './preview';
 export { resolveInWorkspace } from './paths';
 export { sha256 } from './hash';
 export { reduceOutput } from './reduce';
-export type { AnyTool, Toolbox, ToolContext, ToolOutcome, ToolErrorCode, Validation } from './types';
+export type { AnyTool, PreviewContext, ToolTarget, Toolbox, ToolContext, ToolOutcome, ToolErrorCode, Validation, WriteToolDefinition } from './types';

@@ -21,6 +21,7 @@ export const listFilesTool = defineTool({
     glob: z.string().min(1).optional().describe('Only files matching this glob (supports *, **, ?, [abc], {a,b}).'),
     recursive: z.boolean().optional().describe('List all files below path, not just its direct entries. Default: false.'),
   }),
+  target: (args) => ({ path: args.path ?? '.' }),
   run: async (args, ctx) => {
     const r = resolveInWorkspace(ctx.root, ctx.logDir, args.path ?? '.', { forWrite: false });
     if (!r.ok) return fail(r.code, `${r.message} Nothing was listed.`);

@@ -1,24 +1,18 @@
 // What a write WOULD do, computed without touching disk: approvals show it as a diff, intent
-// records hash it. write_file and edit_file use the same functions, so preview == effect.
+// records hash it. Each write tool previews through previewFile and commits with commitWrite, so
+// preview == effect; the loop reaches any tool's preview through previewWrite.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { looksBinary } from './binary';
 import { fail, ok } from './defineTool';
-import { applyEdit } from './editText';
 import { sha256 } from './hash';
 import { resolveInWorkspace } from './paths';
-import type { ToolContext, ToolOutcome } from './types';
+import type { AnyTool, PreviewContext, ToolOutcome, WritePreview } from './types';
 
-export interface WritePreview {
-  path: string; // workspace-relative
-  abs: string;
-  before: string | null; // null: the file does not exist yet
-  proposed: string;
-  count?: number; // edit_file: occurrences replaced
-  lines?: number[]; // edit_file: lines where the replaced text started
-}
+export type { WritePreview } from './types';
 
-type Ctx = Pick<ToolContext, 'root' | 'logDir'>;
+/** What a write tool computes from the file's current text: the new content (and its own details). */
+export type Proposal = Omit<WritePreview, 'path' | 'abs' | 'before'>;
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -40,28 +34,31 @@ function readCurrent(abs: string, rel: string): string | null | ToolOutcome {
 }
 
 /**
- * The proposed full content of a write_file / edit_file call (args already validated), or the
- * error outcome the tool would return. Never writes.
+ * The preview of a write to one workspace file: confinement, the file's current text, then the
+ * tool's `propose` (given that text, null when the file does not exist yet). Never writes.
  */
-export function previewWrite(ctx: Ctx, name: string, args: unknown): WritePreview | ToolOutcome {
-  if (!isRecord(args) || typeof args.path !== 'string') return fail('invalid_args', `${name} needs a "path" string. Nothing was written.`);
-  const r = resolveInWorkspace(ctx.root, ctx.logDir, args.path, { forWrite: true });
+export function previewFile(ctx: PreviewContext, rawPath: string, propose: (before: string | null, rel: string) => Proposal | ToolOutcome): WritePreview | ToolOutcome {
+  const r = resolveInWorkspace(ctx.root, ctx.logDir, rawPath, { forWrite: true });
   if (!r.ok) return fail(r.code, `${r.message} Nothing was written.`);
   if (r.rel === '') return fail('is_directory', 'The workspace root is a directory; give a file path. Nothing was written.');
   const before = readCurrent(r.abs, r.rel);
   if (isOutcome(before)) return before;
-  if (name === 'write_file') {
-    if (typeof args.content !== 'string') return fail('invalid_args', 'write_file needs a "content" string. Nothing was written.');
-    return { path: r.rel, abs: r.abs, before, proposed: args.content };
+  const p = propose(before, r.rel);
+  return isOutcome(p) ? p : { ...p, path: r.rel, abs: r.abs, before };
+}
+
+/**
+ * What a call of `tool` (args validated by its schema) would write, or the error outcome the tool
+ * would return. Never writes and never throws: a failing preview is an is_error result.
+ */
+export function previewWrite(ctx: PreviewContext, tool: AnyTool, args: unknown): WritePreview | ToolOutcome {
+  if (tool.effect !== 'write') return fail('invalid_args', `${tool.name} does not write files, so there is nothing to preview.`);
+  try {
+    return tool.preview(args, ctx);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    return fail('failed', `${tool.name} could not work out its change${err.code ? ` (${err.code})` : ''}: ${err.message ?? String(e)}. Nothing was written.`);
   }
-  if (name === 'edit_file') {
-    if (typeof args.old_string !== 'string' || typeof args.new_string !== 'string') return fail('invalid_args', 'edit_file needs "old_string" and "new_string" strings. The file was not modified.');
-    if (before === null) return fail('not_found', `No file at "${r.rel}". edit_file only changes existing files; use write_file to create one. Nothing was written.`, { path: r.rel });
-    const e = applyEdit(before, { old_string: args.old_string, new_string: args.new_string, replace_all: args.replace_all === true }, r.rel);
-    if (!e.ok) return fail(e.code, e.message, { path: r.rel });
-    return { path: r.rel, abs: r.abs, before, proposed: e.content, count: e.count, lines: e.lines };
-  }
-  return fail('invalid_args', `${name} does not write files; previewWrite applies to write_file and edit_file only.`);
 }
 
 export function isOutcome(x: unknown): x is ToolOutcome {
@@ -74,7 +71,7 @@ const lineCount = (s: string): number => (s === '' ? 0 : s.split('\n').length - 
  * Writes `content` to a workspace file (parents created). Used by write_file, edit_file and by
  * the loop when a person approved an edited version. Re-checks confinement at write time.
  */
-export function commitWrite(ctx: Ctx, relPath: string, content: string): ToolOutcome {
+export function commitWrite(ctx: PreviewContext, relPath: string, content: string): ToolOutcome {
   const r = resolveInWorkspace(ctx.root, ctx.logDir, relPath, { forWrite: true });
   if (!r.ok) return fail(r.code, `${r.message} Nothing was written.`);
   let previous: string | null = null;

@@ -45,6 +45,7 @@ export const readFileTool = defineTool({
     'Paths are relative to the workspace root; paths outside it (including through symlinks) are refused. Binary files (a NUL byte in the first 8 KB) are refused, as are files over 10 MB. A directory gives an is_directory error: use list_files for directories. Files that usually hold secrets (.env, private keys) need a person\'s approval.',
   ].join('\n'),
   input: Input,
+  target: (args) => ({ path: args.path }),
   run: async (args, ctx) => {
     const r = resolveInWorkspace(ctx.root, ctx.logDir, args.path, { forWrite: false });
     if (!r.ok) return fail(r.code, `${r.message} Nothing was read.`);

@@ -19,6 +19,7 @@ export const runTool = defineTool({
     command: z.string().min(1).describe('The shell command line, e.g. "npm test" or "git diff --stat".'),
     timeout_s: z.number().positive().optional().describe('Seconds before the command is killed. Default and maximum: the configured command timeout.'),
   }),
+  target: (args) => ({ command: args.command }),
   run: async (args, ctx) => {
     const max = ctx.commandTimeoutS;
     const timeout = Math.min(args.timeout_s ?? max, max);

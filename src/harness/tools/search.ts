@@ -29,6 +29,7 @@ export const searchTool = defineTool({
     ignore_case: z.boolean().optional().describe('Match without regard to letter case. Default: false.'),
     context: z.number().int().min(0).max(10).optional().describe('Lines of context to show before and after each match (0–10). Default: 0.'),
   }),
+  target: (args) => ({ path: args.path ?? '.' }),
   run: async (args, ctx) => {
     let re: RegExp;
     try {

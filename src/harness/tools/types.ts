@@ -41,13 +41,44 @@ export interface ToolOutcome {
   sandbox?: SandboxInfo; // run: which sandbox ran it
 }
 
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
-  name: string;
+/** What a call acts on, for confinement, policy and logs: a workspace path or a command line. */
+export type ToolTarget = { path: string } | { command: string } | null;
+
+/** What a write WOULD do, computed without touching disk: approvals show it as a diff, intent records hash it. */
+export interface WritePreview {
+  path: string; // workspace-relative
+  abs: string;
+  before: string | null; // null: the file does not exist yet
+  proposed: string; // the full content after the call
+  count?: number; // edit_file: occurrences replaced
+  lines?: number[]; // edit_file: lines where the replaced text started
+}
+
+/** What a preview may read: where the workspace is and which folder is off limits. */
+export type PreviewContext = Pick<ToolContext, 'root' | 'logDir'>;
+
+interface ToolBase<S extends z.ZodType> {
+  name: string; // protocol/toolName.ts TOOL_NAME
   description: string; // written for a real Claude model: specific and honest
   input: S;
-  effect: Effect;
+  /** What the call acts on (args validated). Pure: the loop confines this path before the policy sees it. */
+  target(args: z.infer<S>): ToolTarget;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }
+
+/** A tool that changes one file. It names the file and says what it would hold without writing,
+ *  so the loop can confine, show the diff and hash the intent without knowing the tool. */
+export interface WriteToolDefinition<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
+  effect: 'write';
+  target(args: z.infer<S>): { path: string };
+  preview(args: z.infer<S>, ctx: PreviewContext): WritePreview | ToolOutcome;
+}
+
+export interface OtherToolDefinition<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
+  effect: Exclude<Effect, 'write'>;
+}
+
+export type ToolDefinition<S extends z.ZodType = z.ZodType> = WriteToolDefinition<S> | OtherToolDefinition<S>;
 export type AnyTool = ToolDefinition<z.ZodType>;
 
 export type Validation = { ok: true; args: unknown; tool: AnyTool } | { ok: false; outcome: ToolOutcome };

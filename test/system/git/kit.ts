@@ -48,7 +48,7 @@ export function plantFilter(repo: string): void {
 
 let built = false;
 
-/** dist/cli.js from the current source, built once per process (as test/unit/cli/kiteRunE2e.test.ts does). */
+/** dist/cli.js from the current source, built once per process (as test/system/cli/kiteRunE2e.test.ts does). */
 export function buildDist(): void {
   if (built) return;
   const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });

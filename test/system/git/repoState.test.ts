@@ -8,7 +8,7 @@ import type { Host } from '../../../src/harness/host';
 import { resumeRun, ResumeError } from '../../../src/harness/resume';
 import { RunError, runFeature } from '../../../src/harness/run';
 import { DEMO_SCRIPT, git, tempRepo } from '../../unit/loop/kit';
-import { makeProject } from '../../unit/resume/kit';
+import { makeProject } from '../resume/kit';
 import { buildDist, gitStatus, kiteCli } from './kit';
 
 const noOne: Host = { approve: () => Promise.reject(new Error('nobody is there to answer')) };

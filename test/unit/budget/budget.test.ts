@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { checkBudget, describeStop, mergeLimits, NO_LIMITS } from '../../../src/harness/budget/budget';
 import { runLoop } from '../../../src/harness/loop/session';
-import { initialLoopState } from '../../../src/harness/loop/state';
 import { say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import { makeDeps, ScriptedGate, tempRepo } from '../loop/kit';
 
@@ -33,7 +32,7 @@ describe('budgets', function () {
       );
       const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([true]), now, config: { model: 'claude-opus-4-1', prices } });
       deps.limits = { ...NO_LIMITS, ...limits };
-      return runLoop(deps, initialLoopState(), new AbortController().signal).then((r) => ({ r, sink, model }));
+      return runLoop(deps, new AbortController().signal).then((r) => ({ r, sink, model }));
     };
 
     it('turns: stops before the call that would exceed, with a budget_stop event naming the limit', async () => {
@@ -73,7 +72,7 @@ describe('budgets', function () {
       const model = new ScriptedModel([say('done')]);
       const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([true]) });
       deps.limits = { turns: 1, tokens: null, usd: null, wall_s: null };
-      const r = await runLoop(deps, initialLoopState(), new AbortController().signal);
+      const r = await runLoop(deps, new AbortController().signal);
       assert.equal(r.outcome, 'done');
       assert.equal(sink.of('budget_stop').length, 0);
     });

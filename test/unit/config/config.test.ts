@@ -62,6 +62,12 @@ describe('config (.kite/config.json)', () => {
     assert.match(fails('{"checks": ["npm test"]\n"model": "x"}').message, /:2:1: not valid JSON: unexpected '"': expected ',' or '}' after a property value/);
   });
 
+  it('// and /* */ comments are allowed; a problem after them keeps its line and column', () => {
+    const c = parseConfig('{\n  // the gate\n  "checks": ["npm test"], /* fast */\n  "max_gate_failures": 2 // CI too\n}\n');
+    assert.deepEqual([c.checks, c.max_gate_failures], [['npm test'], 2]);
+    assert.equal(fails('{\n  /* a\n     b */ "checks": ["npm test"],\n}').message, '.kite/config.json:4:1: not valid JSON: trailing comma before }');
+  });
+
   it('loadConfig reads <root>/.kite/config.json', () => {
     const root = tempDir();
     mkdirSync(join(root, '.kite'));

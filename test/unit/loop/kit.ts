@@ -8,11 +8,14 @@ import { withDefaults, type KiteConfigFile } from '../../../src/harness/config/c
 import type { EventSink } from '../../../src/harness/events/sink';
 import type { GateCheckOptions, GateLike, GateVerdict } from '../../../src/harness/gate/gate';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../../../src/harness/host';
+import { LoggedGate } from '../../../src/harness/events/loggedGate';
 import { assembleLoop } from '../../../src/harness/loop/assemble';
+import { sessionStartOf } from '../../../src/harness/loop/sessionStart';
 import type { LoopDeps } from '../../../src/harness/loop/session';
 import type { Model } from '../../../src/harness/model/model';
 import { LOG_VERSION, type EventBody, type EventKind, type KiteEvent, type Mode } from '../../../src/harness/protocol/events';
 import type { Feature } from '../../../src/harness/progress/progressFile';
+import { initialRunState } from '../../../src/harness/protocol/reducer';
 
 export const SAMPLE = join(__dirname, '..', '..', 'fixtures', 'sample');
 export const DEMO_SCRIPT = join(__dirname, '..', '..', 'fixtures', 'scripts', 'demo.json');
@@ -106,21 +109,21 @@ export interface DepsOptions {
   now?: () => number;
 }
 
+/** Loop dependencies around a fresh run state that has folded its session_start (as runFeature's). */
 export function makeDeps(o: DepsOptions): { deps: LoopDeps; sink: MemorySink } {
   const sink = o.sink ?? new MemorySink();
   const config = withDefaults(o.config ?? { checks: ['npm test'] });
-  const deps = assembleLoop({
-    root: o.root,
-    config,
-    feature: o.feature ?? FEATURE,
-    mode: o.mode ?? 'unattended',
-    limits: { turns: config.budget.turns, tokens: config.budget.tokens, usd: config.budget.usd, wall_s: config.budget.wall_s },
-    model: o.model,
-    turnsSoFar: 0,
-    log: sink,
-    host: o.host ?? new CannedHost(),
-    now: o.now ?? (() => performance.now()),
-  });
-  if (o.gate) deps.gate = o.gate;
+  const feature = o.feature ?? FEATURE;
+  const mode = o.mode ?? 'unattended';
+  const limits = { turns: config.budget.turns, tokens: config.budget.tokens, usd: config.budget.usd, wall_s: config.budget.wall_s };
+  const deps = assembleLoop({ root: o.root, config, feature, mode, limits, model: o.model, state: initialRunState(), log: sink, host: o.host ?? new CannedHost(), now: o.now ?? (() => performance.now()) });
+  // The gate's verdict moves the run on through its `gate` event, as in a real run.
+  if (o.gate) deps.gate = new LoggedGate(o.gate, deps.log);
+  deps.log.append(sessionStartOf({ config, feature, mode, limits, model: o.model.id, root: o.root, gitHead: null, branch: null, replayOf: null, startedAt: new Date(0), progressAtStart: null, deps }));
   return { deps, sink };
+}
+
+/** The briefing, written through the loop's sink (so the run state folds it). */
+export function brief(deps: LoopDeps, text = 'Briefing: fix F1'): void {
+  deps.log.append({ kind: 'user', reason: 'briefing', text });
 }

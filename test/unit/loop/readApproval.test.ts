@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoop } from '../../../src/harness/loop/session';
-import { initialLoopState } from '../../../src/harness/loop/state';
 import { say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import type { ApprovalAnswer } from '../../../src/harness/host';
 import type { ToolResultBlock } from '../../../src/harness/protocol/content';
-import { CannedHost, makeDeps, ScriptedGate, tempRepo } from './kit';
+import { brief, CannedHost, makeDeps, ScriptedGate, tempRepo } from './kit';
 
 async function readEnv(answer: ApprovalAnswer) {
   const root = tempRepo();
@@ -16,9 +15,8 @@ async function readEnv(answer: ApprovalAnswer) {
   const host = new CannedHost([answer]);
   const model = new ScriptedModel([use('read_file', 'r1', { path: '.env' }), say('done')]);
   const { deps, sink } = makeDeps({ root, model, host, mode: 'attended', gate: new ScriptedGate([true]) });
-  const state = initialLoopState();
-  state.conversation.addUserText('go');
-  await runLoop(deps, state, new AbortController().signal);
+  brief(deps, 'go');
+  await runLoop(deps, new AbortController().signal);
   const result = model.requests[1].messages.flatMap((m) => (m.role === 'user' ? m.content : [])).find((b): b is ToolResultBlock => b.type === 'tool_result');
   return { root, host, sink, result };
 }

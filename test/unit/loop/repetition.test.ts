@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { countRepeat, repeatsFromEvents, repetitionKey } from '../../../src/harness/loop/repetition';
 import { runLoop } from '../../../src/harness/loop/session';
-import { initialLoopState } from '../../../src/harness/loop/state';
+import { foldEvents } from '../../../src/harness/protocol/reducer';
+import { countRepeat, repetitionKey } from '../../../src/harness/protocol/repetition';
 import { say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import { makeDeps, ScriptedGate, tempRepo } from './kit';
 
@@ -36,12 +36,12 @@ describe('repetition guard in a run', function () {
       say('done'),
     ]);
     const { deps, sink } = makeDeps({ root, model, config: { checks: ['true'] }, gate: new ScriptedGate([true]) });
-    const state = initialLoopState();
-    const r = await runLoop(deps, state, new AbortController().signal);
+    const r = await runLoop(deps, new AbortController().signal);
+    const state = r.state;
     assert.equal(r.outcome, 'done');
     // warned at the 3rd and 4th identical call since the last change, never stopped
     assert.equal(sink.of('warning').filter((w) => w.code === 'repetition').length, 4);
-    assert.deepEqual([...repeatsFromEvents(sink.events)].sort(), [...state.repeats].sort());
+    assert.deepEqual([...foldEvents(sink.events).repeats].sort(), [...state.repeats].sort());
     assert.equal(state.repeats.get(repetitionKey('run', { command: 'true' })), 1);
   });
 
@@ -50,7 +50,7 @@ describe('repetition guard in a run', function () {
     const w = (n: number) => use('write_file', `w${n}`, { path: 'a.txt', content: 'same\n' });
     const model = new ScriptedModel([1, 2, 3, 4, 5, 6].map(w));
     const { deps, sink } = makeDeps({ root, model, config: { checks: ['true'] }, gate: new ScriptedGate([true]) });
-    const r = await runLoop(deps, initialLoopState(), new AbortController().signal);
+    const r = await runLoop(deps, new AbortController().signal);
     assert.equal(r.outcome, 'stuck');
     assert.equal(sink.of('tool').length, 4);
   });

@@ -2,18 +2,16 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoop, type LoopDeps } from '../../../src/harness/loop/session';
-import { initialLoopState, type LoopState } from '../../../src/harness/loop/state';
 import { ModelError } from '../../../src/harness/model/model';
 import { reply, say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import type { Message } from '../../../src/harness/protocol/content';
 import { foldEvents } from '../../../src/harness/protocol/reducer';
-import { makeDeps, MemorySink, ScriptedGate, tempRepo } from './kit';
+import { brief, makeDeps, MemorySink, ScriptedGate, tempRepo } from './kit';
 
-function start(_deps: LoopDeps, sink: MemorySink, text = 'Briefing: fix F1'): LoopState {
-  const state = initialLoopState();
-  sink.append({ kind: 'user', reason: 'briefing', text });
-  state.conversation.addUserText(text);
-  return state;
+/** The loop's deps, briefed like a new run. */
+function start(deps: LoopDeps, _sink: MemorySink, text = 'Briefing: fix F1'): LoopDeps {
+  brief(deps, text);
+  return deps;
 }
 
 const lastUser = (m: Message[]): Message => m[m.length - 1];
@@ -29,7 +27,7 @@ describe('loop: stop reasons and the gate', function () {
     const model = new ScriptedModel([say('done, I think'), use('read_file', 'r1', { path: 'src/ledger.js' }), say('Now really done.')]);
     const gate = new ScriptedGate([false, true]);
     const { deps, sink } = makeDeps({ root, model, gate });
-    const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+    const r = await runLoop(start(deps, sink), new AbortController().signal);
     assert.equal(r.outcome, 'done');
     assert.equal(r.summary, 'Now really done.');
     assert.deepEqual(gate.calls.map((c) => c.attempt), [1, 2]);
@@ -43,7 +41,7 @@ describe('loop: stop reasons and the gate', function () {
     const model = new ScriptedModel([say('done'), say('done again')]);
     const gate = new ScriptedGate([false]);
     const { deps, sink } = makeDeps({ root, model, gate, config: { checks: ['npm test'], max_gate_failures: 2 } });
-    const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+    const r = await runLoop(start(deps, sink), new AbortController().signal);
     assert.equal(r.outcome, 'gate_failed');
     assert.match(r.summary, /failed 2 times.*npm test/);
     assert.equal(sink.of('user').filter((u) => u.reason === 'gate_feedback').length, 1);
@@ -54,7 +52,7 @@ describe('loop: stop reasons and the gate', function () {
     const model = new ScriptedModel([reply([{ type: 'text', text: 'finished' }], 'stop_sequence')]);
     const gate = new ScriptedGate([true]);
     const { deps, sink } = makeDeps({ root, model, gate });
-    const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+    const r = await runLoop(start(deps, sink), new AbortController().signal);
     assert.equal(r.outcome, 'done');
     assert.equal(gate.calls.length, 1);
   });
@@ -63,7 +61,7 @@ describe('loop: stop reasons and the gate', function () {
     const cut = reply([{ type: 'text', text: 'Writing the file' }, { type: 'tool_use', id: 'w1', name: 'write_file', input: { path: 'cut.txt', content: 'half' } }], 'max_tokens');
     const model = new ScriptedModel([cut, say('ok')]);
     const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([true]) });
-    const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+    const r = await runLoop(start(deps, sink), new AbortController().signal);
     assert.equal(r.outcome, 'done');
     assert.equal(existsSync(join(root, 'cut.txt')), false);
     const next = lastUser(model.requests[1].messages);
@@ -76,7 +74,7 @@ describe('loop: stop reasons and the gate', function () {
     const paused = reply([{ type: 'text', text: 'Thinking about the fix…' }], 'pause_turn');
     const model = new ScriptedModel([paused, say('done')]);
     const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([true]) });
-    const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+    const r = await runLoop(start(deps, sink), new AbortController().signal);
     assert.equal(r.outcome, 'done');
     const sent = model.requests[1].messages;
     assert.deepEqual(sent[sent.length - 1], { role: 'assistant', content: paused.content });
@@ -90,7 +88,7 @@ describe('loop: stop reasons and the gate', function () {
       const model = new ScriptedModel([reply([{ type: 'text', text: 'no' }], stop)]);
       const gate = new ScriptedGate([true]);
       const { deps, sink } = makeDeps({ root, model, gate });
-      const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+      const r = await runLoop(start(deps, sink), new AbortController().signal);
       assert.equal(r.outcome, outcome);
       assert.equal(gate.calls.length, 0);
     }
@@ -99,13 +97,13 @@ describe('loop: stop reasons and the gate', function () {
   it('a ModelError ends the run error with a clear message (a script out of replies does not hang)', async () => {
     const model = new ScriptedModel([use('read_file', 'r1', { path: 'src/ledger.js' })], 'script:/x.json');
     const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([true]) });
-    const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+    const r = await runLoop(start(deps, sink), new AbortController().signal);
     assert.equal(r.outcome, 'error');
     assert.match(r.error ?? '', /script_exhausted.*ran out of replies after 1/);
 
     const failing = { id: 'x', complete: () => Promise.reject(new ModelError('overloaded', 'API overloaded after 4 retries')) };
     const b = makeDeps({ root, model: failing, gate: new ScriptedGate([true]) });
-    const r2 = await runLoop(b.deps, start(b.deps, b.sink), new AbortController().signal);
+    const r2 = await runLoop(start(b.deps, b.sink), new AbortController().signal);
     assert.equal(r2.outcome, 'error');
     assert.equal(r2.error, 'model error (overloaded): API overloaded after 4 retries');
   });
@@ -115,7 +113,7 @@ describe('loop: stop reasons and the gate', function () {
     const ac = new AbortController();
     ac.abort();
     const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([true]) });
-    const r = await runLoop(deps, start(deps, sink), ac.signal);
+    const r = await runLoop(start(deps, sink), ac.signal);
     assert.equal(r.outcome, 'cancelled');
     assert.equal(model.requests.length, 0);
   });
@@ -129,12 +127,12 @@ describe('loop: stop reasons and the gate', function () {
       say('done again'),
     ]);
     const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([false, true]) });
-    const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+    const r = await runLoop(start(deps, sink), new AbortController().signal);
     assert.equal(r.outcome, 'done');
     const rebuilt = foldEvents(sink.events).conversation;
     assert.ok(rebuilt);
-    assert.deepEqual(rebuilt.messages(), r.state.conversation.messages());
+    assert.deepEqual(rebuilt.messages(), r.state.conversation!.messages());
     // and it is exactly what the model was sent on its last turn, plus its last reply
-    assert.deepEqual(model.requests[4].messages, r.state.conversation.messages().slice(0, -1));
+    assert.deepEqual(model.requests[4].messages, r.state.conversation!.messages().slice(0, -1));
   });
 });

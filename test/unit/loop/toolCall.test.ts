@@ -3,17 +3,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/harness/config/config';
 import { runLoop, type LoopDeps } from '../../../src/harness/loop/session';
-import { initialLoopState, type LoopState } from '../../../src/harness/loop/state';
 import { say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import type { ToolResultBlock } from '../../../src/harness/protocol/content';
 import { sha256 } from '../../../src/harness/tools/hash';
-import { CannedHost, makeDeps, MemorySink, ScriptedGate, tempRepo } from './kit';
+import { brief, CannedHost, makeDeps, MemorySink, ScriptedGate, tempRepo } from './kit';
 
-function start(_deps: LoopDeps, sink: MemorySink): LoopState {
-  const s = initialLoopState();
-  sink.append({ kind: 'user', reason: 'briefing', text: 'go' });
-  s.conversation.addUserText('go');
-  return s;
+/** The loop's deps, briefed like a new run. */
+function start(deps: LoopDeps, _sink: MemorySink): LoopDeps {
+  brief(deps, 'go');
+  return deps;
 }
 
 /** The tool_result blocks the model received, by tool_use id. */
@@ -27,7 +25,7 @@ function results(model: ScriptedModel): Map<string, ToolResultBlock> {
 async function run(root: string, replies: ReturnType<typeof use>[], opts: Partial<Parameters<typeof makeDeps>[0]> = {}) {
   const model = new ScriptedModel([...replies, say('done')]);
   const { deps, sink } = makeDeps({ root, model, gate: new ScriptedGate([true]), ...opts });
-  const r = await runLoop(deps, start(deps, sink), new AbortController().signal);
+  const r = await runLoop(start(deps, sink), new AbortController().signal);
   return { r, sink, model, res: results(model) };
 }
 

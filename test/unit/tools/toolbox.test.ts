@@ -2,7 +2,10 @@ import { strict as assert } from 'node:assert';
 import { z } from 'zod';
 import { createToolbox, ALL_TOOLS, describeCall } from '../../../src/harness/tools';
 import { defineTool } from '../../../src/harness/tools/defineTool';
+import { runTool } from '../../../src/harness/tools/runTool';
+import { searchTool } from '../../../src/harness/tools/search';
 import { MAX_TOOL_OUTPUT_CHARS } from '../../../src/harness/tools/toolbox';
+import { writeFileTool } from '../../../src/harness/tools/writeFile';
 import { makeWorkspace } from './_workspace';
 
 describe('toolbox', () => {
@@ -50,8 +53,8 @@ describe('toolbox', () => {
   });
 
   it('turns a throwing tool into a failed outcome and caps any output', async () => {
-    const boom = defineTool({ name: 'boom', description: 'Throws.', effect: 'none', input: z.object({}), run: () => Promise.reject(Object.assign(new Error('disk on fire'), { code: 'EIO' })) });
-    const flood = defineTool({ name: 'flood', description: 'Prints a lot.', effect: 'none', input: z.object({}), run: async () => ({ output: 'y\n'.repeat(MAX_TOOL_OUTPUT_CHARS), is_error: false, error_code: null }) });
+    const boom = defineTool({ name: 'boom', description: 'Throws.', effect: 'none', input: z.object({}), target: () => null, run: () => Promise.reject(Object.assign(new Error('disk on fire'), { code: 'EIO' })) });
+    const flood = defineTool({ name: 'flood', description: 'Prints a lot.', effect: 'none', input: z.object({}), target: () => null, run: async () => ({ output: 'y\n'.repeat(MAX_TOOL_OUTPUT_CHARS), is_error: false, error_code: null }) });
     const tb = createToolbox([boom, flood]);
     const ws = makeWorkspace();
     try {
@@ -69,12 +72,12 @@ describe('toolbox', () => {
 
   it('refuses duplicate tool names and bad names at definition time', () => {
     assert.throws(() => createToolbox([ALL_TOOLS[0], ALL_TOOLS[0]]), /duplicate tool name "read_file"/);
-    assert.throws(() => defineTool({ name: 'Bad Name', description: 'x', effect: 'none', input: z.object({}), run: async () => ({ output: '', is_error: false, error_code: null }) }), /must match/);
+    assert.throws(() => defineTool({ name: 'Bad Name', description: 'x', effect: 'none', input: z.object({}), target: () => null, run: async () => ({ output: '', is_error: false, error_code: null }) }), /must match/);
   });
 
   it('describes where a call points for policy and logs', () => {
-    assert.deepEqual(describeCall('run', { command: 'npm test' }), { path: null, command: 'npm test' });
-    assert.deepEqual(describeCall('write_file', { path: 'a.txt', content: '' }), { path: 'a.txt', command: null });
-    assert.deepEqual(describeCall('search', { pattern: 'x' }), { path: '.', command: null });
+    assert.deepEqual(describeCall(runTool, { command: 'npm test' }), { path: null, command: 'npm test' });
+    assert.deepEqual(describeCall(writeFileTool, { path: 'a.txt', content: '' }), { path: 'a.txt', command: null });
+    assert.deepEqual(describeCall(searchTool, { pattern: 'x' }), { path: '.', command: null });
   });
 });

@@ -2,7 +2,10 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../../../src/harness/tools/hash';
+import { editFileTool } from '../../../src/harness/tools/editFile';
 import { isOutcome, previewWrite } from '../../../src/harness/tools/preview';
+import { readFileTool } from '../../../src/harness/tools/readFile';
+import { writeFileTool } from '../../../src/harness/tools/writeFile';
 import { makeWorkspace, type Workspace } from './_workspace';
 
 describe('write_file', () => {
@@ -130,14 +133,14 @@ describe('previewWrite', () => {
 
   it('computes the proposed content of an edit without touching disk', () => {
     ws.write('a.txt', 'hello world\n');
-    const p = previewWrite(ws.ctx, 'edit_file', { path: 'a.txt', old_string: 'world', new_string: 'kite' });
+    const p = previewWrite(ws.ctx, editFileTool, { path: 'a.txt', old_string: 'world', new_string: 'kite' });
     assert.ok(!isOutcome(p));
     assert.deepEqual({ path: p.path, before: p.before, proposed: p.proposed }, { path: 'a.txt', before: 'hello world\n', proposed: 'hello kite\n' });
     assert.equal(ws.read('a.txt'), 'hello world\n');
   });
 
   it('gives before=null for a new file and creates nothing', () => {
-    const p = previewWrite(ws.ctx, 'write_file', { path: 'new/dir/b.txt', content: 'x' });
+    const p = previewWrite(ws.ctx, writeFileTool, { path: 'new/dir/b.txt', content: 'x' });
     assert.ok(!isOutcome(p));
     assert.equal(p.before, null);
     assert.equal(p.proposed, 'x');
@@ -146,11 +149,11 @@ describe('previewWrite', () => {
 
   it('returns the error outcome the tool would give', () => {
     ws.write('a.txt', 'x x\n');
-    const p = previewWrite(ws.ctx, 'edit_file', { path: 'a.txt', old_string: 'x', new_string: 'y' });
+    const p = previewWrite(ws.ctx, editFileTool, { path: 'a.txt', old_string: 'x', new_string: 'y' });
     assert.ok(isOutcome(p) && p.error_code === 'not_unique');
-    const q = previewWrite(ws.ctx, 'write_file', { path: '../evil.txt', content: 'x' });
+    const q = previewWrite(ws.ctx, writeFileTool, { path: '../evil.txt', content: 'x' });
     assert.ok(isOutcome(q) && q.error_code === 'outside_workspace');
-    const r = previewWrite(ws.ctx, 'read_file', { path: 'a.txt' });
+    const r = previewWrite(ws.ctx, readFileTool, { path: 'a.txt' });
     assert.ok(isOutcome(r) && r.error_code === 'invalid_args');
   });
 });

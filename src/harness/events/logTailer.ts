@@ -1,0 +1,228 @@
+// Reads a .jsonl event log from the start in chunks, then follows it: fs.watch wakes it up and it
+// reads only the bytes appended since (a partial last line waits for its newline). It keeps the
+// byte range of every event's line, not the events, so the full text of any event can be read
+// back on demand (raw event, full output, diff) while memory stays small. No 'vscode' here.
+import { watch, type FSWatcher } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { KiteEvent } from '../protocol/events';
+import { LogLineParser, type LogProblem } from '../protocol/parse';
+
+export interface TailBatch {
+  events: KiteEvent[];
+  problems: LogProblem[];
+  /** True for the batches of the first read (the history); false for live increments. */
+  initial: boolean;
+  /** True on the last batch of the first read. */
+  done: boolean;
+  /** Bytes of the file read so far, and its size when this read began (for a progress estimate). */
+  bytesRead: number;
+  bytesTotal: number;
+}
+
+export interface TailerOptions {
+  /** Events per batch while reading the history. */
+  batchSize?: number;
+  /** Events in the very first batch (small, so the first rows show at once). */
+  firstBatchSize?: number;
+  /** Bytes read per call. */
+  chunkBytes?: number;
+  /** Follow appends after the first read (default true). */
+  follow?: boolean;
+  /** Safety net for filesystems where fs.watch misses changes (ms; 0 = none). */
+  pollMs?: number;
+}
+
+export type TailerEvent =
+  | { type: 'batch'; batch: TailBatch }
+  /** The file shrank or was replaced: everything read so far is void. */
+  | { type: 'reset' }
+  | { type: 'gone' }
+  | { type: 'error'; message: string };
+
+export class LogTailer {
+  private offset = 0;
+  private line = 0;
+  private carry: Buffer = Buffer.alloc(0);
+  private readonly parser: LogLineParser;
+  private watcher: FSWatcher | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private reading = false;
+  private again = false;
+  private disposed = false;
+  private stoppedByVersion = false;
+  /** seq and byte range of each event line, in file order (seqs increase). */
+  private readonly seqs: number[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly batchSize: number;
+  private emitted = false;
+  private readonly chunkBytes: number;
+  /** dev:ino of the file first opened: a path now naming another file was rotated or replaced. */
+  private identity: string | null = null;
+
+  constructor(
+    readonly path: string,
+    private readonly emit: (e: TailerEvent) => void,
+    private readonly opts: TailerOptions = {},
+  ) {
+    this.parser = new LogLineParser(basename(path).replace(/\.jsonl$/, ''));
+    this.batchSize = opts.batchSize ?? 5000;
+    this.chunkBytes = opts.chunkBytes ?? 1 << 20;
+  }
+
+  /** Number of events read so far. */
+  get count(): number {
+    return this.seqs.length;
+  }
+
+  /** Reads the history (emitting `initial` batches), then follows the file. */
+  async start(): Promise<void> {
+    await this.readMore(true);
+    if (this.disposed || this.opts.follow === false) return;
+    try {
+      this.watcher = watch(this.path, { persistent: false }, (kind) => {
+        if (kind === 'rename') void this.checkGone();
+        this.kick();
+      });
+      this.watcher.on('error', () => this.kick());
+    } catch (e) {
+      this.emit({ type: 'error', message: `cannot watch ${this.path}: ${String(e)}` });
+    }
+    const poll = this.opts.pollMs ?? 1000;
+    if (poll > 0) {
+      this.poller = setInterval(() => this.kick(), poll);
+      this.poller.unref();
+    }
+  }
+
+  /** Reads whatever was appended now (also what the watcher calls). */
+  kick(): void {
+    if (this.disposed) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    void this.readMore(false);
+  }
+
+  /** The exact text of the line of event `seq` (null if unknown). */
+  async rawLine(seq: number): Promise<string | null> {
+    let lo = 0;
+    let hi = this.seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.seqs[mid] as number) < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    if (this.seqs[lo] !== seq) return null;
+    const start = this.starts[lo] as number;
+    const length = (this.ends[lo] as number) - start;
+    const fh = await open(this.path, 'r');
+    try {
+      const buf = Buffer.alloc(length);
+      await fh.read(buf, 0, length, start);
+      return buf.toString('utf8').replace(/\r$/, '');
+    } finally {
+      await fh.close();
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+  }
+
+  private async checkGone(): Promise<void> {
+    try {
+      await stat(this.path);
+    } catch {
+      if (!this.disposed) this.emit({ type: 'gone' });
+    }
+  }
+
+  private async readMore(initial: boolean): Promise<void> {
+    this.reading = true;
+    try {
+      let first = initial;
+      do {
+        this.again = false;
+        await this.readAvailable(first);
+        first = false;
+      } while (this.again && !this.disposed);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') this.emit({ type: 'gone' });
+      else this.emit({ type: 'error', message: `reading ${this.path}: ${String(e)}` });
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private async readAvailable(initial: boolean): Promise<void> {
+    if (this.stoppedByVersion) return;
+    const fh = await open(this.path, 'r');
+    try {
+      const { size, dev, ino } = await fh.stat();
+      const identity = `${dev}:${ino}`;
+      this.identity ??= identity;
+      if (size < this.offset || identity !== this.identity) {
+        // Truncated, or replaced / rotated (even by a longer file): the owner starts over with a fresh tailer.
+        this.emit({ type: 'reset' });
+        this.dispose();
+        return;
+      }
+      let batch: TailBatch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
+      const buf = Buffer.alloc(Math.min(this.chunkBytes, Math.max(1, size - this.offset)));
+      while (this.offset < size && !this.disposed) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - this.offset), this.offset);
+        if (bytesRead <= 0) break;
+        const base = this.offset - this.carry.length;
+        const data = this.carry.length ? Buffer.concat([this.carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+        this.offset += bytesRead;
+        let pos = 0;
+        for (let nl = data.indexOf(10, pos); nl >= 0; nl = data.indexOf(10, pos)) {
+          this.line++;
+          this.parseLine(data, pos, nl, base, batch);
+          pos = nl + 1;
+          if (batch.events.length >= (this.emitted ? this.batchSize : (this.opts.firstBatchSize ?? this.batchSize))) {
+            this.emitted = true;
+            batch.bytesRead = base + nl + 1;
+            this.emit({ type: 'batch', batch });
+            batch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
+          }
+          if (this.stoppedByVersion) break;
+        }
+        this.carry = Buffer.from(data.subarray(pos));
+        if (this.stoppedByVersion) break;
+      }
+      if (initial && this.carry.length && !this.disposed) {
+        // A last line without its newline: a writer mid-line, or one that died there.
+        batch.problems.push({ line: this.line + 1, message: `line ${this.line + 1}: incomplete last line (${this.carry.length} bytes, no newline yet); it appears here once it is complete` });
+      }
+      batch.done = initial;
+      batch.bytesRead = this.offset;
+      if (!this.disposed && (batch.events.length || batch.problems.length || initial)) this.emit({ type: 'batch', batch });
+    } finally {
+      await fh.close();
+    }
+  }
+
+  private parseLine(data: Buffer, from: number, nl: number, base: number, batch: TailBatch): void {
+    const text = data.toString('utf8', from, nl);
+    if (text.trim() === '') return;
+    const r = this.parser.parse(text, this.line);
+    if (r.ok) {
+      this.seqs.push(r.event.seq);
+      this.starts.push(base + from);
+      this.ends.push(base + nl);
+      batch.events.push(r.event);
+    } else {
+      batch.problems.push(r.problem);
+      if (r.unsupportedVersion !== undefined) this.stoppedByVersion = true;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+// Rebuilds the content of a file around one write of a run, from the log alone (plus the file's
+// state before the run): before the write, after it as the model proposed it, and after it as it
+// was applied (with the person's edit, if any). Earlier writes to the same path are replayed in
+// order, and hashes recorded in the intent events are checked. No 'vscode' here.
+import type { KiteEvent } from '../protocol/events';
+import { applyEdit, type EditArgs } from '../tools/editText';
+import { sha256 } from '../tools/hash';
+
+export interface WriteCall {
+  id: string;
+  name: 'write_file' | 'edit_file';
+  path: string;
+  proposed?: number;
+  intent?: number;
+  tool?: number;
+  approval?: number;
+}
+
+export interface WriteVersions {
+  path: string;
+  /** null when the content before cannot be rebuilt (say why in `notes`). */
+  before: string | null;
+  proposed: string | null;
+  applied: string | null;
+  /** The person edited the proposal before it was applied. */
+  edited: boolean;
+  notes: string[];
+}
+
+export interface WriteSources {
+  /** The full event with this seq, read back from the log. */
+  event(seq: number): Promise<KiteEvent | null>;
+  /**
+   * The file before the run touched it, or null when unknown. `preHash` is the sha256 the log
+   * recorded for it (null: the file did not exist; undefined: the log does not say).
+   */
+  base(path: string, preHash: string | null | undefined): Promise<string | null>;
+}
+
+export function isWriteName(name: string): name is WriteCall['name'] {
+  return name === 'write_file' || name === 'edit_file';
+}
+
+/** Collects the write calls of a log as its events stream by (O(1) per event). */
+export class WriteIndex {
+  private readonly calls = new Map<string, WriteCall>();
+  private readonly byPath = new Map<string, string[]>();
+
+  add(e: KiteEvent): void {
+    switch (e.kind) {
+      case 'proposed':
+      case 'intent':
+      case 'tool': {
+        if (!isWriteName(e.name)) return;
+        const args = e.args as { path?: unknown } | null;
+        const path = typeof args?.path === 'string' ? args.path : null;
+        let call = this.calls.get(e.id);
+        if (!call) {
+          if (path === null) return;
+          call = { id: e.id, name: e.name, path };
+          this.calls.set(e.id, call);
+        }
+        call[e.kind] = e.seq;
+        if (e.kind === 'tool' && !e.is_error) {
+          const list = this.byPath.get(call.path) ?? [];
+          list.push(e.id);
+          this.byPath.set(call.path, list);
+        }
+        return;
+      }
+      case 'approval': {
+        const call = this.calls.get(e.id);
+        if (call) call.approval = e.seq;
+        return;
+      }
+      case 'approval_request':
+      case 'budget_stop':
+      case 'divergence':
+      case 'gate':
+      case 'model_retry':
+      case 'model':
+      case 'paused':
+      case 'policy':
+      case 'progress':
+      case 'resumed':
+      case 'session_end':
+      case 'session_start':
+      case 'user':
+      case 'warning':
+      default:
+        return;
+    }
+  }
+
+  /** The write call an event belongs to (by tool_use id), if it is one. */
+  callOf(e: KiteEvent): WriteCall | null {
+    return 'id' in e && typeof e.id === 'string' ? (this.calls.get(e.id) ?? null) : null;
+  }
+
+  /** Applied writes to `path` before call `id`, oldest first. */
+  earlier(path: string, id: string): string[] {
+    const list = this.byPath.get(path) ?? [];
+    const i = list.indexOf(id);
+    return i < 0 ? list.slice() : list.slice(0, i);
+  }
+
+  get(id: string): WriteCall | undefined {
+    return this.calls.get(id);
+  }
+}
+
+export async function resolveWrite(index: WriteIndex, call: WriteCall, src: WriteSources): Promise<WriteVersions> {
+  const notes: string[] = [];
+  const argsOf = async (seq: number | undefined): Promise<Record<string, unknown> | null> => {
+    if (seq === undefined) return null;
+    const e = await src.event(seq);
+    return e && 'args' in e && typeof e.args === 'object' && e.args !== null ? (e.args as Record<string, unknown>) : null;
+  };
+  const after = (name: WriteCall['name'], before: string | null, args: Record<string, unknown> | null): string | null => {
+    if (!args) return null;
+    if (name === 'write_file') return typeof args.content === 'string' ? args.content : null;
+    if (before === null) return null;
+    const r = applyEdit(before, args as unknown as EditArgs, call.path);
+    if (!r.ok) notes.push(`the edit does not apply to the rebuilt content: ${r.message}`);
+    return r.ok ? r.content : null;
+  };
+
+  // Replay the earlier writes to the same path, from the file as it was before the run.
+  const firstIntent = await firstIntentOf(index, call, src);
+  let content = await src.base(call.path, firstIntent);
+  for (const id of index.earlier(call.path, call.id)) {
+    const c = index.get(id);
+    if (!c) continue;
+    content = after(c.name, content, await argsOf(c.tool ?? c.intent));
+  }
+  const before = content;
+  if (before === null) notes.push(`the content of ${call.path} before this write is not known (no git commit or file matching the logged hash)`);
+  const intent = call.intent !== undefined ? await src.event(call.intent) : null;
+  if (intent?.kind === 'intent' && before !== null) {
+    const want = intent.pre_hash;
+    const have = sha256(before);
+    if (want !== null && want !== have) notes.push('the rebuilt content before the write does not match the hash recorded in the log; the file was changed outside the run');
+  }
+  const proposedArgs = await argsOf(call.proposed);
+  const appliedArgs = await argsOf(call.tool ?? call.intent);
+  const proposed = after(call.name, before, proposedArgs);
+  const applied = appliedArgs ? after(call.name, before, appliedArgs) : null;
+  if (!appliedArgs) notes.push('the write was not applied');
+  const approval = call.approval !== undefined ? await src.event(call.approval) : null;
+  const edited = approval?.kind === 'approval' && approval.decision === 'edit';
+  return { path: call.path, before, proposed, applied, edited, notes };
+}
+
+/** pre_hash of the first write to the path in the log: what the file was before the run. */
+async function firstIntentOf(index: WriteIndex, call: WriteCall, src: WriteSources): Promise<string | null | undefined> {
+  const first = index.earlier(call.path, call.id)[0] ?? call.id;
+  const c = index.get(first);
+  if (c?.intent === undefined) return undefined;
+  const e = await src.event(c.intent);
+  return e?.kind === 'intent' ? e.pre_hash : undefined;
+}

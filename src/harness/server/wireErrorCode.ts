@@ -1,0 +1,90 @@
+// Which wire code (protocol/rpc.ts RunErrorCode) a thrown harness error reaches the extension as.
+// Every error class that can end a start or resume carries a typed `code`; each table below is
+// exhaustive over its union, so a new code does not compile until someone decides its wire code.
+// Anything else (a bug, a zod error) is 'failed'.
+import { ConfigError, type ConfigErrorCode } from '../config/config';
+import { SettingsError } from '../config/settingsLayer';
+import { LogReadError, type LogReadErrorCode } from '../events/reader';
+import { ModelSpecError, type ModelSpecErrorCode } from '../model/index';
+import { ModelError, type ModelErrorCode } from '../model/model';
+import { ProgressError, type ProgressErrorCode } from '../progress/progressFile';
+import { GitError, type GitErrorCode } from '../progress/runGit';
+import type { RunErrorCode as WireCode } from '../protocol/rpc';
+import { ResumeError, type ResumeErrorCode } from '../resume';
+import { RunError, type RunErrorCode } from '../run';
+
+export const RUN_ERROR_WIRE: Record<RunErrorCode, WireCode> = {
+  no_root: 'not_found', // the folder named to work in does not exist (or is a file)
+  not_a_repo: 'not_a_repo',
+  dirty: 'dirty_tree',
+  repo_state: 'repo_state',
+};
+
+export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
+  corrupt_log: 'cannot_resume',
+  not_started: 'cannot_resume',
+  already_finished: 'cannot_resume',
+  is_replay: 'cannot_resume',
+  old_format: 'cannot_resume', // readable, never resumable
+  no_root: 'cannot_resume', // the run's folder is gone; Kite will not resume it elsewhere
+  repo_state: 'repo_state', // like a new run: finish the rebase or merge, then resume
+};
+
+export const CONFIG_ERROR_WIRE: Record<ConfigErrorCode, WireCode> = {
+  invalid_json: 'invalid_config',
+  invalid_config: 'invalid_config',
+  unreadable: 'invalid_config',
+};
+
+export const PROGRESS_ERROR_WIRE: Record<ProgressErrorCode, WireCode> = {
+  not_found: 'not_found',
+  invalid_json: 'invalid_config',
+  invalid_progress: 'invalid_config',
+  no_feature: 'no_feature',
+  unknown_feature: 'no_feature',
+};
+
+export const MODEL_ERROR_WIRE: Record<ModelErrorCode, WireCode> = {
+  missing_key: 'missing_key',
+  auth: 'missing_key', // a rejected key: the fix is the same, set another one
+  script_invalid: 'invalid_config',
+  script_exhausted: 'failed',
+  bad_request: 'failed',
+  network: 'failed',
+  overloaded: 'failed',
+  cancelled: 'failed',
+  unknown: 'failed',
+};
+
+export const MODEL_SPEC_ERROR_WIRE: Record<ModelSpecErrorCode, WireCode> = {
+  bad_spec: 'invalid_config',
+  adapter_missing: 'failed',
+};
+
+export const LOG_READ_ERROR_WIRE: Record<LogReadErrorCode, WireCode> = {
+  not_found: 'not_found',
+  unsupported_version: 'cannot_resume',
+  not_a_log: 'cannot_resume',
+};
+
+export const GIT_ERROR_WIRE: Record<GitErrorCode, WireCode> = {
+  not_a_repo: 'not_a_repo',
+  dirty: 'dirty_tree',
+  commit_failed: 'failed',
+  secret_in_commit: 'failed',
+  worktree_failed: 'failed',
+  git_failed: 'failed',
+};
+
+export function wireErrorCode(err: unknown): WireCode {
+  if (err instanceof RunError) return RUN_ERROR_WIRE[err.code];
+  if (err instanceof ResumeError) return RESUME_ERROR_WIRE[err.code];
+  if (err instanceof ConfigError) return CONFIG_ERROR_WIRE[err.code];
+  if (err instanceof SettingsError) return err.code;
+  if (err instanceof ProgressError) return PROGRESS_ERROR_WIRE[err.code];
+  if (err instanceof ModelError) return MODEL_ERROR_WIRE[err.code];
+  if (err instanceof ModelSpecError) return MODEL_SPEC_ERROR_WIRE[err.code];
+  if (err instanceof LogReadError) return LOG_READ_ERROR_WIRE[err.code];
+  if (err instanceof GitError) return GIT_ERROR_WIRE[err.code];
+  return 'failed';
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KiteEvent } from '../../../src/harness/protocol/events';
+import { LogTailer, type TailerEvent } from '../../../src/harness/events/logTailer';
+
+const fixtures = join(__dirname, '../../fixtures/logs');
+const demoLines = readFileSync(join(fixtures, 'demo-run.jsonl'), 'utf8').trim().split('\n');
+
+/** Collects what a tailer emits; `until` resolves when a predicate over all of it holds. */
+function collector() {
+  const got: TailerEvent[] = [];
+  const waiters: { check: () => boolean; resolve: () => void }[] = [];
+  const events = (): KiteEvent[] => got.flatMap((e) => (e.type === 'batch' ? e.batch.events : []));
+  return {
+    got,
+    events,
+    emit: (e: TailerEvent) => {
+      got.push(e);
+      for (const w of waiters.splice(0)) {
+        if (w.check()) w.resolve();
+        else waiters.push(w);
+      }
+    },
+    until: (check: () => boolean) => new Promise<void>((resolve) => (check() ? resolve() : waiters.push({ check, resolve }))),
+  };
+}
+
+describe('log tailer', () => {
+  let dir: string;
+  let tailer: LogTailer | null = null;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kite-tail-'));
+  });
+  afterEach(() => {
+    tailer?.dispose();
+    tailer = null;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the history in batches (a small first one), the last marked done', async () => {
+    const c = collector();
+    tailer = new LogTailer(join(fixtures, 'demo-run.jsonl'), c.emit, { batchSize: 20, firstBatchSize: 5, follow: false });
+    await tailer.start();
+    const sizes = c.got.map((e) => (e.type === 'batch' ? [e.batch.events.length, e.batch.initial, e.batch.done] : e.type));
+    assert.deepEqual(sizes, [[5, true, false], [20, true, false], [20, true, false], [0, true, true]]);
+    assert.deepEqual(c.events().map((e) => e.seq), demoLines.map((_, i) => i));
+    const last = c.got.at(-1);
+    assert.ok(last?.type === 'batch' && last.batch.bytesRead === last.batch.bytesTotal && last.batch.bytesTotal > 0);
+  });
+
+  it('gives back the exact line of any event by seq', async () => {
+    const c = collector();
+    tailer = new LogTailer(join(fixtures, 'demo-run.jsonl'), c.emit, { follow: false });
+    await tailer.start();
+    assert.equal(await tailer.rawLine(19), demoLines[19]);
+    assert.equal(await tailer.rawLine(0), demoLines[0]);
+    assert.equal(await tailer.rawLine(45), null);
+  });
+
+  // How fast appends arrive is measured in test/bench/timeline.bench.ts, not asserted here.
+  it('follows appends: each new event arrives once, without polling, and a half-written line waits for its newline', async () => {
+    const path = join(dir, 'live.jsonl');
+    writeFileSync(path, demoLines.slice(0, 10).join('\n') + '\n');
+    const c = collector();
+    tailer = new LogTailer(path, c.emit, { pollMs: 0 });
+    await tailer.start();
+    assert.equal(c.events().length, 10);
+    for (let i = 10; i < 20; i++) {
+      appendFileSync(path, demoLines[i] + '\n');
+      await c.until(() => c.events().length === i + 1);
+    }
+    const line = demoLines[20] as string;
+    appendFileSync(path, line.slice(0, 30));
+    tailer.kick();
+    appendFileSync(path, line.slice(30) + '\n');
+    await c.until(() => c.events().length === 21);
+    assert.equal(c.events()[20]?.seq, 20);
+    assert.deepEqual(c.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : [])), []);
+    assert.equal(new Set(c.events().map((e) => e.seq)).size, 21);
+  });
+
+  it('reports malformed lines and an incomplete last line with their line numbers, and keeps going', async () => {
+    const c = collector();
+    tailer = new LogTailer(join(fixtures, 'malformed-middle.jsonl'), c.emit, { follow: false });
+    await tailer.start();
+    const problems = c.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : []));
+    assert.deepEqual(problems.map((p) => p.line), [4, 7]);
+    assert.equal(c.events().length, 10);
+    const c2 = collector();
+    tailer.dispose();
+    tailer = new LogTailer(join(fixtures, 'torn-last-line.jsonl'), c2.emit, { follow: false });
+    await tailer.start();
+    const torn = c2.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : []));
+    assert.equal(torn.length, 1);
+    assert.match(torn[0]!.message, /^line 10: incomplete last line/);
+    assert.equal(c2.events().length, 9);
+  });
+
+  it('a torn last line in the history is reported, then arrives as an event once its writer completes it', async () => {
+    const path = join(dir, 'torn.jsonl');
+    const line = demoLines[5] as string;
+    writeFileSync(path, demoLines.slice(0, 5).join('\n') + '\n' + line.slice(0, 40));
+    const c = collector();
+    tailer = new LogTailer(path, c.emit, { pollMs: 0 });
+    await tailer.start();
+    const first = c.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : []));
+    assert.equal(first.length, 1);
+    assert.match(first[0]!.message, /^line 6: incomplete last line \(40 bytes, no newline yet\)/);
+    assert.equal(c.events().length, 5);
+    appendFileSync(path, line.slice(40) + '\n' + demoLines[6] + '\n');
+    tailer.kick();
+    await c.until(() => c.events().length === 7);
+    assert.deepEqual(c.events().map((e) => e.seq), [0, 1, 2, 3, 4, 5, 6]);
+    // No new problem for the completed line, and its byte range spans both writes.
+    assert.equal(c.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : [])).length, 1);
+    assert.equal(await tailer.rawLine(5), line);
+    assert.equal(await tailer.rawLine(6), demoLines[6]);
+  });
+
+  it('says reset when the file is rotated (renamed away, a new one at the path), even a longer one', async () => {
+    const path = join(dir, 'rot.jsonl');
+    writeFileSync(path, demoLines.slice(0, 3).join('\n') + '\n');
+    const c = collector();
+    tailer = new LogTailer(path, c.emit, { pollMs: 0 });
+    await tailer.start();
+    assert.equal(c.events().length, 3);
+    renameSync(path, join(dir, 'rot.jsonl.1'));
+    // Longer than what was read: a size check alone would read on from the old offset, mid-line.
+    writeFileSync(path, demoLines.slice(0, 8).join('\n') + '\n');
+    tailer.kick();
+    await c.until(() => c.got.some((e) => e.type === 'reset'));
+    assert.equal(c.events().length, 3);
+    assert.deepEqual(c.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : [])), []);
+    // The owner's fresh tailer reads the new file from its start.
+    const c2 = collector();
+    tailer = new LogTailer(path, c2.emit, { follow: false });
+    await tailer.start();
+    assert.deepEqual(c2.events().map((e) => e.seq), [0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('normalizes a log of the original Python Kite', async () => {
+    const c = collector();
+    tailer = new LogTailer(join(fixtures, 'python-kite.jsonl'), c.emit, { follow: false });
+    await tailer.start();
+    assert.ok(c.events().some((e) => e.kind === 'model'));
+    assert.ok(c.events().every((e) => e.v === 1));
+  });
+
+  it('says when the file shrinks (replaced) or disappears', async () => {
+    const path = join(dir, 'r.jsonl');
+    writeFileSync(path, demoLines.slice(0, 5).join('\n') + '\n');
+    const c = collector();
+    tailer = new LogTailer(path, c.emit, { pollMs: 0 });
+    await tailer.start();
+    truncateSync(path, 10);
+    tailer.kick();
+    await c.until(() => c.got.some((e) => e.type === 'reset'));
+    const c2 = collector();
+    tailer = new LogTailer(path, c2.emit, { pollMs: 0 });
+    writeFileSync(path, demoLines.slice(0, 2).join('\n') + '\n');
+    await tailer.start();
+    rmSync(path);
+    await c2.until(() => c2.got.some((e) => e.type === 'gone'));
+  });
+});

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { logTotals } from '../../../src/harness/events/logTotals';
+import { readLogSummary, summarizeLog, TAIL_BYTES } from '../../../src/harness/events/runLogSummary';
+import { foldEvents } from '../../../src/harness/protocol/reducer';
+import { readLog } from '../../../src/harness/events/reader';
+import { writeLargeLog } from '../../helpers/largeLog';
+
+const logs = join(__dirname, '..', '..', 'fixtures', 'logs');
+
+describe('events/runLogSummary (Runs view)', () => {
+  const dirs: string[] = [];
+  const tmp = (): string => {
+    const d = mkdtempSync(join(tmpdir(), 'kite-runs-'));
+    dirs.push(d);
+    return d;
+  };
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('reads outcome, turns, tokens, cost and commit from a finished log', async () => {
+    const s = await readLogSummary(join(logs, 'demo-run.jsonl'));
+    assert.equal(s.run, 'demo-run');
+    assert.equal(s.feature, 'F4');
+    assert.equal(s.outcome, 'done');
+    assert.equal(s.turns, 8);
+    assert.equal(s.tokens, 26750);
+    assert.equal(s.costUsd, 0.02595);
+    assert.match(s.commit ?? '', /^9c1e4b7/);
+    assert.deepEqual(s.pendingApprovals, []);
+  });
+
+  it('a log without session_end is open; an unanswered approval_request is reported as pending', () => {
+    const head = JSON.stringify({ kind: 'session_start', feature: 'F1', title: 'Fees', model: 'script:/s.json', started_at: '2026-11-29T08:00:00Z' });
+    const tail = [
+      head,
+      JSON.stringify({ kind: 'model', turn: 1, input_tokens: 1000, output_tokens: 100, cost_usd: 0.01 }),
+      JSON.stringify({ kind: 'approval_request', id: 'a1' }),
+      JSON.stringify({ kind: 'approval', id: 'a1' }),
+      JSON.stringify({ kind: 'model', turn: 2, input_tokens: 1200, output_tokens: 80, cost_usd: 0.02 }),
+      JSON.stringify({ kind: 'approval_request', id: 'a2' }),
+      '{"kind":"tool","id":"a2","outp', // torn last line: ignored, never a crash
+    ].join('\n');
+    const s = summarizeLog('/x/.kite/runs/20261129-080000-F1.jsonl', head, tail, true);
+    assert.equal(s.outcome, 'open');
+    assert.equal(s.turns, 2);
+    assert.equal(s.tokens, 2380);
+    assert.equal(s.costUsd, 0.03);
+    assert.deepEqual(s.pendingApprovals, ['a2']);
+    assert.equal(s.title, 'Fees');
+  });
+
+  it('reads a python-Kite log (no envelope) without failing', async () => {
+    const s = await readLogSummary(join(logs, 'python-kite.jsonl'));
+    assert.equal(s.feature, 'F4');
+    assert.ok(s.turns > 0);
+  });
+
+  it('summarizes a large log from its head and tail (the feature from session_start, the end from the tail)', async () => {
+    const file = join(tmp(), '20261129-090000-F9.jsonl');
+    writeLargeLog(file, 20_000);
+    const size = readFileSync(file).length;
+    assert.ok(size > 20 * TAIL_BYTES, `fixture too small (${size} bytes)`);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const first = JSON.parse(lines[0]!) as { feature: string };
+    const last = JSON.parse(lines.at(-1)!) as { kind: string; status?: string };
+    const s = await readLogSummary(file);
+    assert.equal(s.feature, first.feature);
+    assert.equal(s.outcome, last.kind === 'session_end' ? last.status : 'open');
+  });
+
+  it('takes the feature from the file name when the head is unreadable', () => {
+    const s = summarizeLog('/r/20261129-101010-F7.jsonl', 'not json', '', true);
+    assert.equal(s.feature, 'F7');
+    assert.equal(s.outcome, 'open');
+  });
+
+  it('an empty file is an open run with nothing in it', async () => {
+    const file = join(tmp(), '20261129-090000-F2.jsonl');
+    writeFileSync(file, '');
+    const s = await readLogSummary(file);
+    assert.equal(s.turns, 0);
+    assert.equal(s.outcome, 'open');
+  });
+
+  it('an unfinished run longer than the tail shows the totals of the whole log (the fold), cache tokens included', async () => {
+    const file = join(tmp(), '20261129-090000-F8.jsonl');
+    writeLargeLog(file, 20_000);
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    // Cut before its end: an interrupted run (no session_end).
+    const open = lines.filter((l) => !l.includes('"kind":"session_end"'));
+    writeFileSync(file, open.join('\n') + '\n');
+    assert.ok(readFileSync(file).length > 20 * TAIL_BYTES);
+    const { events } = await readLog(file);
+    const fold = foldEvents(events, { conversation: false });
+    assert.ok(fold.tokens.cache_read + fold.tokens.cache_write > 0, 'the fixture has cache tokens');
+    const s = await readLogSummary(file);
+    assert.equal(s.outcome, 'open');
+    assert.deepEqual([s.turns, s.tokens, s.costUsd], [fold.turns, fold.tokens.total, fold.cost_usd]);
+    assert.deepEqual(await logTotals(file), { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd });
+  });
+
+  it('a short unfinished log counts every token kind, as the reducer does', async () => {
+    const file = join(tmp(), '20261129-090000-F4.jsonl');
+    const open = readFileSync(join(logs, 'demo-run.jsonl'), 'utf8').trim().split('\n').filter((l) => !l.includes('"kind":"session_end"'));
+    writeFileSync(file, open.join('\n') + '\n');
+    const { events } = await readLog(file);
+    const fold = foldEvents(events, { conversation: false });
+    assert.ok(fold.tokens.cache_read + fold.tokens.cache_write > 0, 'the fixture has cache tokens');
+    const s = await readLogSummary(file);
+    assert.equal(s.outcome, 'open');
+    assert.equal(s.tokens, fold.tokens.total);
+  });
+});
