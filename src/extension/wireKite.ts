@@ -30,6 +30,10 @@ export interface KiteParts {
   /** An Accept held back to protect the person's work (unsaved buffer / file changed on disk). */
   onDidHoldApproval: vscode.Event<{ key: string; why: 'unsaved' | 'changed_on_disk' }>;
   activeRuns(): ActiveRun[];
+  /** The status bar's runs changed (an event, new totals). */
+  onDidChangeRuns: vscode.Event<void>;
+  /** What the Runs view lists: each log with the totals it shows (test hook). */
+  runsView(): Promise<{ path: string; turns: number; tokens: number; costUsd: number }[]>;
   onDidEndRun: vscode.Event<RunEnded>;
   onDidRestartServer: vscode.Event<ServerDeath>;
   features(): Promise<{ id: string; status: string }[]>;
@@ -123,6 +127,8 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     onDidChangeApprovals: approvals.queue.onDidChange,
     onDidHoldApproval: approvals.writes.onDidHold,
     activeRuns: () => tracker.all(),
+    onDidChangeRuns: tracker.onDidChange,
+    runsView: async () => (await runs.getChildren()).map((n) => ({ path: n.path, turns: n.summary.turns, tokens: n.summary.tokens, costUsd: n.summary.costUsd })),
     onDidEndRun: tracker.onDidEnd,
     onDidRestartServer: client.onDidRestart,
     features: async () => (await features.features()).map((f) => ({ id: f.id, status: f.status })),

@@ -14,7 +14,8 @@ import { mergeLimits } from './budget/budget';
 import { finishFeature } from './progress/finish';
 import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo, repoStateProblem } from './progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature, type ProgressFile } from './progress/progressFile';
-import { assembleLoop, logDirOf } from './loop/assemble';
+import { assembleLoop } from './loop/assemble';
+import { workspaceLogDir } from './events/logFiles';
 import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
 import { initialRunState } from './protocol/reducer';
@@ -98,7 +99,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   let keep: Map<string, string | null> | undefined;
   if (commits) {
     // Kite owns the progress file (it records each run there) and the log folder.
-    const dirty = dirtyPaths(root, [logDirOf(root, config), progressPath]);
+    const dirty = dirtyPaths(root, [workspaceLogDir(root, config), progressPath]);
     if (dirty.length && !opts.allowDirty) {
       const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
       throw new RunError('dirty', `the work tree has uncommitted changes (${shown}); commit or stash them, or pass --allow-dirty`);
@@ -115,7 +116,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   if (!opts.replayOf) saveProgress(progressPath, progress); // a replay is for looking, not saving
 
   const clock = opts.clock ?? monotonicClock;
-  const logDir = logDirOf(root, config);
+  const logDir = workspaceLogDir(root, config);
   const writer = EventWriter.create(logDir, uniqueRunId(logDir, runIdFor(feature.id, opts.now ?? new Date(), opts.replayOf ? '-replay' : '')), clock);
   const unsubscribe = host.onEvent ? writer.subscribe((e) => host.onEvent?.(e)) : () => undefined;
   const unwatch = opts.watch ? writer.subscribe((e) => opts.watch?.(e, writer)) : () => undefined;
@@ -221,7 +222,7 @@ export function endRun(c: FinishContext, result: LoopResult): RunSummary {
     turns: totals.turns,
     tokens: totals.tokens,
     costUsd: totals.cost_usd,
-    logDir: logDirOf(c.root, c.config),
+    logDir: workspaceLogDir(c.root, c.config),
     commit: c.commits,
     keep: c.keep,
     modelUnavailable: result.modelUnavailable ?? false,

@@ -6,16 +6,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ServerDeath } from '../../src/extension/harnessClient';
+import type { KiteApi } from '../../src/extension/extension';
+import type { TimelineApi } from '../../src/extension/timeline/registerTimeline';
 import type { KiteParts } from '../../src/extension/wireKite';
-import { kite, stopRuns, nextRunEnd, proposalTabs, readEvents, resetWorkspace, scriptedWrite, useScript, waitForAsync, waitForPending, waitForProposal } from './extensionHelpers';
+import { logTotals } from '../../src/harness/events/logTotals';
+import { KITE_ID, kite, stopRuns, nextRunEnd, proposalTabs, readEvents, resetWorkspace, scriptedWrite, useScript, waitForAsync, waitForPending, waitForProposal } from './extensionHelpers';
 import { waitFor } from './waitFor';
 
 describe('extension: the harness server dies during a pending approval', function () {
   this.timeout(90_000);
   let k: KiteParts;
+  let t: TimelineApi;
 
   before(async () => {
     k = await kite();
+    t = (await vscode.extensions.getExtension<KiteApi>(KITE_ID)!.activate()).timeline;
   });
   after(async () => {
     await stopRuns(k); // a failed test must not leave a run waiting for the next suite
@@ -48,6 +53,20 @@ describe('extension: the harness server dies during a pending approval', functio
     await vscode.commands.executeCommand('kite.resumeRun', log);
     const again = await waitForPending(k, 'the same approval asked again', (p) => p.key.endsWith('/toolu_rst_1'));
     assert.equal(again.path, 'src/ledger.js');
+    // While it waits (no model call in flight), the status bar, the Runs view and the timeline
+    // show the log's fold — the turns and tokens of before the crash included.
+    const fold = await logTotals(log);
+    assert.ok(fold.turns > 0 && fold.tokens > 0, 'the run had turns before the crash');
+    const bar = await waitFor('the status bar to show the log\'s totals', () => k.activeRuns().find((r) => r.log === log && r.tokens === fold.tokens), [k.onDidChangeRuns], 15_000);
+    assert.deepEqual([bar.turn, bar.tokens, bar.costUsd.toFixed(6)], [fold.turns, fold.tokens, fold.cost_usd.toFixed(6)]);
+    const listed = (await k.runsView()).find((r) => r.path === log);
+    assert.ok(listed, 'the Runs view lists the resumed run');
+    assert.deepEqual([listed.turns, listed.tokens, listed.costUsd.toFixed(6)], [fold.turns, fold.tokens, fold.cost_usd.toFixed(6)]);
+    const lastSeq = readEvents(log).at(-1)!.seq;
+    await t.open(log);
+    const view = await waitFor('the timeline tab to show the resumed log', () => t.editorStates().find((v) => v.log === log && v.lastSeq === lastSeq), [t.onDidApply], 30_000);
+    assert.deepEqual([view.totals.turns, view.totals.tokens, view.totals.cost_usd.toFixed(6)], [fold.turns, fold.tokens, fold.cost_usd.toFixed(6)]);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor'); // back to the proposal's diff
     const ledger = await waitForProposal('src/ledger.js');
     await vscode.commands.executeCommand('kite.acceptAll', ledger.document.uri);
     const fees = await waitForProposal('test/fees.test.js');

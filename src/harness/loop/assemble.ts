@@ -1,9 +1,9 @@
 // Builds the loop's collaborators for one feature in one work tree, around the run's state: every
 // collaborator writes through one sink that folds into it. runFeature gives it the empty state,
 // resume the fold of the log; both then call the same runLoop.
-import { resolve } from 'node:path';
 import type { KiteConfig } from '../config/config';
 import { LoggedGate } from '../events/loggedGate';
+import { workspaceLogDir } from '../events/logFiles';
 import { LoggedModel } from '../events/loggedModel';
 import type { EventSink } from '../events/sink';
 import { Gate } from '../gate/gate';
@@ -49,10 +49,6 @@ export interface AssembleInput {
 
 export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
 
-export function logDirOf(root: string, config: KiteConfig): string {
-  return resolve(root, config.log_dir);
-}
-
 export function verifyOf(feature: Feature): string | null {
   return feature.verify?.trim() ? feature.verify.trim() : null;
 }
@@ -66,7 +62,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     input.sandbox ??
     new RunSandbox({
       root,
-      logDir: logDirOf(root, config),
+      logDir: workspaceLogDir(root, config),
       settings: config.sandbox,
       offBy: config.sandbox_off_by ?? undefined,
       mode: input.mode,
@@ -114,7 +110,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     policy,
     policyContext: { mode: input.mode, checks: config.checks, verify, featureTools: feature.tools ?? null },
     host,
-    toolContext: { root, logDir: logDirOf(root, config), runner, commandTimeoutS: config.command_timeout },
+    toolContext: { root, logDir: workspaceLogDir(root, config), runner, commandTimeoutS: config.command_timeout },
     now: input.now,
     system: SYSTEM_PROMPT,
     tools: toolbox.specs(),
