@@ -39,9 +39,13 @@ describe('extension: Initialize Kite in This Workspace', function () {
     await resetWorkspace();
     const problems = async (rel: string, edit: (text: string) => string): Promise<string[]> => {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(ws, rel)));
-      const editor = await vscode.window.showTextDocument(doc);
+      await vscode.window.showTextDocument(doc);
       const text = doc.getText();
-      assert.ok(await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), edit(text))));
+      // A workspace edit of the document, not of an editor: it holds even when another editor
+      // (a timeline tab, a diff) takes the focus meanwhile, which made TextEditor.edit return false.
+      const change = new vscode.WorkspaceEdit();
+      change.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), edit(text));
+      assert.ok(await vscode.workspace.applyEdit(change));
       const diags = await waitFor(
         `a schema problem in ${rel}`,
         () => {
