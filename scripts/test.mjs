@@ -2,7 +2,7 @@
 // `N passed, N failed, N skipped` summed over all of them. Exits non-zero on any failure.
 //   node scripts/test.mjs                 everything
 //   node scripts/test.mjs unit dap        only the named stages
-// Stages: typecheck lint build unit system dap e2e integration
+// Stages: typecheck lint build unit system hostile dap e2e integration
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,9 @@ const stages = {
   lint: { kind: 'check', cmd: [bin('eslint'), '.'] },
   build: { kind: 'check', cmd: [process.execPath, 'esbuild.mjs'] },
   unit: { ...mocha('test/unit'), sandbox: true },
-  system: { ...mocha('test/system'), sandbox: true },
+  // The hostile suite (one attack per test) is its own stage: its count is visible on its own line.
+  system: { ...mocha('test/system', ['--exclude', 'test/system/hostile/**']), sandbox: true },
+  hostile: { ...mocha('test/system/hostile'), sandbox: true },
   dap: mocha('test/dap'),
   e2e: { ...mocha('test/e2e'), tools: true },
   integration: { kind: 'counts', cmd: ['bash', 'scripts/vscode-e2e/run.sh'], skipUnless: 'scripts/vscode-e2e/run.sh', tools: true },

@@ -1,6 +1,7 @@
 // What the loop needs from whoever hosts it (CLI on a TTY, the VS Code extension over JSON-RPC,
 // tests). Approvals are asked here; the host answers. The loop never imports a UI.
 import type { KiteEvent } from './protocol/events';
+import type { ScriptChange } from './protocol/rpc';
 import type { SandboxInfo } from './protocol/sandboxInfo';
 import type { ToolName } from './protocol/toolName';
 import type { UnsandboxedQuestion } from './sandbox/runSandbox';
@@ -23,6 +24,8 @@ export interface CommandApprovalRequest {
   cwd: string; // absolute
   /** Where the command will run (absent from older hosts' callers): the prompt says so. */
   sandbox?: SandboxInfo;
+  /** Scripts it runs that this run changed (policy/changedScripts.ts): the prompt shows each diff. */
+  scriptChanges?: ScriptChange[];
 }
 
 /** A read the policy wants a person to allow (e.g. rule ask:secret-file for `.env`, keys). */

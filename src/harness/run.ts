@@ -12,7 +12,12 @@ import type { KiteEvent, Limits, Mode, Outcome } from './protocol/events';
 import type { EventSink } from './events/sink';
 import { mergeLimits } from './budget/budget';
 import { finishFeature } from './progress/finish';
-import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo, repoStateProblem } from './progress/git';
+import { runRecordOf } from './progress/commitScope';
+import { asKiteFileError, kiteFileError } from './progress/kiteFileError';
+import { protectingPattern, protectionOf } from './policy/protect';
+import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo, repoIdentity, repoStateProblem } from './progress/git';
+import { symlinkedKitePath, symlinkProblem } from './config/symlinkedKitePath';
+import { acquireLogLock, LogLockError, type LogLock } from './events/logLock';
 import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature, type ProgressFile } from './progress/progressFile';
 import { assembleLoop } from './loop/assemble';
 import { workspaceLogDir } from './events/logFiles';
@@ -62,7 +67,7 @@ export interface RunSummary {
 }
 
 /** Problems with the request itself (exit 2 in the CLI), as opposed to a run that went badly. */
-export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty' | 'repo_state';
+export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty' | 'repo_state' | 'symlink' | 'locked';
 
 export class RunError extends Error {
   constructor(
@@ -96,6 +101,8 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
     progress = loadProgress(progressPath);
     feature = currentFeature(progress, feature.id);
   }
+  const link = symlinkedKitePath(root, config.log_dir);
+  if (link) throw new RunError('symlink', symlinkProblem(link));
   let keep: Map<string, string | null> | undefined;
   if (commits) {
     // Kite owns the progress file (it records each run there) and the log folder.
@@ -113,18 +120,46 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   const limits = mergeLimits(config.budget, opts.limits);
   const startProgress: ProgressFile = structuredClone(progress);
   feature.status = 'in_progress';
-  if (!opts.replayOf) saveProgress(progressPath, progress); // a replay is for looking, not saving
 
   const clock = opts.clock ?? monotonicClock;
   const logDir = workspaceLogDir(root, config);
-  const writer = EventWriter.create(logDir, uniqueRunId(logDir, runIdFor(feature.id, opts.now ?? new Date(), opts.replayOf ? '-replay' : '')), clock);
+  let writer: EventWriter;
+  try {
+    writer = EventWriter.create(logDir, uniqueRunId(logDir, runIdFor(feature.id, opts.now ?? new Date(), opts.replayOf ? '-replay' : '')), clock);
+  } catch (e) {
+    throw kiteFileError('create the log folder', logDir, e); // before the progress file is touched
+  }
+  const lock = lockNewLog(writer.path);
   const unsubscribe = host.onEvent ? writer.subscribe((e) => host.onEvent?.(e)) : () => undefined;
   const unwatch = opts.watch ? writer.subscribe((e) => opts.watch?.(e, writer)) : () => undefined;
   try {
-    return await runInWriter({ opts, host, root, config, progress, startProgress, progressPath, feature, model, limits, writer, clock, commits, keep });
+    // Only once the log folder proved usable: a run that cannot log leaves the progress file as it was.
+    if (!opts.replayOf) saveProgress(progressPath, progress); // a replay is for looking, not saving
+    return await runInWriter({ opts, host, root, config, progress, startProgress, progressPath, feature, model, limits, writer, clock, commits, keep, lock });
+  } catch (e) {
+    // Kite's own file failed (the log: ENOSPC, EROFS…): put the progress file back as it was and say which file and errno.
+    const failure = asKiteFileError(e, writer.path);
+    if (failure === null) throw e;
+    try {
+      if (!opts.replayOf) saveProgress(progressPath, startProgress);
+    } catch {
+      // it keeps its last complete version (the save is atomic)
+    }
+    throw failure;
   } finally {
     unwatch();
     unsubscribe();
+    lock.release();
+  }
+}
+
+/** One writer per log, a new one included: a `kite resume` of it must wait until this run ends. */
+function lockNewLog(log: string): LogLock {
+  try {
+    return acquireLogLock(log);
+  } catch (e) {
+    if (e instanceof LogLockError) throw new RunError('locked', e.message);
+    throw e;
   }
 }
 
@@ -144,6 +179,7 @@ interface RunContext {
   commits: boolean;
   /** Paths dirty before the run (--allow-dirty) and their content hashes then. */
   keep?: ReadonlyMap<string, string | null>;
+  lock: LogLock;
 }
 
 async function runInWriter(c: RunContext): Promise<RunSummary> {
@@ -165,8 +201,8 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     toolbox: c.opts.toolbox,
     env: c.opts.env,
   });
-  deps.log.append(
-    sessionStartOf({
+  deps.log.append({
+    ...sessionStartOf({
       config,
       feature,
       mode: c.opts.mode,
@@ -180,7 +216,10 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
       progressAtStart: c.startProgress,
       deps,
     }),
-  );
+    repo_id: repoIdentity(root), // resume refuses to continue it in another repository
+  });
+  const dead = c.lock.tookOverFrom;
+  if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
   deps.sandbox.announce();
   const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
   return endRun({ ...c, log: deps.log, closingLogged: false }, result);
@@ -225,10 +264,14 @@ export function endRun(c: FinishContext, result: LoopResult): RunSummary {
     logDir: workspaceLogDir(c.root, c.config),
     commit: c.commits,
     keep: c.keep,
+    // Only what the log records goes into the commit; protected files only by a recorded write.
+    record: runRecordOf(s, (p) => protectingPattern(p, protectionOf(c.root, c.config.policy?.protect, c.feature)) !== null, [PROGRESS_FILE, '.kite/config.json']),
     modelUnavailable: result.modelUnavailable ?? false,
   });
+  const leftOut = fin.leftOut.length ? `Left out of the commit (not recorded as this run's work): ${fin.leftOut.map((f) => `${f.path} (${f.why})`).join(', ')}.` : null;
+  if (leftOut) c.log.append({ kind: 'warning', code: 'commit_left_out', message: leftOut });
   c.log.append({ kind: 'progress', features: fin.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: fin.proposals });
   const error = fin.error ?? result.error;
-  c.log.append({ kind: 'session_end', status: fin.outcome, ...totals, commit: fin.commit, summary: fin.error ?? result.summary, error });
+  c.log.append({ kind: 'session_end', status: fin.outcome, ...totals, commit: fin.commit, summary: [fin.error ?? result.summary, leftOut].filter(Boolean).join('\n\n'), error });
   return { feature: c.feature.id, outcome: fin.outcome, ...totals, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals, error };
 }

@@ -1,6 +1,7 @@
 // The pane under the list: what the selected event says in full (as far as the webview holds it)
 // and the actions it offers. Text goes in with textContent only: log text is never markup.
 import type { KiteEvent } from '../../src/harness/protocol/events';
+import { showControlChars } from '../../src/harness/protocol/controlChars';
 import { isTrimmed } from '../../src/harness/protocol/webviewMessages';
 import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, type Row } from '../model/rows';
 import { formatClock, formatMs, formatUsd } from '../model/format';
@@ -55,7 +56,7 @@ export class DetailsView {
       return;
     }
     this.el.hidden = false;
-    this.heading.textContent = `${row.title}${row.status ? ` — ${row.status}` : ''}`;
+    this.heading.textContent = showControlChars(`${row.title}${row.status ? ` — ${row.status}` : ''}`, { oneLine: true });
     this.heading.className = `l-${row.level}`;
     const buttons = ACTIONS.filter((a) => row.actions & a.flag).map((a) => {
       const b = document.createElement('vscode-button');
@@ -85,7 +86,7 @@ export class DetailsView {
         return s;
       }),
     );
-    this.body.textContent = detailText(event);
+    this.body.textContent = showControlChars(detailText(event)); // bidi overrides and escapes shown, not applied
   }
 
   /** Runs an action of the shown row (also used by the keyboard). */

@@ -1,6 +1,7 @@
 // The virtualized event list: a spacer as tall as all visible rows, and a small pool of row
 // elements positioned over the visible window. Scrolling or appending touches only the pool.
 import { ACTION_DIFF, ACTION_OUTPUT, type Row } from '../model/rows';
+import { showControlChars } from '../../src/harness/protocol/controlChars';
 import type { TimelineStore } from '../model/timelineStore';
 import { compactNumber, formatClock, formatMs, formatUsd } from '../model/format';
 import { isAtEnd, scrollToReveal, visibleRange } from '../model/virtualWindow';
@@ -222,8 +223,9 @@ export class ListView {
     cell.chevron.textContent = canCollapse ? (collapsed ? '▸' : '▾') : '';
     cell.time.textContent = formatClock(row.t);
     cell.turn.textContent = row.turn > 0 ? String(row.turn) : '';
-    cell.title.textContent = row.title;
-    let summary = row.summary;
+    // Model text and paths with control or bidi characters are shown escaped, never interpreted.
+    cell.title.textContent = showControlChars(row.title, { oneLine: true });
+    let summary = showControlChars(row.summary, { oneLine: true });
     if (collapsed && group) {
       const hidden = this.store.filterActive ? group.matches : group.count - 1;
       summary = `${summary}  (+${hidden} ${this.store.filterActive ? 'matching ' : ''}event${hidden === 1 ? '' : 's'})`;

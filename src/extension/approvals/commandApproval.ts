@@ -3,7 +3,8 @@
 // Allow once / Always allow this path / Deny). Dismissing either leaves the approval pending in the
 // Kite view, where it can be opened again.
 import * as vscode from 'vscode';
-import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
+import { showControlChars } from '../../harness/protocol/controlChars';
+import type { ScriptChange, WireApprovalAnswer } from '../../harness/protocol/rpc';
 import { whereCommandRuns } from '../sandbox/sandboxText';
 import type { PendingApproval } from './approvalQueue';
 
@@ -14,26 +15,41 @@ type Item = vscode.QuickPickItem & { choice: CommandChoice };
 /** Shows the prompt; resolves with the answer, or undefined when dismissed. */
 export async function promptCommand(p: PendingApproval, token: vscode.CancellationToken): Promise<WireApprovalAnswer | undefined> {
   if (p.request.kind !== 'command') return undefined;
-  const { command, cwd } = p.request;
+  // Escaped: a `\r` or ESC in the command must not hide what really runs.
+  const [command, cwd] = [p.request.command, p.request.cwd].map((s) => showControlChars(s, { oneLine: true }));
   const where = whereCommandRuns(p.request.sandbox); // the person decides knowing what contains it
   const items: Item[] = [
     { choice: 'once', label: '$(play) Run once', description: 'run this command now; ask again next time' },
     { choice: 'always', label: '$(pass-filled) Always allow', description: 'add an allow rule for it to .kite/config.json, then run it' },
     { choice: 'deny', label: '$(circle-slash) Deny…', description: 'do not run it; tell the agent why' },
   ];
+  const changed = await showScriptChanges(p.request.scriptChanges ?? []);
   const pick = await vscode.window.showQuickPick(items, {
-    title: `Kite wants to run: ${command} — ${where}`,
-    placeHolder: `$ ${command}    (in ${cwd}) · ${where}`,
+    title: `Kite wants to run: ${command} — ${where}${changed}`,
+    placeHolder: `$ ${command}    (in ${cwd}) · ${where}${changed}`,
     ignoreFocusOut: true,
   }, token);
   if (!pick || token.isCancellationRequested) return undefined;
   return answerFor(pick.choice, p);
 }
 
+/**
+ * A command that runs a script this run changed (`npm run lint` after the lint script was
+ * rewritten): the diffs open beside the prompt, and the prompt says so. '' when nothing changed.
+ */
+async function showScriptChanges(changes: readonly ScriptChange[]): Promise<string> {
+  if (!changes.length) return '';
+  const names = changes.map((c) => showControlChars(c.script === null ? c.file : `${c.file} "${c.script}"`, { oneLine: true }));
+  const content = changes.map((c, i) => `# ${names[i]} changed in this run:\n${showControlChars(c.diff)}`).join('\n');
+  const doc = await vscode.workspace.openTextDocument({ content, language: 'diff' });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  return ` · ⚠ runs ${names.join(', ')}, changed in this run (diff beside)`;
+}
+
 /** The read prompt; "Always allow" makes the harness add an allow rule for exactly this path. */
 export async function promptRead(p: PendingApproval, token: vscode.CancellationToken): Promise<WireApprovalAnswer | undefined> {
   if (p.request.kind !== 'read') return undefined;
-  const { path, tool, reason } = p.request;
+  const [path, tool, reason] = [p.request.path, p.request.tool, p.request.reason].map((s) => showControlChars(s, { oneLine: true }));
   const items: Item[] = [
     { choice: 'once', label: '$(eye) Allow once', description: `let ${tool} read it now; ask again next time` },
     { choice: 'always', label: '$(pass-filled) Always allow this path', description: `add an allow rule for ${path} to .kite/config.json` },
@@ -55,7 +71,7 @@ export async function answerFor(choice: CommandChoice, p: PendingApproval, reaso
       const why =
         reason ??
         (await vscode.window.showInputBox({
-          title: p.request.kind === 'command' ? `Deny: ${p.request.command}` : p.request.kind === 'read' ? `Deny reading ${p.request.path}` : 'Deny',
+          title: showControlChars(p.request.kind === 'command' ? `Deny: ${p.request.command}` : p.request.kind === 'read' ? `Deny reading ${p.request.path}` : 'Deny', { oneLine: true }),
           prompt: read ? 'Why? The agent is told the file was not read and reads your reason.' : 'Why? The agent is told the command did not run and reads your reason.',
           ignoreFocusOut: true,
         }));

@@ -4,10 +4,14 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showControlChars } from '../../harness/protocol/controlChars';
 import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
 import type { PendingApproval } from './approvalQueue';
 import { computeHunks, hunkAnchorLine, hunkKey, hunkLabel, revertHunk, verdictFor } from '../../harness/protocol/hunks';
 import { MemoryFs, ORIGINAL_SCHEME, PROPOSAL_SCHEME, sideUri } from './proposalFs';
+
+/** A proposed path in a title or message: control characters escaped (the person sees the real name). */
+const shownPath = (p: string) => showControlChars(p, { oneLine: true });
 
 type WritePending = PendingApproval & { request: Extract<PendingApproval['request'], { kind: 'write' }> };
 
@@ -65,7 +69,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
       this.sessions.set(p.key, s);
     }
     const verb = p.request.before === null ? 'new file' : p.request.tool === 'edit_file' ? 'edit' : 'rewrite';
-    const title = `${path.basename(p.request.path)}: as it is ↔ Kite's proposal (${verb})`;
+    const title = `${shownPath(path.basename(p.request.path))}: as it is ↔ Kite's proposal (${verb})`;
     const opening = (s.opening = Promise.resolve(vscode.commands.executeCommand('vscode.diff', s.original, s.proposal, title, { preview: false })));
     await opening.finally(() => {
       if (s.opening === opening) s.opening = null;
@@ -144,7 +148,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     if (!s) return void vscode.window.showInformationMessage('Kite: no proposed write is open.');
     let reason = args instanceof vscode.Uri || typeof args === 'string' ? undefined : args?.reason;
     reason ??= await vscode.window.showInputBox({
-      title: `Reject the change to ${s.pending.request.path}`,
+      title: `Reject the change to ${shownPath(s.pending.request.path)}`,
       prompt: 'Why? The agent is told the file was not modified and reads your reason.',
       placeHolder: 'e.g. keep the public API unchanged',
       ignoreFocusOut: true,
@@ -182,7 +186,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     if (now === p.request.before) return true;
     this.held.fire({ key: p.key, why: 'changed_on_disk' });
     const pick = await vscode.window.showWarningMessage(
-      `${p.request.path} changed on disk after the agent proposed this change, so the diff's left side is out of date. Accepting replaces the file with what is on the right.`,
+      `${shownPath(p.request.path)} changed on disk after the agent proposed this change, so the diff's left side is out of date. Accepting replaces the file with what is on the right.`,
       'Accept Anyway',
     );
     return pick === 'Accept Anyway';
@@ -208,7 +212,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     if (!dirty) return false;
     this.held.fire({ key: p.key, why: 'unsaved' });
     void vscode.window
-      .showWarningMessage(`${p.request.path} has unsaved changes. Kite will not write it until you save or revert them; then Accept again.`, 'Show File')
+      .showWarningMessage(`${shownPath(p.request.path)} has unsaved changes. Kite will not write it until you save or revert them; then Accept again.`, 'Show File')
       .then((pick) => (pick ? vscode.window.showTextDocument(dirty) : undefined));
     return true;
   }

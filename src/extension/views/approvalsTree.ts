@@ -1,6 +1,7 @@
 // The Pending Approvals view: every approval the agent waits for, in the order asked, until answered.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showControlChars } from '../../harness/protocol/controlChars';
 import type { ApprovalQueue, PendingApproval } from '../approvals/approvalQueue';
 import { whereCommandRuns } from '../sandbox/sandboxText';
 
@@ -16,7 +17,7 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
   }
 
   getTreeItem(p: PendingApproval): vscode.TreeItem {
-    const r = p.request;
+    const r = visible(p.request);
     const item =
       r.kind === 'write'
         ? new vscode.TreeItem(`${r.before === null ? 'Create' : r.tool === 'edit_file' ? 'Edit' : 'Write'} ${path.basename(r.path)}`)
@@ -31,11 +32,19 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
         ? `The agent wants to ${r.tool === 'edit_file' ? 'edit' : 'write'} ${r.path}. Click to review the diff.`
         : r.kind === 'read'
           ? `The agent wants to read ${r.path} (${r.tool}). ${r.reason}`
-          : `$ ${r.command}\n(in ${r.cwd})\n${whereCommandRuns(r.sandbox)}`;
+          : `$ ${r.command}\n(in ${r.cwd})\n${whereCommandRuns(r.sandbox)}${r.scriptChanges?.length ? `\n⚠ runs ${r.scriptChanges.map((c) => showControlChars(c.script === null ? c.file : `${c.file} "${c.script}"`, { oneLine: true })).join(', ')}, changed in this run` : ''}`;
     item.contextValue = `kite.approval.${r.kind}`;
     item.command = { title: 'Review', command: 'kite.approval.open', arguments: [{ key: p.key }] };
     return item;
   }
 
   dispose(): void {}
+}
+
+/** The request with control characters in its command, paths and reason shown escaped. */
+function visible(r: PendingApproval['request']): PendingApproval['request'] {
+  const v = (s: string) => showControlChars(s, { oneLine: true });
+  if (r.kind === 'write') return { ...r, path: v(r.path) };
+  if (r.kind === 'read') return { ...r, path: v(r.path), reason: v(r.reason) };
+  return { ...r, command: v(r.command), cwd: v(r.cwd) };
 }

@@ -1,6 +1,7 @@
 // Where the CLI writes (injectable so tests can capture it) and how errors become one line.
 import { ConfigError } from '../config/config';
 import { ModelSpecError } from '../model/index';
+import { terminalSafe } from '../protocol/controlChars';
 import { ModelError } from '../model/model';
 import { GitError } from '../progress/git';
 import { ProgressError } from '../progress/progressFile';
@@ -12,9 +13,11 @@ export interface Out {
   err(text: string): void;
 }
 
+// Control characters that reach here unescaped (model text in a message no view escaped) are shown,
+// not obeyed: no OSC clipboard write or `\r`-erase reaches the terminal (issue 13, item 14).
 export const stdio: Out = {
-  out: (t) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`),
-  err: (t) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`),
+  out: (t) => process.stdout.write(terminalSafe(t.endsWith('\n') ? t : `${t}\n`)),
+  err: (t) => process.stderr.write(terminalSafe(t.endsWith('\n') ? t : `${t}\n`)),
 };
 
 /** Errors that mean "the request or the project setup is wrong" (exit 2), with their one line. */

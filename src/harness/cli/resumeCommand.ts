@@ -1,17 +1,19 @@
 // `kite resume <run id | log path> …` — continue a run that crashed or paused for approval, from
-// its log alone. Mode and limits come from the log; the flags of `kite run` override them.
-// Pending approvals are asked on a terminal, or answered with --approve / --deny REASON; with
+// its log alone. Mode and limits come from the log's session_start; the flags of `kite run` override them.
+// Pending approvals are asked on a terminal, or answered with --approve CALL_ID / --deny REASON; with
 // neither (no terminal, attended run) the run pauses again and says how to continue.
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { resolveRunLog } from '../events/logFiles';
 import { LogReadError, readLog } from '../events/reader';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
-import { foldEvents } from '../protocol/reducer';
 import { resumeRun, ResumeError, type ResumeOptions } from '../resume';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
+import { approvedIds, takeApprove } from './approveFlag';
+import { requestText } from './approvalText';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
+import { pendingCalls } from './pendingCalls';
 import { report } from './runCommand';
 import { TtyHost } from './ttyHost';
 import { UnattendedHost } from './unattendedHost';
@@ -22,9 +24,10 @@ const FLAGS: FlagSpec[] = [
   { name: 'max-turns', type: 'int', value: 'N', help: 'stop after N model turns (overrides the recorded limit)' },
   { name: 'max-tokens', type: 'int', value: 'N', help: 'stop after N tokens' },
   { name: 'max-usd', type: 'number', value: 'X', help: 'stop after X dollars' },
-  { name: 'approve', type: 'bool', help: 'approve the calls that were waiting for approval' },
+  { name: 'approve', type: 'string', value: 'IDS', help: 'approve these waiting calls (ids from the pause message; comma-separated or repeated; bare only when one call waits)' },
   { name: 'deny', type: 'string', value: 'REASON', help: 'deny the calls that were waiting for approval (the agent is told REASON)' },
   { name: 'dir', type: 'string', value: 'DIR', help: 'project folder to look for a run id in (default: the current folder)' },
+  { name: 'accept-damaged-log', type: 'bool', help: "continue although the log's hash chain is broken (an edited or forged line); kite resume without it names the lines, and the run logs a warning" },
 ];
 
 const USAGE = `usage: kite resume <run id | log path> [options]\n\nContinues a run that stopped (crash, kill, or a pause for approval) from its log.\n\n${formatFlags(FLAGS)}`;
@@ -32,7 +35,7 @@ const USAGE = `usage: kite resume <run id | log path> [options]\n\nContinues a r
 /** Nobody is at a terminal: the approval cannot be answered here, so the run pauses. */
 class NoTerminalHost implements Host {
   approve(): Promise<ApprovalAnswer> {
-    return Promise.reject(new Error('no terminal to ask on (answer with `kite resume <run> --approve` or `--deny REASON`, or resume on a terminal)'));
+    return Promise.reject(new Error('no terminal to ask on (answer with `kite resume <run> --approve <call id>` or `--deny REASON`, or resume on a terminal)'));
   }
 }
 
@@ -44,12 +47,17 @@ class PresetHost implements Host {
     private readonly ids: Set<string>,
     private readonly answer: ApprovalAnswer,
     private readonly inner: Host,
+    private readonly out?: Out,
   ) {
     if (inner.onEvent) this.onEvent = (e) => inner.onEvent?.(e); // live rows on a terminal
   }
 
   approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    if (this.ids.delete(req.id)) return Promise.resolve(this.answer);
+    if (this.ids.delete(req.id)) {
+      // What is approved (or denied) is shown in full as it is answered, never approved unseen.
+      this.out?.out(`\n${requestText(req)}\n${this.answer.decision === 'approve' ? 'approved' : 'denied'} by --${this.answer.decision === 'approve' ? 'approve' : 'deny'}`);
+      return Promise.resolve(this.answer);
+    }
     return this.inner.approve(req, signal);
   }
 }
@@ -65,7 +73,8 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
   const out = deps.out ?? stdio;
   let tty: TtyHost | null = null;
   try {
-    const args = parseArgs(argv, FLAGS, 1);
+    const { rest, approve } = takeApprove(argv, FLAGS);
+    const args = parseArgs(rest, FLAGS, 1);
     if (args.help) {
       out.out(USAGE);
       return 0;
@@ -74,7 +83,7 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
     const target = args.positionals[0];
     if (!target) throw new UsageError('which run? give a run id (e.g. 20260301-101500-F4) or a log path');
     if (f.unattended && f.attended) throw new UsageError('--unattended and --attended cannot be combined');
-    if (f.approve && typeof f.deny === 'string') throw new UsageError('--approve and --deny cannot be combined');
+    if (approve && typeof f.deny === 'string') throw new UsageError('--approve and --deny cannot be combined');
     const log = resolveRunLog(target, resolve(typeof f.dir === 'string' ? f.dir : '.'));
     const mode: Mode | undefined = f.unattended ? 'unattended' : f.attended ? 'attended' : undefined;
     const limits: Partial<Limits> = {};
@@ -84,17 +93,19 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
 
     const isTty = deps.isTty ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
     let host: Host = deps.host ?? (mode === 'unattended' ? new UnattendedHost() : isTty ? (tty = new TtyHost()) : new NoTerminalHost());
-    if (f.approve || typeof f.deny === 'string') {
+    if (approve || typeof f.deny === 'string') {
       const { events } = await readLog(log);
-      const pending = new Set(Object.keys(foldEvents(events, { conversation: false }).pending));
-      const answer: ApprovalAnswer = f.approve ? { decision: 'approve' } : { decision: 'deny', reason: String(f.deny) };
-      host = new PresetHost(pending, answer, host);
+      const pending = pendingCalls(events, log);
+      // --approve only the calls it names; --deny (harmless) answers every waiting call.
+      const ids = approve ? approvedIds(approve, pending, basename(log, '.jsonl')) : pending.map((c) => c.id);
+      const answer: ApprovalAnswer = approve ? { decision: 'approve' } : { decision: 'deny', reason: String(f.deny) };
+      host = new PresetHost(new Set(ids), answer, host, out);
     }
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
     try {
-      const s = await resumeRun({ log, mode, limits, signal: controller.signal, ...deps.extra }, host);
+      const s = await resumeRun({ log, mode, limits, acceptDamagedLog: f['accept-damaged-log'] === true, signal: controller.signal, ...deps.extra }, host);
       return await report(s, out);
     } finally {
       process.off('SIGINT', onSigint);

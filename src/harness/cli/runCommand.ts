@@ -3,6 +3,7 @@
 import { basename, join, resolve } from 'node:path';
 import { LogReadError, readLog } from '../events/reader';
 import { formatSummary, formatTimeline, TimelineFormatter } from '../events/timeline';
+import { showControlChars } from '../protocol/controlChars';
 import type { Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import { ProgressError, PROGRESS_FILE } from '../progress/progressFile';
@@ -11,6 +12,7 @@ import { killAllCommandGroups } from '../sandbox/runner';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
+import { pendingCalls, pendingCallsText } from './pendingCalls';
 import { starterProblem } from './initCommand';
 import { replayMain } from './replayCommand';
 import { TtyHost } from './ttyHost';
@@ -206,7 +208,13 @@ function withRows(inner: Host, onEvent: ((e: KiteEvent) => void) | undefined): H
 export async function report(s: RunSummary, out: Out, live = false): Promise<number> {
   if (!live) out.out(formatTimeline(await readEvents(s.logPath, out), { says: true }));
   if (s.paused) {
-    out.out(`${s.feature}: paused, resume with kite resume ${basename(s.logPath).replace(/\.jsonl$/, '')} (${s.summary ?? 'waiting for approval'})`);
+    const run = basename(s.logPath).replace(/\.jsonl$/, '');
+    // Each waiting call in full, so whoever answers with --approve has seen what it approves.
+    const pending = pendingCalls(await readEvents(s.logPath, out), s.logPath);
+    if (pending.length) out.out(`\n${pendingCallsText(pending)}\n`);
+    const ids = showControlChars(pending.map((c) => c.id).join(','), { oneLine: true });
+    const how = pending.length ? `; approve with kite resume ${run} --approve ${ids}, or deny with --deny REASON` : '';
+    out.out(`${s.feature}: paused, resume with kite resume ${run} (${showControlChars(s.summary ?? 'waiting for approval', { oneLine: true })}${how})`);
     return 1;
   }
   out.out(formatSummary(s));

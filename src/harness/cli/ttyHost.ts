@@ -6,32 +6,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import { createTwoFilesPatch } from 'diff';
 import type { ApprovalAnswer, ApprovalRequest, Host, UnsandboxedQuestion } from '../host';
 import type { KiteEvent } from '../protocol/events';
+import { bold, red, requestText } from './approvalText';
+import { editorArgv } from './editorCommand';
 
-const color = (code: number) => (s: string) => (process.stderr.isTTY ? `\x1b[${code}m${s}\x1b[0m` : s);
-const red = color(31);
-const green = color(32);
-const cyan = color(36);
-const bold = color(1);
-
-export function colorDiff(patch: string): string {
-  return patch
-    .split('\n')
-    .filter((l) => !/^(=+|Index: .*)$/.test(l)) // createTwoFilesPatch's banner says nothing
-    .map((l) => (l.startsWith('+') && !l.startsWith('+++') ? green(l) : l.startsWith('-') && !l.startsWith('---') ? red(l) : l.startsWith('@@') ? cyan(l) : l))
-    .join('\n');
-}
-
-/** Lines of a diff shown before the rest is summarized (a 2,000-line new file would scroll the question away). */
-export const MAX_DIFF_LINES = 150;
-
-export function clipPatch(patch: string, max = MAX_DIFF_LINES): string {
-  const lines = patch.replace(/\n$/, '').split('\n');
-  if (lines.length <= max) return lines.join('\n');
-  return `${lines.slice(0, max).join('\n')}\n… ${lines.length - max} more diff lines not shown ([e]dit opens the whole proposal in $EDITOR)`;
-}
+export { clipPatch, colorDiff, MAX_DIFF_LINES } from './approvalText';
 
 export class TtyHost implements Host {
   private rl: Interface | null = null;
@@ -56,14 +36,7 @@ export class TtyHost implements Host {
   }
 
   async approve(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    if (req.kind === 'write') {
-      const patch = createTwoFilesPatch(`a/${req.path}`, `b/${req.path}`, req.before ?? '', req.proposed, req.before === null ? '(new file)' : '', '');
-      this.say(`\n${bold(`The agent wants to ${req.before === null ? 'create' : 'change'} ${req.path}:`)}\n${colorDiff(clipPatch(patch))}`);
-    } else if (req.kind === 'read') {
-      this.say(`\n${bold(`The agent wants to read ${req.path}`)} (${req.tool}):\n  ${req.reason}\n  If you approve, its content is sent to the model.`);
-    } else {
-      this.say(`\n${bold('The agent wants to run:')}\n  $ ${req.command}\n  in ${req.cwd}`);
-    }
+    this.say(`\n${requestText(req)}`);
     const choices = req.kind === 'write' ? '[a]pprove, [d]eny, [e]dit' : '[a]pprove, [A]lways allow, [d]eny';
     for (;;) {
       const answer = (await this.readline().question(`${choices}? `, { signal })).trim();
@@ -91,13 +64,15 @@ export class TtyHost implements Host {
   }
 
   private editInEditor(path: string, content: string): string | null {
-    const editor = process.env.VISUAL || process.env.EDITOR || 'vi';
     const dir = mkdtempSync(join(tmpdir(), 'kite-edit-'));
     const file = join(dir, basename(path));
     try {
       writeFileSync(file, content);
+      const editor = editorArgv(file);
+      if (!editor) return null;
       this.rl?.pause();
-      const r = spawnSync(editor, [file], { stdio: 'inherit', shell: true });
+      // No shell: the proposed file name is one argument, never shell code.
+      const r = spawnSync(editor.command, editor.args, { stdio: 'inherit' });
       this.rl?.resume();
       if (r.status !== 0) return null;
       return readFileSync(file, 'utf8');

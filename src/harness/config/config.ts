@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { PriceTableSchema } from '../model/pricing';
 import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
+import { RedactionConfigSchema } from '../secrets/detectors';
 import { formatIssues } from './formatIssues';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
@@ -39,6 +40,8 @@ export const KiteConfigFileSchema = z.strictObject({
   policy: PolicyConfigSchema.optional(),
   prices: PriceTableSchema.optional(),
   sandbox: SandboxConfigSchema.optional(),
+  /** Per secret detector: redact (default) | block | audit (secrets/detectors.ts). */
+  redaction: RedactionConfigSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -70,6 +73,7 @@ export const KiteConfigSchema = z.object({
   sandbox: z.custom<SandboxSettings>(),
   /** Who turned the sandbox off, for the log and the status bar (null: it is on). */
   sandbox_off_by: z.string().nullable(),
+  redaction: RedactionConfigSchema.optional(),
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -143,6 +147,7 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     prices: c.prices ?? {},
     sandbox: resolveSandboxSettings(c.sandbox),
     sandbox_off_by: c.sandbox === 'off' ? 'sandbox: off in .kite/config.json' : null,
+    redaction: c.redaction,
   };
 }
 

@@ -16,7 +16,8 @@ export class LoggedGate implements GateLike {
       this.log.append({ kind: 'warning', code: 'gate_cancelled', message: `the run was stopped during gate attempt ${opts.attempt}${ran ? ` (${ran})` : ''}; no verdict` });
       return v;
     }
-    this.log.append({ kind: 'gate', attempt: opts.attempt, passed: v.passed, feedback: v.feedback, checks: v.checks });
+    const changed = v.changed_gate_files !== undefined ? { changed_gate_files: v.changed_gate_files } : {};
+    this.log.append({ kind: 'gate', attempt: opts.attempt, passed: v.passed, feedback: v.feedback, checks: v.checks, ...changed });
     return v;
   }
 }

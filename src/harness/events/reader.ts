@@ -2,11 +2,14 @@
 // and splits lines on bytes, so memory stays bounded by the longest line, never the file size.
 // Each line is validated (protocol/parse.ts); problems are collected with their line numbers:
 // a torn last line (killed writer) and malformed middle lines are reported and skipped, the
-// events after them kept. A line from a newer Kite stops reading with a typed error.
+// events after them kept. A line from a newer Kite stops reading with a typed error. The hash
+// chain (events/chain.ts) is checked from the first event that carries it: a break is a problem
+// marked `chain` on the line after the edit.
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { KiteEvent } from '../protocol/events';
 import { LogLineParser, type LogFormat, type LogProblem } from '../protocol/parse';
+import { ChainChecker } from './chain';
 
 export type { LogProblem, LogFormat };
 
@@ -31,6 +34,8 @@ export interface StreamResult {
   count: number;
   /** true when the file ended without a newline on a line that did not parse (killed writer). */
   torn: boolean;
+  /** Bytes read: the file's size when reading began and nothing was appended meanwhile. */
+  bytes: number;
 }
 
 const CHUNK = 1 << 20;
@@ -59,11 +64,16 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
   let completeLines = 0;
   let torn = false;
   let lastBadBytes: number | null = null;
-  const handle = (text: string, terminated: boolean): void => {
+  let bytes = 0;
+  const chain = new ChainChecker();
+  const handle = (raw: Buffer, terminated: boolean): void => {
     lineNo++;
+    const text = raw.toString('utf8');
     if (text.trim() === '') return;
     if (terminated) completeLines++;
     const r = parser.parse(text, lineNo);
+    const broken = r.ok ? chain.event(r.event.prev, lineNo) : null;
+    chain.line(raw);
     if (r.ok) {
       format ??= r.format;
       count++;
@@ -73,6 +83,7 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
         prev.message = `line ${prev.line}: torn line left by a crash (the run was resumed after it; ${lastBadBytes} bytes ignored)`;
       }
       lastBadBytes = null;
+      if (broken) problems.push(broken);
       onEvent(r.event, lineNo);
       return;
     }
@@ -91,20 +102,21 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
       if (bytesRead === 0) break;
+      bytes += bytesRead;
       let start = 0;
       for (;;) {
         const nl = buf.indexOf(NL, start);
         if (nl === -1 || nl >= bytesRead) break;
         if (partial.length) {
           partial.push(buf.subarray(start, nl));
-          handle(Buffer.concat(partial).toString('utf8'), true);
+          handle(Buffer.concat(partial), true);
           partial = [];
-        } else handle(buf.toString('utf8', start, nl), true);
+        } else handle(buf.subarray(start, nl), true);
         start = nl + 1;
       }
       if (start < bytesRead) partial.push(Buffer.from(buf.subarray(start, bytesRead))); // copy: buf is reused
     }
-    if (partial.length) handle(Buffer.concat(partial).toString('utf8'), false);
+    if (partial.length) handle(Buffer.concat(partial), false);
   } catch (e) {
     // Linux opens a directory fine and fails on the first read.
     if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new LogReadError('not_a_log', `${path} is a directory, not a log file`, path);
@@ -115,7 +127,7 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
   if (count === 0 && completeLines > 0 && problems.length > 0) {
     throw new LogReadError('not_a_log', `${path} is not a Kite log: ${problems[0].message}`, path, problems[0].line);
   }
-  return { problems, format: format ?? 'kite', count, torn };
+  return { problems, format: format ?? 'kite', count, torn, bytes };
 }
 
 export interface ReadResult {

@@ -1,6 +1,7 @@
 // The run as text, one row per model turn, tool call and gate — the view of the original Kite's
 // `timeline`, plus the rows a dependable harness adds (policy denials, budget stops, the end).
 import { relative } from 'node:path';
+import { showControlChars } from '../protocol/controlChars';
 import { describeSandbox } from '../protocol/sandboxInfo';
 import type { KiteEvent } from '../protocol/events';
 
@@ -29,7 +30,8 @@ export function argsPreview(args: unknown): string {
 }
 
 function clip(s: string, w = ARGS_WIDTH): string {
-  const one = s.replace(/\s+/g, ' ');
+  // Escapes first: model text and commands must not drive the terminal (\r would hide what runs).
+  const one = showControlChars(s).replace(/\s+/g, ' ');
   return one.length > w ? `${one.slice(0, w - 1)}…` : one;
 }
 
@@ -74,11 +76,12 @@ export class TimelineFormatter {
         const exit = e.exit_code !== undefined && e.exit_code !== null && e.exit_code !== 0 ? ` → exit ${e.exit_code}` : '';
         const shown = paint(c, flag === 'ok' ? 2 : flag === 'DENY' ? 31 : 33, flag.padEnd(5));
         const recovered = e.recovered ? '  (recovered on resume)' : '';
-        return `${secs(e.t)}    ${shown} ${e.name} ${argsPreview(e.args)}${exit}${why}${recovered}`;
+        return `${secs(e.t)}    ${shown} ${showControlChars(e.name, { oneLine: true })} ${argsPreview(e.args)}${exit}${why}${recovered}`;
       }
       case 'gate': {
         const checks = e.checks
-          .map((x) => (x.exit_code === 0 && !x.timed_out ? `✓ ${x.command}` : `✗ ${x.command} (${x.timed_out ? 'timed out' : x.exit_code === null ? 'killed' : `exit ${x.exit_code}`})`))
+          .map((x) => [x, showControlChars(x.command, { oneLine: true })] as const)
+          .map(([x, cmd]) => (x.exit_code === 0 && !x.timed_out ? `✓ ${cmd}` : `✗ ${cmd} (${x.timed_out ? 'timed out' : x.exit_code === null ? 'killed' : `exit ${x.exit_code}`})`))
           .join('  ');
         const attempt = e.passed ? '' : ` (${this.maxGateFailures ? `${e.attempt} of ${this.maxGateFailures}` : `attempt ${e.attempt}`})`;
         return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}${attempt}  ${checks}`;

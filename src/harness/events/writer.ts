@@ -1,9 +1,11 @@
 // The event log writer: one JSON line per event, appended with ONE appendFileSync, so a killed
 // process leaves every finished event on disk. Stamps the envelope (v, seq, run, t) and redacts
-// secrets before the line is written. The log folder gets a `.gitignore` of `*`.
+// secrets before the line is written. Each line carries `prev`, the hash of the line before it
+// (events/chain.ts). The log folder gets a `.gitignore` of `*`.
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LOG_VERSION, type EventBody, type KiteEvent } from '../protocol/events';
+import { lastLineHash, lineHash } from './chain';
 import { Redactor } from './redact';
 
 /** Milliseconds on a monotonic clock (injected for tests). */
@@ -23,6 +25,7 @@ export class EventWriter {
     private readonly startMs: number,
     firstSeq: number,
     private readonly redactor: Redactor,
+    private prev: string | null,
   ) {
     this.seq = firstSeq;
   }
@@ -32,7 +35,7 @@ export class EventWriter {
     ensureLogDir(logDir);
     const path = join(logDir, `${runId}.jsonl`);
     if (existsSync(path)) throw new Error(`log ${path} already exists; a run never writes into another run's log`);
-    return new EventWriter(path, runId, clock, clock(), 0, redactor);
+    return new EventWriter(path, runId, clock, clock(), 0, redactor, null);
   }
 
   /** Continue an existing log: seq and t go on from its last complete event (used by resume). */
@@ -41,11 +44,13 @@ export class EventWriter {
     const last = lastCompleteEvent(tail);
     // A torn last line would glue onto our first line: start on a fresh one.
     if (size > 0 && !endsWithNewline) appendFileSync(path, '\n');
+    // The chain goes on from the last line as it is on disk, torn or not (the reader hashes it too).
+    const prev = lastLineHash(path);
     const seq = typeof last?.seq === 'number' ? last.seq + 1 : 0;
     const t = typeof last?.t === 'number' ? last.t : 0;
     const run = typeof last?.run === 'string' ? last.run : basename(path).replace(/\.jsonl$/, '');
     ensureLogDir(dirname(path));
-    return new EventWriter(path, run, clock, clock() - t * 1000, seq, redactor);
+    return new EventWriter(path, run, clock, clock() - t * 1000, seq, redactor, prev);
   }
 
   /** Seconds since the run started (2 decimals), as in the original Kite. */
@@ -58,10 +63,12 @@ export class EventWriter {
   }
 
   append(body: EventBody): KiteEvent {
-    const event = { v: LOG_VERSION, seq: this.seq, run: this.runId, t: this.now(), ...body } as KiteEvent;
+    const event = { v: LOG_VERSION, seq: this.seq, run: this.runId, t: this.now(), prev: this.prev, ...body } as KiteEvent;
     const raw = JSON.stringify(event);
     const line = this.redactor.redact(raw);
-    appendFileSync(this.path, line + '\n');
+    const bytes = Buffer.from(line + '\n');
+    appendFileSync(this.path, bytes);
+    this.prev = lineHash(bytes.subarray(0, bytes.length - 1));
     this.seq++;
     crashForTests(event.seq);
     // Listeners see what is on disk: the redacted event when something was redacted.

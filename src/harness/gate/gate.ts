@@ -10,6 +10,8 @@ export interface GateVerdict {
   passed: boolean;
   feedback: string; // what the model is told ('' when passed)
   checks: CheckResult[];
+  /** Gate-defining files (package.json, Makefile, test configs, verify files…) this run changed. */
+  changed_gate_files?: string[];
 }
 
 export interface GateCheckOptions {
@@ -30,6 +32,10 @@ export interface GateOptions {
   timeoutS: number;
   runner: ProcessRunner;
   tailChars?: number;
+  /** The gate-defining files changed since the run's starting commit (see policy/protect.ts). */
+  changedGateFiles?: () => string[];
+  /** Unattended: nobody reviewed those changes, so a gate that passes with them does not pass. */
+  refuseChangedGateFiles?: boolean;
 }
 
 export class Gate implements GateLike {
@@ -58,8 +64,17 @@ export class Gate implements GateLike {
         sandbox: r.sandbox,
       });
     }
-    const passed = results.length === this.commands.length && results.every((c) => c.exit_code === 0 && !c.timed_out);
-    return { passed, feedback: passed ? '' : gateFeedback(results, opts, this.opts.timeoutS), checks: results };
+    const checksPassed = results.length === this.commands.length && results.every((c) => c.exit_code === 0 && !c.timed_out);
+    const changed = this.opts.changedGateFiles?.();
+    if (changed === undefined || changed.length === 0) {
+      const feedback = checksPassed ? '' : gateFeedback(results, opts, this.opts.timeoutS);
+      return changed === undefined ? { passed: checksPassed, feedback, checks: results } : { passed: checksPassed, feedback, checks: results, changed_gate_files: [] };
+    }
+    // A check that passes only because its definition was rewritten proves nothing.
+    const passed = checksPassed && !this.opts.refuseChangedGateFiles;
+    const note = changedGateFilesNote(changed, this.opts.refuseChangedGateFiles === true);
+    const feedback = checksPassed ? (passed ? note : `${note}\n\n${retryLine(opts)}`) : `${gateFeedback(results, opts, this.opts.timeoutS)}\n\n${note}`;
+    return { passed, feedback, checks: results, changed_gate_files: changed };
   }
 }
 
@@ -76,6 +91,20 @@ export function tail(text: string, max: number): string {
   const nl = text.indexOf('\n', cut);
   if (nl !== -1 && nl - cut < 200) cut = nl + 1;
   return `[… ${cut} earlier characters cut …]\n${text.slice(cut)}`;
+}
+
+function changedGateFilesNote(files: string[], refused: boolean): string {
+  const list = files.map((f) => `\`${f}\``).join(', ');
+  if (!refused) return `Note: this run changed files that define the gate (${list}); a person reviews them before relying on the result.`;
+  return (
+    `The gate's commands are defined by files this run changed (${list}). This run is unattended, so nobody reviewed those changes: ` +
+    `the gate does NOT pass and nothing was committed. Restore them to their state at the start of the run (the feature's may_change lists files it is meant to change).`
+  );
+}
+
+function retryLine(opts: GateCheckOptions): string {
+  const left = opts.maxAttempts - opts.attempt;
+  return left <= 0 ? 'This was the last gate attempt.' : `${left === 1 ? 'One more failed gate ends' : `${left} more failed gates end`} this session as gate_failed.`;
 }
 
 export function gateFeedback(results: CheckResult[], opts: GateCheckOptions, timeoutS: number): string {

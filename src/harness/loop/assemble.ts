@@ -11,11 +11,16 @@ import type { Host } from '../host';
 import type { Model } from '../model/model';
 import { priceOf } from '../model/pricing';
 import { LivePolicy } from '../policy/livePolicy';
+import { existingProtected, isGateDefining, protectionOf } from '../policy/protect';
+import { changedSince } from '../progress/changedFiles';
+import { existsAtCommit } from '../progress/git';
 import type { Limits, Mode } from '../protocol/events';
 import type { Feature, ProgressFile } from '../progress/progressFile';
 import type { RunState } from '../protocol/reducer';
-import { buildBriefing, readAgentsMd } from '../prompts/briefing';
+import { agentsMdUncommitted, buildBriefing, readAgentsMd } from '../prompts/briefing';
 import { FoldingSink } from './foldingSink';
+import { registerGuard } from '../secrets/runSecrets';
+import { SecretGuard } from '../secrets/secretGuard';
 import { RecordedAnswerHost, RecordedCallSink } from './recorded';
 import { createRunner } from '../sandbox/runner';
 import { RunSandbox } from '../sandbox/runSandbox';
@@ -55,6 +60,12 @@ export function verifyOf(feature: Feature): string | null {
 
 export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel; sandbox: RunSandbox } {
   const { root, config, feature, state } = input;
+  const verify = verifyOf(feature);
+  // The verify files that existed when the run started are protected: a resume must not count the
+  // test the agent itself created before the crash (it is the run's work, as in a fresh run).
+  const startCommit = state.meta?.git_head ?? null;
+  const protection0 = protectionOf(root, config.policy?.protect, feature);
+  const protection = state.meta ? { ...protection0, verifyFiles: protection0.verifyFiles.filter((f) => startCommit !== null && existsAtCommit(root, startCommit, f)) } : protection0;
   // Collaborators → RecordedCallSink (drops events an interrupted call already logged) → fold → log.
   const sink = new RecordedCallSink(new FoldingSink(input.log, state));
   const host = new RecordedAnswerHost(input.host);
@@ -63,6 +74,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     new RunSandbox({
       root,
       logDir: workspaceLogDir(root, config),
+      protect: existingProtected(root, protection), // read-only to commands; files created later: the gate's check
       settings: config.sandbox,
       offBy: config.sandbox_off_by ?? undefined,
       mode: input.mode,
@@ -72,14 +84,27 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     });
   const runner = input.runner ?? createRunner({ sandbox });
   const toolbox = input.toolbox ?? createToolbox();
-  const verify = verifyOf(feature);
   // Priced by the model that answered (recorded replies name it); a script without model names
   // is priced as the configured model, else the default one.
   const fallback = input.model.id.startsWith('anthropic:') ? input.model.id : (config.model ?? input.model.id);
   const price = (answeredBy: string) => priceOf(answeredBy.startsWith('script:') || answeredBy.startsWith('replay:') ? fallback : answeredBy, config.prices);
   const logged = new LoggedModel(input.model, sink, price, state.turns, input.now);
-  const gate = new LoggedGate(new Gate({ root, checks: config.checks, verify, timeoutS: config.command_timeout, runner }), sink);
+  // Compared with the run's starting commit (session_start's git_head; none: nothing to compare).
+  const changedGateFiles = (): string[] => {
+    const base = state.meta?.git_head ?? null;
+    if (base === null) return [];
+    try {
+      return changedSince(root, base).filter((f) => isGateDefining(f, protection));
+    } catch {
+      return []; // not a repository (a replay of a copied log): no starting commit to compare with
+    }
+  };
+  const gateOpts = { root, checks: config.checks, verify, timeoutS: config.command_timeout, runner, changedGateFiles, refuseChangedGateFiles: input.mode === 'unattended' };
+  const gate = new LoggedGate(new Gate(gateOpts), sink);
   const policy = new LivePolicy(root, config, sink);
+  // One guard for the run's tool results and (through the registry) its notes and commit scan.
+  const secrets = new SecretGuard({ root, env: input.env ?? process.env, config: config.redaction });
+  registerGuard(root, secrets);
   const progress = input.progress;
   return {
     logged,
@@ -100,6 +125,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
               checks: config.checks,
               commandTimeoutS: config.command_timeout,
               agentsMd: readAgentsMd(root),
+              agentsMdUncommitted: agentsMdUncommitted(root),
               mode: input.mode,
               limits: input.limits,
               maxGateFailures: config.max_gate_failures,
@@ -108,7 +134,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
       : null,
     toolbox,
     policy,
-    policyContext: { mode: input.mode, checks: config.checks, verify, featureTools: feature.tools ?? null },
+    policyContext: { mode: input.mode, checks: config.checks, verify, featureTools: feature.tools ?? null, verifyFiles: [...protection.verifyFiles], mayChange: [...protection.mayChange] },
     host,
     toolContext: { root, logDir: workspaceLogDir(root, config), runner, commandTimeoutS: config.command_timeout },
     now: input.now,
@@ -118,5 +144,6 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     limits: input.limits,
     maxGateFailures: config.max_gate_failures,
     sandbox,
+    secrets,
   };
 }

@@ -14,7 +14,10 @@ export class FoldingSink implements EventSink {
   append(body: EventBody): KiteEvent {
     const e = this.inner.append(body);
     // The state folds what the run said, not the redacted copy on disk: a tool call runs with the
-    // arguments the model sent (a resume, folding the disk copy, sees the redacted ones).
+    // arguments the model sent (a resume, folding the disk copy, sees the redacted ones). Tool
+    // results are screened for secrets before they are written (toolCall.ts, secrets/), so for
+    // them the live state and a resume's fold are the same — except a value a detector set to
+    // "audit" lets through and the log's own Redactor still replaces on disk.
     applyEvent(this.state, { ...e, ...body } as KiteEvent);
     return e;
   }

@@ -9,11 +9,13 @@ import type { PolicyContext, PolicyVerdict, PolicyCall } from '../policy/types';
 import type { ToolUseBlock } from '../protocol/content';
 import { assertNever, type Effect } from '../protocol/events';
 import type { SandboxInfo } from '../protocol/sandboxInfo';
+import type { SecretGuard } from '../secrets/secretGuard';
 import { sha256 } from '../tools/hash';
 import { describeCall } from '../tools/index';
 import { resolveInWorkspace } from '../tools/paths';
 import { commitWrite, isOutcome, previewWrite } from '../tools/preview';
 import type { ToolContext, ToolOutcome, Toolbox } from '../tools/types';
+import { runBase, scriptChangesField } from '../policy/changedScripts';
 import { repetitionKey } from '../protocol/repetition';
 import type { RunState } from '../protocol/reducer';
 import { repetitionWarning, STUCK_AT, WARN_AT } from './repetition';
@@ -37,6 +39,8 @@ export interface ToolCallDeps {
   /** The run's sandbox. `info` says where commands run now (read at ask time: it changes once the
    *  person accepts running without one); `fatal` is set once a command was refused for want of one. */
   sandbox?: { readonly info: SandboxInfo; readonly fatal: string | null };
+  /** Screens every tool result for secrets before the model sees it (secrets/secretGuard.ts). */
+  secrets?: SecretGuard;
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -86,22 +90,28 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   }
 
   const finish = (o: ToolOutcome, ms: number, args: unknown, toolName = name, extra = ''): ToolCallResult => {
-    const output = o.output + extra + warning;
+    // The model boundary: secrets are withheld here, so the tool event, the conversation, the log
+    // and a resume's fold all hold the same screened text.
+    const raw = o.output + extra + warning;
+    const screened = deps.secrets?.screenToolResult({ id, tool: toolName, path: o.path ?? null, output: raw, is_error: o.is_error }) ?? { output: raw, blocked: false, audits: [] };
+    const output = screened.output;
+    const isError = o.is_error || screened.blocked;
     log.append({
       kind: 'tool',
       id,
       name: toolName,
       args,
       ms: Math.round(ms),
-      is_error: o.is_error,
+      is_error: isError,
       output,
-      error_code: o.is_error ? (o.error_code ?? 'failed') : null,
+      error_code: screened.blocked ? 'denied' : o.is_error ? (o.error_code ?? 'failed') : null,
       exit_code: o.exit_code,
       path: o.path,
       post_hash: o.post_hash,
       ...(o.sandbox ? { sandbox: o.sandbox } : {}),
     });
-    return { kind: 'result', output, is_error: o.is_error };
+    for (const message of screened.audits) log.append({ kind: 'warning', code: 'secret_audit', message });
+    return { kind: 'result', output, is_error: isError };
   };
   const refuse = (code: ToolOutcome['error_code'], output: string): ToolCallResult => finish({ output, is_error: true, error_code: code }, 0, input);
 
@@ -145,7 +155,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
         ? { kind: 'write', id, tool: tool.name, path: rel, before, proposed }
         : tool.effect === 'none' && rel !== null
           ? { kind: 'read', id, tool: tool.name, path: rel, reason: verdict.reason }
-          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}) };
+          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}), ...scriptChangesField(command, deps.toolContext.root, runBase(deps.state)) };
     log.append({
       kind: 'approval_request',
       id,

@@ -41,6 +41,12 @@ export const PolicyConfigSchema = z
     rules: z.array(PolicyRuleSchema).default([]).describe('Explicit rules, checked before the defaults, in order. "Always allow" appends here.'),
     deny: z.array(DenyEntrySchema).default([]).describe('Commands to refuse, added to the default deny list (sudo, rm -rf /, curl | sh, git push, git reset --hard, …).'),
     disable: z.array(z.string()).default([]).describe('Ids of default deny rules to switch off, e.g. "deny:git-push".'),
+    protect: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Globs of files added to the protected list (default: .kite/**, kite-progress.json, AGENTS.md, CLAUDE.md, CI files, lockfiles, package.json, Makefile, test runner configs, the verify test files). Writes to them ask (refused unattended, rule "protect:<glob>"); commands see them read-only. A feature lifts protection with may_change.',
+      ),
     allow: z
       .array(Pattern)
       .default([])

@@ -4,7 +4,8 @@
 //   2. policy.rules         explicit rules from .kite/config.json, in order ("Always allow" lands here)
 //   3. reads                allow (ask for files that usually hold secrets: .env, keys)
 //   4. commands             deny list → configured checks / verify (exact) → policy.allow → ask
-//   5. writes               ask (Kite's own files — .kite/, kite-progress.json — ask even unattended)
+//   5. writes               ask (Kite's own files — .kite/, kite-progress.json — ask even unattended;
+//                           protected files, protect.ts, ask as "protect:<pattern>", refused unattended)
 // Unattended: writes inside the workspace are allowed; anything else that would ask is refused
 // with rule "unattended:refuse" and a reason the model is told.
 import * as path from 'node:path';
@@ -12,6 +13,8 @@ import { createHash } from 'node:crypto';
 import { matchGlob } from '../tools/glob';
 import type { DenyEntry, HostPolicy, PolicyConfig, PolicyRule } from './config';
 import { DEFAULT_DENY, type DenyRule } from './defaults';
+import { DEFAULT_PROTECT, protectingPattern } from './protect';
+import { GIT_UNSAFE_RULE, gitUnsafeReason, unsafeGitArgs } from './gitArgs';
 import type { PolicyCall, PolicyContext, PolicyVerdict } from './types';
 
 export type { PolicyRule } from './config';
@@ -55,6 +58,7 @@ export class Policy {
   private readonly rules: { id: string; rule: PolicyRule; re: { test(cmd: string): boolean } | null }[];
   private readonly hostDeny: DenyRule[];
   private readonly hostAllow: { id: string; re: { test(cmd: string): boolean } }[];
+  private readonly protect: string[];
 
   /** `host`: the host's (VS Code settings') additions, see HostPolicySchema. */
   constructor(config: PolicyConfig, host?: HostPolicy) {
@@ -63,6 +67,7 @@ export class Policy {
     this.allow = config.allow.map((p, i) => ({ id: `allow:config:${i}`, re: wholeMatch(p) }));
     this.hostDeny = (host?.deny ?? []).map((p, i) => ({ id: `deny:setting:${i}`, re: new RegExp(p), reason: `The command matches the deny pattern /${p}/ of your Kite settings (kite.policy.denyCommands).` }));
     this.hostAllow = (host?.allow_attended ?? []).map((p, i) => ({ id: `allow:setting:${i}`, re: wholeMatch(p) }));
+    this.protect = [...DEFAULT_PROTECT, ...(config.protect ?? [])];
     this.rules = config.rules.map((rule, i) => ({ id: rule.id ?? `rule:${i}`, rule, re: rule.command_pattern ? wholeMatch(rule.command_pattern) : null }));
   }
 
@@ -70,6 +75,8 @@ export class Policy {
     const v = this.attended(call, ctx);
     if (ctx.mode === 'attended' || v.decision !== 'ask') return v;
     if (v.rule === 'ask:writes') return { decision: 'allow', rule: 'unattended:writes', reason: 'Unattended run: writes inside the workspace are allowed.' };
+    // Keep the protect rule's name: the log says which pattern refused the write.
+    if (v.rule.startsWith('protect:')) return { decision: 'deny', rule: v.rule, reason: `This run is unattended, so nobody can approve this write; the file was not modified. (${v.reason})` };
     return { decision: 'deny', rule: 'unattended:refuse', reason: this.unattendedReason(call, ctx, v) };
   }
 
@@ -85,6 +92,8 @@ export class Policy {
     if (call.effect === 'exec') for (const d of this.hostDeny) if (d.re.test(cmd ?? '')) return { decision: 'deny', rule: d.id, reason: `${d.reason} The command was not run.` };
     for (const r of this.rules) {
       if (this.ruleMatches(r.rule, r.re, call.name, p, cmd)) {
+        const unsafe = r.rule.decision === 'allow' && r.re !== null && cmd !== null ? unsafeGitArgs(cmd) : null;
+        if (unsafe) return { decision: 'deny', rule: GIT_UNSAFE_RULE, reason: gitUnsafeReason(unsafe) };
         const reason = r.rule.reason ?? (r.rule.decision === 'deny' ? `Refused by the workspace policy rule "${r.id}".` : `Policy rule "${r.id}".`);
         return { decision: r.rule.decision, rule: r.id, reason };
       }
@@ -97,6 +106,12 @@ export class Policy {
         if (p !== null && HARNESS_FILE_GLOBS.some((g) => matchGlob(g, p))) {
           return { decision: 'ask', rule: 'ask:harness-files', reason: `"${p}" belongs to Kite itself (its configuration, policy or progress file); Kite updates it at the end of the run, and changing it needs a person's approval.` };
         }
+        if (p !== null) {
+          const pattern = protectingPattern(p, { patterns: this.protect, verifyFiles: ctx.verifyFiles ?? [], mayChange: ctx.mayChange ?? [] });
+          if (pattern !== null) {
+            return { decision: 'ask', rule: `protect:${pattern}`, reason: `"${p}" is protected (it defines the checks, the project's instructions, CI or dependencies); changing it needs a person's approval, or the feature's may_change.` };
+          }
+        }
         return { decision: 'ask', rule: 'ask:writes', reason: 'Writes are shown to a person for approval.' };
       case 'exec':
         return this.command(cmd ?? '', ctx);
@@ -107,6 +122,10 @@ export class Policy {
     for (const d of this.deny) if (d.re.test(cmd)) return { decision: 'deny', rule: d.id, reason: `${d.reason} The command was not run.` };
     if (ctx.checks.some((c) => c.trim() === cmd)) return { decision: 'allow', rule: 'allow:checks', reason: 'A configured check.' };
     if (ctx.verify !== null && ctx.verify.trim() === cmd) return { decision: 'allow', rule: 'allow:verify', reason: "The feature's verify command." };
+    // A pattern can match more than its author meant: git options that reach outside are refused first.
+    const patternAllows = this.allow.some((a) => a.re.test(cmd)) || (ctx.mode === 'attended' && this.hostAllow.some((a) => a.re.test(cmd)));
+    const unsafe = patternAllows ? unsafeGitArgs(cmd) : null;
+    if (unsafe) return { decision: 'deny', rule: GIT_UNSAFE_RULE, reason: gitUnsafeReason(unsafe) };
     for (const a of this.allow) if (a.re.test(cmd)) return { decision: 'allow', rule: a.id, reason: 'Allowed by the policy.' };
     // Settings allow only with a person at hand: unattended, the workspace's policy alone decides.
     if (ctx.mode === 'attended') for (const a of this.hostAllow) if (a.re.test(cmd)) return { decision: 'allow', rule: a.id, reason: 'Allowed by your Kite settings (kite.policy.allowCommands).' };

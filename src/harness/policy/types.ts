@@ -20,4 +20,6 @@ export interface PolicyContext {
   checks: string[]; // configured gate checks (always allowed)
   verify: string | null; // the feature's verify command (always allowed)
   featureTools: string[] | null; // a feature may restrict its tools
+  verifyFiles?: string[]; // files the verify command names (protected like the checks' files)
+  mayChange?: string[]; // the feature's may_change: globs whose protection it lifts
 }

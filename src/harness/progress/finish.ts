@@ -2,9 +2,11 @@
 // a log entry, QUEUE proposals as new `proposed` features, and — on done only — one commit of
 // the work with message `<id>: <title>` (the log folder never included).
 import { assertNever, type FeatureStatus, type Outcome } from '../protocol/events';
-import { commitAll } from './git';
+import { commitAll, type CommitScope } from './git';
+import type { RunRecord } from './commitScope';
 import { loadProgress, nextFeatureId, saveProgress, type ProgressFile } from './progressFile';
-import { redactSecrets, secretValues } from './secretScan';
+import { guardFor } from '../secrets/runSecrets';
+import { SecretGuard } from '../secrets/secretGuard';
 
 export const MAX_NOTES_CHARS = 4_000;
 
@@ -59,8 +61,12 @@ export interface FinishInput {
   now?: Date;
   /** Whose secret values must stay out of the notes and the commit (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** The run's secret guard (default: the one registered for root, else a fresh one from env). */
+  secrets?: SecretGuard;
   /** Changes the person had before the run (--allow-dirty): left out of the commit if untouched. */
   keep?: ReadonlyMap<string, string | null>;
+  /** What the run's log records (writes, commands): changed files it does not account for stay out of the commit. */
+  record?: RunRecord;
   /** The model could not be used (key, network): keep the feature in_progress, not error. */
   modelUnavailable?: boolean;
 }
@@ -71,6 +77,8 @@ export interface FinishResult {
   proposals: string[]; // ids of the new proposed features
   progress: ProgressFile;
   error: string | null;
+  /** Changed files the commit left out, and why (none: []). */
+  leftOut: { path: string; why: string }[];
 }
 
 export function finishFeature(input: FinishInput): FinishResult {
@@ -94,9 +102,16 @@ export function finishFeature(input: FinishInput): FinishResult {
   let outcome = input.outcome;
 
   feature.status = input.modelUnavailable && outcome === 'error' ? 'in_progress' : statusFor(outcome);
-  // The closing words are the model's: it may have read a key and repeated it.
-  const secrets = secretValues(input.env ?? process.env);
-  const summary = redactSecrets(input.summary, secrets);
+  // The closing words are the model's: it may have read a key and repeated it. The same detectors
+  // as its tool results (known values, key shapes, high entropy) guard the notes, the QUEUE titles
+  // and whatever the agent itself wrote into the progress file during the run.
+  const guard = input.secrets ?? (input.env ? undefined : guardFor(input.root)) ?? new SecretGuard({ root: input.root, env: input.env ?? process.env });
+  const summary = guard.redactText(input.summary);
+  for (const f of data.features) {
+    f.title = guard.redactText(f.title);
+    if (f.notes) f.notes = guard.redactText(f.notes);
+  }
+  data.goal = guard.redactText(data.goal);
   const closing = stripQueue(summary);
   if (closing) {
     const entry = `[${date} ${outcome}] ${closing}`;
@@ -114,24 +129,35 @@ export function finishFeature(input: FinishInput): FinishResult {
 
   const entry = { date, feature: input.featureId, outcome, turns: input.turns, tokens: input.tokens, cost: Math.round(input.costUsd * 10_000) / 10_000, commit: null as string | null };
   data.log.push(entry);
-  saveProgress(input.progressPath, data);
+  // The progress file cannot be written (ENOSPC, read-only…): it stays as it was (the save is
+  // atomic), nothing is committed, and the run ends error naming the file and the errno.
+  try {
+    saveProgress(input.progressPath, data);
+  } catch (e) {
+    return { outcome: 'error', commit: null, proposals, progress: data, error: `${(e as Error).message}; nothing was committed`, leftOut: [] };
+  }
 
   let commit: string | null = null;
   let error: string | null = null;
+  const scope: CommitScope | undefined = input.record ? { record: input.record, leftOut: [] } : undefined;
   if (outcome === 'done' && input.commit) {
     try {
-      commit = commitAll(input.root, `${feature.id}: ${feature.title}`, [input.logDir], secrets, input.keep);
+      commit = commitAll(input.root, `${feature.id}: ${feature.title}`, [input.logDir], guard.commitSecrets(), input.keep, scope);
       // The sha can only be known after the commit; recording it leaves the progress file
       // modified, which the next run's dirty check tolerates (Kite owns that file).
       entry.commit = commit;
       saveProgress(input.progressPath, data);
     } catch (e) {
       outcome = 'error';
-      error = `the gate passed but the commit failed: ${(e as Error).message}`;
+      error = commit ? `committed ${commit.slice(0, 7)}, but ${(e as Error).message}` : `the gate passed but the commit failed: ${(e as Error).message}`;
       feature.status = 'error';
       entry.outcome = outcome;
-      saveProgress(input.progressPath, data);
+      try {
+        saveProgress(input.progressPath, data);
+      } catch (e2) {
+        error = `${error}; ${(e2 as Error).message}`; // the file keeps its last complete version
+      }
     }
   }
-  return { outcome, commit, proposals, progress: data, error };
+  return { outcome, commit, proposals, progress: data, error, leftOut: scope?.leftOut ?? [] };
 }

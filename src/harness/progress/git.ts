@@ -3,7 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { sha256 } from '../tools/hash';
 import { GitError, runGit as git } from './runGit';
-import { findSecretsInDiff } from './secretScan';
+import { inTempIndex } from './tempIndex';
+import { notTheRunsWork, type RunRecord } from './commitScope';
+import type { CommitSecrets } from '../secrets/secretGuard';
+import { describeHits, findSecretsInStaged } from './secretScan';
 
 export { addGitSecretNames, GitError, type GitErrorCode } from './runGit';
 
@@ -27,6 +30,38 @@ export function gitHead(root: string): string | null {
     return git(root, ['rev-parse', '--verify', '-q', 'HEAD']).trim() || null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * What identifies the repository across clones and moves: its root commit(s), sorted (a history
+ * merged from several roots has more than one). Null before the first commit.
+ */
+export function repoIdentity(root: string): string | null {
+  try {
+    const roots = git(root, ['rev-list', '--max-parents=0', 'HEAD']).split('\n').filter(Boolean).sort();
+    return roots.length ? roots.join(' ') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when git tracks `path` (a file committed or staged in the repository of `root`). */
+export function isTracked(root: string, path: string): boolean {
+  try {
+    return git(root, ['ls-files', '--', path]).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** True when `path` is a file in commit `sha`. */
+export function existsAtCommit(root: string, sha: string, path: string): boolean {
+  try {
+    git(root, ['cat-file', '-e', `${sha}:${path}`]);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -113,13 +148,34 @@ export function snapshotPaths(root: string, paths: readonly string[]): Map<strin
  * Stage every change in the work tree except the log folder and commit it. Returns the new sha.
  * `keep`: changes the person had before the run (--allow-dirty); those the run left untouched
  * stay uncommitted, so their work in progress is not committed under the feature's name.
+ * `scope`: the run's record; changed files it does not account for are left out (commitScope.ts)
+ * and listed in scope.leftOut. The commit is built in a temporary index: the person's own index
+ * (their staged hunks) stays as it was, except that the committed files now match HEAD there.
  */
 export function commitAll(
   root: string,
   message: string,
   excludeDirs: string[] = [],
-  secrets: ReadonlyMap<string, string> = new Map(),
+  secrets: CommitSecrets | ReadonlyMap<string, string> = new Map(),
   keep: ReadonlyMap<string, string | null> = new Map(),
+  scope?: CommitScope,
+): string {
+  return inTempIndex(root, () => stageAndCommit(root, message, excludeDirs, secrets, keep, scope));
+}
+
+/** What the commit may hold, and what it left out (path relative to the workspace, and why). */
+export interface CommitScope {
+  record: RunRecord;
+  leftOut: { path: string; why: string }[];
+}
+
+function stageAndCommit(
+  root: string,
+  message: string,
+  excludeDirs: string[],
+  secrets: CommitSecrets | ReadonlyMap<string, string>,
+  keep: ReadonlyMap<string, string | null>,
+  scope: CommitScope | undefined,
 ): string {
   const excludes = excludeDirs
     .map((d) => relative(root, resolve(root, d)).replace(/\\/g, '/'))
@@ -132,12 +188,13 @@ export function commitAll(
   }
   const untouched = [...snapshotPaths(root, [...keep.keys()])].filter(([p, h]) => keep.get(p) === h).map(([p]) => `:(top,literal)${p}`);
   if (untouched.length) git(root, ['reset', '-q', '--', ...untouched]);
-  // --no-textconv: a textconv driver would run a program, and the scan would read its output, not the committed bytes.
-  const hits = secrets.size ? findSecretsInDiff(git(root, ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', '-U0']), secrets) : [];
+  if (scope) leaveOutUnrecorded(root, scope);
+  // Known values and key shapes, in text and binary files (secretScan.ts).
+  const hits = findSecretsInStaged(root, secrets);
   if (hits.length) {
     // Unstage only: every change stays in the work tree for the person to clean up.
     git(root, ['reset', '-q']);
-    const where = hits.map((h) => `${h.file} holds the value of ${h.variable}`).join('; ');
+    const where = describeHits(hits);
     throw new GitError('secret_in_commit', `nothing was committed because ${where}; remove the secret, then commit the work yourself`);
   }
   try {
@@ -148,6 +205,21 @@ export function commitAll(
   const sha = gitHead(root);
   if (!sha) throw new GitError('commit_failed', 'git commit left no HEAD');
   return sha;
+}
+
+/** Unstage the staged files the run's record does not account for, and say which and why. */
+function leaveOutUnrecorded(root: string, scope: CommitScope): void {
+  const top = git(root, ['rev-parse', '--show-toplevel']).trim();
+  const staged = git(root, ['diff', '--cached', '--name-only', '-z', '--no-renames']).split('\0').filter(Boolean);
+  const out: string[] = [];
+  for (const p of staged) {
+    const ws = relative(root, join(top, p)).replace(/\\/g, '/');
+    const why = notTheRunsWork(root, ws, scope.record);
+    if (why === null) continue;
+    scope.leftOut.push({ path: ws, why });
+    out.push(`:(top,literal)${p}`);
+  }
+  if (out.length) git(root, ['reset', '-q', '--', ...out]);
 }
 
 /** Files changed by one commit (for tests and the summary). */

@@ -1,12 +1,13 @@
 // kite-progress.json — the format of the original Kite: {goal, log: [], features: [{id, title,
 // status, verify, notes}]}. Unknown keys are kept (loose objects) so a hand-edited file loses
 // nothing when Kite rewrites it. Writes are atomic (temp file + rename).
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FeatureStatusSchema, OutcomeSchema } from '../protocol/events';
 import { formatIssues, jsonPath } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonText } from '../config/jsonText';
+import { kiteFileError } from './kiteFileError';
 
 export const PROGRESS_FILE = 'kite-progress.json';
 
@@ -17,6 +18,7 @@ export const FeatureSchema = z.looseObject({
   verify: z.string().nullable().optional(), // shell command the gate runs for this feature
   notes: z.string().optional(), // closing summaries of earlier sessions
   tools: z.array(z.string()).optional(), // restricts the tools this feature may use
+  may_change: z.array(z.string()).optional(), // protected files (globs) this feature is meant to change
 });
 export type Feature = z.infer<typeof FeatureSchema>;
 
@@ -95,11 +97,22 @@ export function loadProgress(path: string): ProgressFile {
   return parseProgress(readFileSync(path, 'utf8'), path);
 }
 
-/** Atomic: a crash leaves either the old or the new file, never half of one. */
+/** Atomic: a crash or a failed write (ENOSPC, EROFS…) leaves the old file, never half of one, and
+ *  no temp file; the error (KiteFileError) names the file and the errno. */
 export function saveProgress(path: string, data: ProgressFile): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n');
-  renameSync(tmp, path);
+  try {
+    rmSync(tmp, { force: true }); // a stale one from a killed process with the same pid
+    writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n', { flag: 'wx' }); // wx: never through a planted file or link
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      rmSync(tmp, { force: true }); // a folder at that name is not ours: left alone (rmSync refuses it)
+    } catch {
+      // nothing of ours to remove
+    }
+    throw kiteFileError('write', path, e);
+  }
 }
 
 /** --feature ID, else the first in_progress, else the first todo. */

@@ -115,9 +115,27 @@ function filterOverrides(root: string, env: NodeJS.ProcessEnv): string[] {
   return [...untrusted].flatMap((key) => ['-c', `${key}=${trusted.get(key) ?? ''}`]);
 }
 
+/** The index Kite's own commit builds (GIT_INDEX_FILE), while withIndexFile runs; else the person's. */
+let indexFile: string | null = null;
+
+/**
+ * Run `fn` with every Kite git call on `file` as the index: the commit is assembled there, so the
+ * person's own index (their staged hunks) is never touched. Synchronous, so no other call interleaves.
+ */
+export function withIndexFile<T>(file: string, fn: () => T): T {
+  const before = indexFile;
+  indexFile = file;
+  try {
+    return fn();
+  } finally {
+    indexFile = before;
+  }
+}
+
 /** `git <args>` in `root` with the neutral config and environment above; its stdout. */
 export function runGit(root: string, args: readonly string[]): string {
   const env = gitEnv(root);
+  if (indexFile !== null) env.GIT_INDEX_FILE = indexFile;
   const config = [...NEUTRAL_CONFIG.flatMap((c) => ['-c', c]), ...filterOverrides(root, env)];
   return execFileSync('git', [...config, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
 }

@@ -83,6 +83,9 @@ const envelope = {
   seq: z.number().int().nonnegative(), // 0-based, strictly increasing within a log file
   run: z.string(), // run id = log file name without .jsonl
   t: z.number().nonnegative(), // seconds since the run started, 2 decimals
+  // Hash chain: sha256 hex of the previous line's exact bytes (null on the first line). Absent in
+  // older logs; events/reader.ts checks it from the first event that carries it.
+  prev: z.string().regex(/^[0-9a-f]{64}$/, 'expected a sha256 hex digest').nullable().optional(),
 };
 
 export const SessionStartSchema = z.object({
@@ -100,6 +103,7 @@ export const SessionStartSchema = z.object({
   command_timeout_s: z.number().positive(),
   git_head: z.string().nullable(),
   root: z.string(), // absolute workspace root
+  repo_id: z.string().nullable().optional(), // the repository's root commit(s): resume refuses another repository (absent in older logs)
   branch: z.string().nullable(),
   replay_of: z.string().nullable(), // the recorded log when this run is a replay
   started_at: z.string(), // ISO wall-clock time
@@ -222,6 +226,7 @@ export const GateEventSchema = z.object({
   passed: z.boolean(),
   feedback: z.string(), // what the model is told ('' when passed)
   checks: z.array(CheckResultSchema),
+  changed_gate_files: z.array(z.string()).optional(), // gate-defining files the run changed (package.json, Makefile, verify test…)
 });
 
 export const BudgetStopSchema = z.object({
@@ -317,7 +322,7 @@ export type GateEvent = EventOf<'gate'>;
 export type SessionEnd = EventOf<'session_end'>;
 
 /** An event before the envelope is stamped by the writer. */
-export type EventBody = KiteEvent extends infer E ? (E extends KiteEvent ? Omit<E, 'v' | 'seq' | 'run' | 't'> : never) : never;
+export type EventBody = KiteEvent extends infer E ? (E extends KiteEvent ? Omit<E, 'v' | 'seq' | 'run' | 't' | 'prev'> : never) : never;
 
 export const EVENT_KINDS: readonly EventKind[] = EventSchema.options.map((o) => o.shape.kind.value);
 

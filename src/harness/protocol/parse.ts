@@ -4,7 +4,8 @@
 import type { z } from 'zod';
 import { EVENT_KINDS, EventSchema, LOG_VERSION, OutcomeSchema, type EventKind, type KiteEvent } from './events';
 
-export type LogProblem = { line: number; message: string };
+/** `chain`: the line breaks the log's hash chain (events/chain.ts), a sign of an edited log. */
+export type LogProblem = { line: number; message: string; chain?: true };
 export type LogFormat = 'kite' | 'python-kite';
 
 export type ParseResult =

@@ -103,6 +103,11 @@ export const StopRunParamsSchema = z.object({ token: RunTokenSchema });
 export type StopRunParams = z.infer<typeof StopRunParamsSchema>;
 export const StopRunResultSchema = z.object({ stopped: z.boolean() });
 
+/** A script a command runs that the run changed since it started (package.json script, Makefile,
+ *  workspace script file), with its unified diff: the approval shows it (issue 13, item 17). */
+export const ScriptChangeSchema = z.object({ file: z.string(), script: z.string().nullable(), diff: z.string() });
+export type ScriptChange = z.infer<typeof ScriptChangeSchema>;
+
 /** Mirrors host.ts ApprovalRequest (the server checks the two stay assignable). `tool` is the asking
  *  tool's own name: any tool can ask, so no fixed list here, but it must be a well-formed tool name. */
 export const WireApprovalRequestSchema = z.discriminatedUnion('kind', [
@@ -114,7 +119,7 @@ export const WireApprovalRequestSchema = z.discriminatedUnion('kind', [
     before: z.string().nullable(),
     proposed: z.string(),
   }),
-  z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string(), sandbox: SandboxInfoSchema.optional() }),
+  z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string(), sandbox: SandboxInfoSchema.optional(), scriptChanges: z.array(ScriptChangeSchema).optional() }),
   /** A read the policy asks about (rule ask:secret-file, e.g. `.env`); "always" allows that path. */
   z.object({ kind: z.literal('read'), id: z.string(), tool: ToolNameSchema, path: z.string(), reason: z.string() }),
 ]);

@@ -1,9 +1,11 @@
 // One-line, human-readable summaries of events: transcript lines, frame names and stop texts.
+import { showControlChars } from '../protocol/controlChars';
 import { assertNever, type KiteEvent } from '../protocol/events';
 
 export function oneLine(text: string, max = 100): string {
   // Cut before collapsing whitespace: transcripts of 100k events summarize megabytes of output.
-  const s = (text.length > max * 4 ? text.slice(0, max * 4) : text).replace(/\s+/g, ' ').trim();
+  // Control characters escaped before whitespace is collapsed: a `\r` must show, not become a space.
+  const s = showControlChars(text.length > max * 4 ? text.slice(0, max * 4) : text).replace(/\s+/g, ' ').trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
@@ -50,6 +52,10 @@ function argCommand(args: unknown): string | null {
 
 /** Short description of a tool call's arguments: the path or command when there is one. */
 export function callTarget(name: string, args: unknown): string {
+  return showControlChars(rawCallTarget(name, args), { oneLine: true });
+}
+
+function rawCallTarget(name: string, args: unknown): string {
   const p = argPath(args);
   if (p !== null) return `${name} ${p}`;
   const c = argCommand(args);
@@ -57,7 +63,12 @@ export function callTarget(name: string, args: unknown): string {
   return `${name} ${compactJson(args, 60)}`;
 }
 
+/** The one-line summary of an event, control characters escaped (model text must not drive a terminal or a debug console). */
 export function summarize(e: KiteEvent): string {
+  return showControlChars(summarizeRaw(e), { oneLine: true });
+}
+
+function summarizeRaw(e: KiteEvent): string {
   switch (e.kind) {
     case 'session_start':
       return `feature ${e.feature} "${oneLine(e.title, 50)}" · ${e.model} · ${e.mode}${e.checks.length ? ` · checks: ${oneLine(e.checks.join('; '), 60)}` : ''}`;

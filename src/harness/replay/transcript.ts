@@ -3,6 +3,7 @@
 // line per event under it. Lines are 1-based. Pure: the extension's content provider and the
 // debug adapter build the same text from the same events, so line numbers always agree.
 import type { KiteEvent } from '../protocol/events';
+import { showControlChars } from '../protocol/controlChars';
 import { tokensOf } from '../protocol/totals';
 import { eventLine, fmtInt, fmtUsd, oneLine } from './eventSummary';
 
@@ -50,7 +51,8 @@ function runHeader(events: readonly KiteEvent[], name: string): string {
   if (end?.kind === 'session_end') parts.push(`${end.status} after ${end.turns} turns, ${fmtInt(end.tokens)} tokens, ${fmtUsd(end.cost_usd)}`);
   else parts.push('no session_end (interrupted or still running)');
   parts.push(`${events.length} events`);
-  return parts.join(' · ');
+  // Titles can come from the agent (QUEUE proposals): escaped like every other line.
+  return showControlChars(parts.join(' · '), { oneLine: true });
 }
 
 function groupHeader(events: readonly KiteEvent[], g: Omit<TurnGroup, 'headerLine'>): string {

@@ -18,6 +18,8 @@ export const RUN_ERROR_WIRE: Record<RunErrorCode, WireCode> = {
   not_a_repo: 'not_a_repo',
   dirty: 'dirty_tree',
   repo_state: 'repo_state',
+  symlink: 'invalid_config', // a Kite path in the repository is a symlink: the project needs fixing
+  locked: 'cannot_resume', // another Kite writes this log (the message names its pid)
 };
 
 export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
@@ -28,6 +30,10 @@ export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
   old_format: 'cannot_resume', // readable, never resumable
   no_root: 'cannot_resume', // the run's folder is gone; Kite will not resume it elsewhere
   repo_state: 'repo_state', // like a new run: finish the rebase or merge, then resume
+  broken_chain: 'cannot_resume', // only `kite resume --accept-damaged-log` continues it
+  wrong_workspace: 'cannot_resume', // a log from another project or repository
+  locked: 'cannot_resume', // another window or process is running it (the message names its pid)
+  symlink: 'invalid_config',
 };
 
 export const CONFIG_ERROR_WIRE: Record<ConfigErrorCode, WireCode> = {

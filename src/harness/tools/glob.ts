@@ -1,12 +1,21 @@
-// Minimal glob → RegExp for tool arguments and policy rules (Node 20 has no path.matchesGlob).
-// Supports **, *, ?, [...] and {a,b}. A pattern without "/" matches the base name at any depth;
-// a leading "/" anchors it at the root.
+// Minimal glob → regular expression for tool arguments and policy rules (Node 20 has no
+// path.matchesGlob). Supports **, *, ?, [...] and {a,b}. A pattern without "/" matches the base
+// name at any depth; a leading "/" anchors it at the root. Globs come from the model, so they run
+// on the linear-time RE2 engine: "*a*a*a…b" cannot backtrack for minutes (picomatch compiles to
+// backtracking JavaScript regexes with lookarounds, which RE2 cannot run).
+import { RE2JS } from 're2js';
 
-const cache = new Map<string, RegExp>();
+/** Longer globs, or ones that do not compile, match nothing (tools report them: globProblem). */
+export const GLOB_LIMITS = { maxChars: 1000, cacheSize: 500 };
 
-export function globToRegExp(glob: string): RegExp {
-  const hit = cache.get(glob);
-  if (hit) return hit;
+interface Matcher {
+  test(s: string): boolean;
+}
+const NOTHING: Matcher = { test: () => false };
+const cache = new Map<string, Matcher>();
+
+/** The regular expression source (RE2 and JavaScript syntax) a glob stands for. */
+export function globSource(glob: string): string {
   let re = '';
   let inBraces = 0;
   for (let i = 0; i < glob.length; i++) {
@@ -40,19 +49,43 @@ export function globToRegExp(glob: string): RegExp {
     } else if (c === ',' && inBraces > 0) re += '|';
     else re += c.replace(/[.+^$()|\\{}]/g, '\\$&');
   }
-  const out = new RegExp(`^${re}$`);
+  return `^${re}$`;
+}
+
+function compileGlob(glob: string): Matcher | string {
+  if (glob.length > GLOB_LIMITS.maxChars) return `the glob is ${glob.length} characters long, over the limit of ${GLOB_LIMITS.maxChars}`;
+  try {
+    const re = RE2JS.compile(globSource(glob));
+    return { test: (s) => re.test(s) };
+  } catch (e) {
+    return `the glob "${glob}" is not valid (${(e as Error).message})`;
+  }
+}
+
+function matcher(glob: string): Matcher {
+  const hit = cache.get(glob);
+  if (hit) return hit;
+  const m = compileGlob(glob);
+  const out = typeof m === 'string' ? NOTHING : m;
+  if (cache.size >= GLOB_LIMITS.cacheSize) cache.clear();
   cache.set(glob, out);
   return out;
+}
+
+/** Why a glob from a tool call cannot be used, or null when it can. */
+export function globProblem(glob: string): string | null {
+  const m = compileGlob(glob.replace(/^\.?\//, ''));
+  return typeof m === 'string' ? m : null;
 }
 
 /** Does a slash-separated relative path match the glob? */
 export function matchGlob(glob: string, relPath: string): boolean {
   // "/x" and "./x" are anchored at the root, like a leading "/" in .gitignore.
-  if (glob.startsWith('/') || glob.startsWith('./')) return globToRegExp(glob.replace(/^\.?\//, '')).test(relPath);
+  if (glob.startsWith('/') || glob.startsWith('./')) return matcher(glob.replace(/^\.?\//, '')).test(relPath);
   const g = glob;
   if (!g.includes('/')) {
     const base = relPath.slice(relPath.lastIndexOf('/') + 1);
-    return globToRegExp(g).test(base);
+    return matcher(g).test(base);
   }
-  return globToRegExp(g).test(relPath);
+  return matcher(g).test(relPath);
 }

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import { defineTool, fail, ok } from './defineTool';
-import { matchGlob } from './glob';
+import { globProblem, matchGlob } from './glob';
 import { resolveInWorkspace } from './paths';
 import { walk } from './walk';
 
@@ -14,7 +14,7 @@ export const listFilesTool = defineTool({
   description: [
     'List files and directories in the workspace. Paths in the result are workspace-relative (directories end with "/"), ready to pass to read_file.',
     'By default lists one directory level of `path` (default: the workspace root). With recursive=true, lists every file below it. With glob, lists files below `path` whose path matches (recursive implied); a glob without "/" matches file names at any depth ("*.ts"), one with "/" matches the path relative to `path` ("src/**/*.test.ts").',
-    'Entries ignored by .gitignore files (at any level) are left out and .git/ is never shown. At most 1000 entries are returned; the result says how many more exist.',
+    'Entries ignored by .gitignore files (at any level) are left out; .git/ and Kite\'s log folder are never shown. Only names are listed, never contents (files that usually hold secrets, such as .env, are listed by name). At most 1000 entries are returned; the result says how many more exist.',
   ].join('\n'),
   input: z.strictObject({
     path: z.string().optional().describe('Workspace-relative directory to list. Default: "." (the workspace root).'),
@@ -23,6 +23,8 @@ export const listFilesTool = defineTool({
   }),
   target: (args) => ({ path: args.path ?? '.' }),
   run: async (args, ctx) => {
+    const bad = args.glob === undefined ? null : globProblem(args.glob);
+    if (bad) return fail('invalid_args', `Cannot use the glob: ${bad}. Nothing was listed.`);
     const r = resolveInWorkspace(ctx.root, ctx.logDir, args.path ?? '.', { forWrite: false });
     if (!r.ok) return fail(r.code, `${r.message} Nothing was listed.`);
     let st: fs.Stats;
@@ -33,7 +35,7 @@ export const listFilesTool = defineTool({
     }
     if (!st.isDirectory()) return ok(`${r.rel} (a file, ${st.size} bytes; not a directory)`, { path: r.rel });
     const recursive = args.recursive === true || args.glob !== undefined;
-    const w = walk(ctx.root, r.rel, { recursive, maxEntries: LIST_LIMITS.maxVisited });
+    const w = walk(ctx.root, r.rel, { recursive, maxEntries: LIST_LIMITS.maxVisited, logDir: ctx.logDir });
     const base = r.rel === '' ? '' : r.rel + '/';
     const shown = w.entries
       .filter((e) => (recursive ? !e.dir : true))

@@ -1,6 +1,6 @@
 // Workspace confinement: every path a tool touches resolves inside the workspace root, with
-// symlinks followed (also for files that do not exist yet), and writes to .git/ and to the log
-// folder refused. Each refusal carries a typed code and the id of the rule that refused it.
+// symlinks followed (also for files that do not exist yet), and .git/ and the log folder refused
+// for reads and writes alike (a past run's log may hold a secret a person let through once). Each refusal carries a typed code and the id of the rule that refused it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ToolErrorCode } from './types';
@@ -37,7 +37,12 @@ export function realPathOf(p: string, depth = 0): string | null {
     st = null;
   }
   if (st?.isSymbolicLink()) {
-    const link = fs.readlinkSync(p);
+    let link: string;
+    try {
+      link = fs.readlinkSync(p);
+    } catch {
+      return realPathOf(p, depth + 1); // swapped back from a link while we looked: look again
+    }
     const parent = realPathOf(path.dirname(p), depth + 1);
     if (parent === null) return null;
     // A relative link is relative to the (real) directory holding it.
@@ -91,14 +96,19 @@ export function resolveInWorkspace(root: string, logDir: string, p: string, opts
     };
   }
   const rel = toPosix(path.relative(realRoot, real));
-  if (opts.forWrite) {
-    if (rel.split('/').includes('.git')) {
-      return { ok: false, code: 'protected_path', message: `"${p}" is inside a .git directory. Git's own files are never written by tools; use git commands through run if you must.`, rule: CONFINE_RULES.gitDir };
-    }
-    const realLog = realPathOf(path.resolve(realRoot, logDir));
-    if (realLog !== null && isInside(realLog, real)) {
-      return { ok: false, code: 'protected_path', message: `"${p}" is inside Kite's log folder (${toPosix(path.relative(realRoot, realLog))}), which is append-only and not writable by tools.`, rule: CONFINE_RULES.logDir };
-    }
+  const act = opts.forWrite ? 'written' : 'read';
+  if (rel.split('/').some((part) => part.toLowerCase() === '.git')) {
+    return { ok: false, code: 'protected_path', message: `"${p}" is inside a .git directory. Git's own files (config with credentials, hooks) are never ${act} by tools; use git commands through run if you must.`, rule: CONFINE_RULES.gitDir };
+  }
+  if (isInLogDir(realRoot, logDir, real)) {
+    const shown = toPosix(path.relative(realRoot, realPathOf(path.resolve(realRoot, logDir)) ?? logDir));
+    return { ok: false, code: 'protected_path', message: `"${p}" is inside Kite's log folder (${shown}), which tools never ${opts.forWrite ? 'write' : 'read'}: it is append-only and may hold what earlier runs were allowed to see.`, rule: CONFINE_RULES.logDir };
   }
   return { ok: true, abs: real, rel };
+}
+
+/** Is the real path `real` inside (or is it) the run's log folder? */
+export function isInLogDir(realRoot: string, logDir: string, real: string): boolean {
+  const realLog = realPathOf(path.resolve(realRoot, logDir));
+  return realLog !== null && isInside(realLog, real);
 }

@@ -1,11 +1,10 @@
 // What a write WOULD do, computed without touching disk: approvals show it as a diff, intent
 // records hash it. Each write tool previews through previewFile and commits with commitWrite, so
 // preview == effect; the loop reaches any tool's preview through previewWrite.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { atomicWrite } from './atomicWrite';
 import { looksBinary } from './binary';
-import { fail, ok } from './defineTool';
-import { sha256 } from './hash';
+import { fail } from './defineTool';
+import { readGuarded } from './openGuarded';
 import { resolveInWorkspace } from './paths';
 import type { AnyTool, PreviewContext, ToolOutcome, WritePreview } from './types';
 
@@ -14,23 +13,36 @@ export type { WritePreview } from './types';
 /** What a write tool computes from the file's current text: the new content (and its own details). */
 export type Proposal = Omit<WritePreview, 'path' | 'abs' | 'before'>;
 
+export const WRITE_LIMITS = { maxFileBytes: 10 * 1024 * 1024 };
+
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-/** Current text of a file, null when absent, or an error outcome (directory, binary). */
+/** Current text of a file, null when absent, or an error outcome (directory, special file, hard link, binary, not UTF-8). */
 function readCurrent(abs: string, rel: string): string | null | ToolOutcome {
-  let st: fs.Stats;
+  const g = readGuarded(abs, rel, WRITE_LIMITS.maxFileBytes);
+  if (!g.ok) {
+    if (g.code === 'not_found') return null;
+    if (g.code === 'is_directory') return fail('is_directory', `"${rel || '.'}" is a directory; it cannot be written as a file. Nothing was written.`, { path: rel });
+    return fail(g.code, `${g.message} Nothing was written.`, { path: rel });
+  }
+  if (looksBinary(g.buf)) return fail('binary_file', `"${rel}" is a binary file; Kite's file tools only change text files. It was not modified.`, { path: rel });
+  const text = decodeUtf8(g.buf);
+  // Decoding and re-encoding would replace every invalid byte with U+FFFD: refuse instead.
+  if (text === null) {
+    return fail('not_utf8', `"${rel}" is not valid UTF-8 text (perhaps Latin-1 or another legacy encoding). Kite's file tools never re-encode a file, so it was not modified. Convert it to UTF-8 with run (e.g. iconv) if that is intended.`, { path: rel });
+  }
+  return text;
+}
+
+/** The text of a valid UTF-8 buffer (a BOM kept as U+FEFF), or null when it is not valid UTF-8. */
+export function decodeUtf8(buf: Buffer): string | null {
   try {
-    st = fs.statSync(abs);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     return null;
   }
-  if (st.isDirectory()) return fail('is_directory', `"${rel || '.'}" is a directory; it cannot be written as a file. Nothing was written.`, { path: rel });
-  if (!st.isFile()) return fail('failed', `"${rel}" is not a regular file (a FIFO, socket or device); Kite's file tools do not write to it. Nothing was written.`, { path: rel });
-  const buf = fs.readFileSync(abs);
-  if (looksBinary(buf)) return fail('binary_file', `"${rel}" is a binary file; Kite's file tools only change text files. It was not modified.`, { path: rel });
-  return buf.toString('utf8');
 }
 
 /**
@@ -65,37 +77,16 @@ export function isOutcome(x: unknown): x is ToolOutcome {
   return isRecord(x) && typeof x.is_error === 'boolean' && 'output' in x;
 }
 
-const lineCount = (s: string): number => (s === '' ? 0 : s.split('\n').length - (s.endsWith('\n') ? 1 : 0));
-
 /**
  * Writes `content` to a workspace file (parents created). Used by write_file, edit_file and by
- * the loop when a person approved an edited version. Re-checks confinement at write time.
+ * the loop when a person approved an edited version. Never throws: every failure is an is_error
+ * outcome the model is told about. See atomicWrite for how the write stays in the workspace.
  */
 export function commitWrite(ctx: PreviewContext, relPath: string, content: string): ToolOutcome {
-  const r = resolveInWorkspace(ctx.root, ctx.logDir, relPath, { forWrite: true });
-  if (!r.ok) return fail(r.code, `${r.message} Nothing was written.`);
-  let previous: string | null = null;
   try {
-    previous = fs.readFileSync(r.abs, 'utf8');
-  } catch {
-    previous = null;
-  }
-  try {
-    fs.mkdirSync(path.dirname(r.abs), { recursive: true });
+    return atomicWrite(ctx, relPath, content);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const why = err.code === 'ENOTDIR' || err.code === 'EEXIST' ? 'a parent of it is a file, not a directory' : `${err.code ?? 'error'}: ${err.message}`;
-    return fail('failed', `Could not create the folder for "${r.rel}" (${why}). Nothing was written.`, { path: r.rel });
+    return fail('failed', `Writing "${relPath}" failed (${err.code ?? 'error'}: ${err.message ?? String(e)}). The file was not modified.`, { path: relPath });
   }
-  try {
-    fs.writeFileSync(r.abs, content);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const state = previous === null ? 'The file may exist now with partial content.' : 'The file may now hold partial content; read it before retrying.';
-    return fail('failed', `Writing "${r.rel}" failed (${err.code ?? 'error'}: ${err.message}). ${state}`, { path: r.rel });
-  }
-  const n = lineCount(content);
-  const what = `${n} line${n === 1 ? '' : 's'}, ${Buffer.byteLength(content)} bytes`;
-  const verb = previous === null ? 'Created' : previous === content ? 'Rewrote (content unchanged)' : 'Overwrote';
-  return ok(`${verb} ${r.rel} (${what}).`, { path: r.rel, post_hash: sha256(content) });
 }

@@ -1,8 +1,8 @@
 // read_file: numbered lines of a text file inside the workspace, optionally a line range.
-import * as fs from 'node:fs';
 import { z } from 'zod';
 import { looksBinary } from './binary';
 import { defineTool, fail, ok } from './defineTool';
+import { readGuarded } from './openGuarded';
 import { resolveInWorkspace } from './paths';
 
 export const READ_LIMITS = {
@@ -42,27 +42,24 @@ export const readFileTool = defineTool({
   description: [
     'Read a text file from the workspace. Returns its lines numbered like `   12\\tcode` (the number and a tab are not part of the file; never copy them into edit_file).',
     'Use start_line/end_line (1-based, inclusive) to read part of a large file. At most 2000 lines or 256 KB are shown per call; when more exists, the result ends with a note giving the next start_line to use. Lines longer than 2000 characters are cut.',
-    'Paths are relative to the workspace root; paths outside it (including through symlinks) are refused. Binary files (a NUL byte in the first 8 KB) are refused, as are files over 10 MB. A directory gives an is_directory error: use list_files for directories. Files that usually hold secrets (.env, private keys) need a person\'s approval.',
+    'Paths are relative to the workspace root; paths outside it (including through symlinks) are refused. Binary files (a NUL byte in the first 8 KB) are refused, as are files over 10 MB, special files (FIFOs, sockets, devices), files with more than one hard link, and anything in .git/ or Kite\'s log folder. A directory gives an is_directory error: use list_files for directories. Files that usually hold secrets (.env, private keys) need a person\'s approval.',
   ].join('\n'),
   input: Input,
   target: (args) => ({ path: args.path }),
   run: async (args, ctx) => {
     const r = resolveInWorkspace(ctx.root, ctx.logDir, args.path, { forWrite: false });
     if (!r.ok) return fail(r.code, `${r.message} Nothing was read.`);
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(r.abs);
-    } catch {
-      return fail('not_found', `No file at "${r.rel}". Nothing was read. Use list_files to see what exists.`, { path: r.rel });
+    // One guarded open: no special files, no hard links, no symlink swapped in since the check.
+    const g = readGuarded(r.abs, r.rel, READ_LIMITS.maxFileBytes);
+    if (!g.ok) {
+      if (g.code === 'not_found') return fail('not_found', `No file at "${r.rel}". Nothing was read. Use list_files to see what exists.`, { path: r.rel });
+      if (g.code === 'is_directory') return fail('is_directory', `"${r.rel || '.'}" is a directory, not a file. Use list_files to see its contents.`, { path: r.rel });
+      if (g.code === 'too_large') return fail('too_large', `${g.message} Nothing was read. Use search to find the part you need.`, { path: r.rel });
+      return fail(g.code, `${g.message} Nothing was read.`, { path: r.rel });
     }
-    if (st.isDirectory()) return fail('is_directory', `"${r.rel || '.'}" is a directory, not a file. Use list_files to see its contents.`, { path: r.rel });
-    if (!st.isFile()) return fail('failed', `"${r.rel}" is not a regular file (a FIFO, socket or device), so it cannot be read as text. Nothing was read.`, { path: r.rel });
-    if (st.size > READ_LIMITS.maxFileBytes) {
-      return fail('too_large', `"${r.rel}" is ${st.size} bytes, over the ${READ_LIMITS.maxFileBytes}-byte limit of read_file. Nothing was read. Use search to find the part you need.`, { path: r.rel });
-    }
-    const buf = fs.readFileSync(r.abs);
+    const buf = g.buf;
     if (looksBinary(buf)) {
-      return fail('binary_file', `"${r.rel}" is a binary file (${st.size} bytes; it has NUL bytes), so it cannot be shown as text. Nothing was read.`, { path: r.rel });
+      return fail('binary_file', `"${r.rel}" is a binary file (${g.size} bytes; it has NUL bytes), so it cannot be shown as text. Nothing was read.`, { path: r.rel });
     }
     const lines = splitLines(buf.toString('utf8'));
     if (lines.length === 0) return ok(`(${r.rel} is empty)`, { path: r.rel });

@@ -12,9 +12,12 @@ export type ToolErrorCode =
   | 'not_unique' // edit_file: old_string matches more than once
   | 'no_match' // edit_file: old_string not found
   | 'binary_file'
+  | 'not_utf8' // write tools: the file is not valid UTF-8, so it is never re-encoded
+  | 'special_file' // a FIFO, socket or device: never opened
+  | 'hardlink' // more than one hard link: may be a file outside the workspace
   | 'too_large'
   | 'outside_workspace'
-  | 'protected_path' // .git/ or the log folder
+  | 'protected_path' // .git/ or the log folder (never read or written)
   | 'bad_path' // NUL bytes, empty
   | 'is_directory'
   | 'bad_regex'
@@ -25,7 +28,7 @@ export type ToolErrorCode =
 
 export interface ToolContext {
   root: string; // absolute, real path of the workspace root
-  logDir: string; // absolute; writes there are refused
+  logDir: string; // absolute; tools neither read nor write there
   runner: ProcessRunner;
   commandTimeoutS: number;
   signal?: AbortSignal;

@@ -3,6 +3,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readGuarded } from './openGuarded';
+
+const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
 
 export interface WalkEntry {
   rel: string; // workspace-relative, forward slashes
@@ -18,12 +21,9 @@ interface Level {
 }
 
 function loadIgnore(absDir: string, extra?: string): Ignore | null {
-  let text = '';
-  try {
-    text = fs.readFileSync(path.join(absDir, '.gitignore'), 'utf8');
-  } catch {
-    /* no .gitignore here */
-  }
+  // Guarded: a FIFO (or a link) named .gitignore is never opened; it then just ignores nothing.
+  const g = readGuarded(path.join(absDir, '.gitignore'), '.gitignore', IGNORE_FILE_MAX_BYTES);
+  let text = g.ok ? g.buf.toString('utf8') : '';
   if (extra) text += '\n' + extra;
   return text.trim() === '' ? null : ignore().add(text);
 }
@@ -46,6 +46,7 @@ function ignoredBy(levels: Level[], rel: string, dir: boolean): boolean {
 export interface WalkOptions {
   recursive: boolean;
   maxEntries: number; // hard stop on entries visited, so a huge tree cannot stall the harness
+  logDir?: string; // absolute: Kite's log folder, never listed or entered
 }
 
 export interface WalkResult {
@@ -60,11 +61,8 @@ export function walk(root: string, startRel: string, opts: WalkOptions): WalkRes
   // Collect the .gitignore levels from the root down to the start directory.
   const levels: Level[] = [];
   let exclude = '';
-  try {
-    exclude = fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8');
-  } catch {
-    /* not a git repo, or no exclude file */
-  }
+  const ex = readGuarded(path.join(root, '.git', 'info', 'exclude'), '.git/info/exclude', IGNORE_FILE_MAX_BYTES);
+  if (ex.ok) exclude = ex.buf.toString('utf8');
   const rootIg = loadIgnore(root, exclude);
   if (rootIg) levels.push({ base: '', ig: rootIg });
   const parts = startRel === '' ? [] : startRel.split('/');
@@ -74,6 +72,7 @@ export function walk(root: string, startRel: string, opts: WalkOptions): WalkRes
     if (ig) levels.push({ base, ig });
   }
 
+  const logAbs = opts.logDir === undefined ? null : path.resolve(root, opts.logDir);
   const visit = (rel: string, lv: Level[]): void => {
     let names: fs.Dirent[];
     try {
@@ -90,6 +89,7 @@ export function walk(root: string, startRel: string, opts: WalkOptions): WalkRes
       if (d.name === '.git') continue;
       const childRel = rel === '' ? d.name : `${rel}/${d.name}`;
       const abs = path.join(root, childRel);
+      if (logAbs !== null && abs === logAbs) continue;
       let dir = d.isDirectory();
       if (d.isSymbolicLink()) {
         // Links are listed as what they point to, but never followed while walking.

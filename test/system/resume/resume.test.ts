@@ -39,6 +39,9 @@ describe('resume', function () {
       const again = kite(cli, p.repo, ['resume', runId]);
       assert.equal(again.status, 1, again.stderr);
       assert.match(again.stdout, new RegExp(`F1: paused, resume with kite resume ${runId}`));
+      // the pause shows the waiting call in full and the id --approve takes (issue 13, item 16)
+      assert.ok(again.stdout.includes(`call c3 (run):\nThe agent wants to run:\n  $ ${SIDE_COMMAND}\n  in ${p.repo}`), again.stdout);
+      assert.match(again.stdout, new RegExp(`--approve c3, or deny with --deny REASON`));
       events = await eventsOf(log);
       assert.deepEqual(
         events.slice(-2).map((e) => e.kind),
@@ -46,9 +49,10 @@ describe('resume', function () {
       );
       assert.equal(events.filter((e) => e.kind === 'approval_request').length, 1, 'the request is in the log once');
 
-      // third process answers from the command line
+      // third process answers from the command line (a bare --approve: exactly one call waits, shown as it is approved)
       const done = kite(cli, p.repo, ['resume', runId, '--approve']);
       assert.equal(done.status, 0, done.stderr + done.stdout);
+      assert.ok(done.stdout.includes(`$ ${SIDE_COMMAND}\n  in ${p.repo}\napproved by --approve`), done.stdout);
       assert.match(done.stdout, /F1: done in 6 turns/);
       events = await eventsOf(log);
       const approval = events.filter((e): e is EventOf<'approval'> => e.kind === 'approval');

@@ -221,14 +221,15 @@ describe('kite CLI (in process)', function () {
     }
   });
 
-  it('an approval nobody answers (Ctrl-C at the prompt) pauses the run: exit 1, one line with the resume command and what waits', async () => {
+  it('an approval nobody answers (Ctrl-C at the prompt) pauses the run: exit 1, the waiting call in full, one line with the resume command, what waits and its id', async () => {
     const repo = twoFeatureRepo();
     const c = new Capture();
     const host = { approve: () => Promise.reject(new Error('Aborted with Ctrl+C')) };
     const code = await runMain([repo], { out: c, isTty: true, host, extra: { modelOverride: new ScriptedModel([use('run', 'c1', { command: 'ls' }), say('done')]) } });
     assert.equal(code, 1);
     assert.match(c.stdout, /turn 1 +tool_use/); // a host of one's own still gets the live rows printed
-    assert.match(c.stdout, /^F1: paused, resume with kite resume \d{8}-\d{6}-F1 \(waiting for approval of run \(c1\)\)$/m);
+    assert.match(c.stdout, /^F1: paused, resume with kite resume (\d{8}-\d{6}-F1) \(waiting for approval of run \(c1\); approve with kite resume \1 --approve c1, or deny with --deny REASON\)$/m);
+    assert.match(c.stdout, /^call c1 \(run\):\nThe agent wants to run:\n {2}\$ ls\n {2}in \//m, 'the call is shown before anyone approves it');
     assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'in_progress');
   });
 

@@ -1,0 +1,73 @@
+// The log's hash chain: every event carries `prev`, the sha256 of the previous line's exact bytes
+// (without its line break), so an edited, removed or inserted line breaks the chain at the line
+// after it. Hashed on bytes, not decoded text: an edit that makes a line invalid UTF-8 still counts.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { LogProblem } from '../protocol/parse';
+
+export function lineHash(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+const isBlank = (bytes: Buffer): boolean => bytes.toString('utf8').trim() === '';
+
+/**
+ * The hash of the last non-blank line of a log (null for an empty file): what the next event's
+ * `prev` must be. Reads the end of the file only, growing the window until it holds that whole line.
+ */
+export function lastLineHash(path: string): string | null {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    for (let want = 64 * 1024; ; want *= 2) {
+      const len = Math.min(size, want);
+      const buf = Buffer.alloc(len);
+      readSync(fd, buf, 0, len, size - len);
+      const lines = splitLines(buf);
+      // The first piece may be cut by the window unless the window starts at the file's start.
+      const whole = len === size ? lines : lines.slice(1);
+      for (let i = whole.length - 1; i >= 0; i--) if (!isBlank(whole[i])) return lineHash(whole[i]);
+      if (len === size) return null;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function splitLines(buf: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let start = 0;
+  for (let nl = buf.indexOf(0x0a); nl !== -1; nl = buf.indexOf(0x0a, start)) {
+    out.push(buf.subarray(start, nl));
+    start = nl + 1;
+  }
+  out.push(buf.subarray(start));
+  return out;
+}
+
+/** Checks each line's `prev` against the line before it, in file order. */
+export class ChainChecker {
+  private previous: string | null = null; // hash of the last non-blank line seen
+  private chainedSince: number | null = null; // line of the first event that carried `prev`
+
+  /** Every non-blank line, parsed or not (a bad line is still a link of the chain), after event(). */
+  line(bytes: Buffer): void {
+    this.previous = lineHash(bytes);
+  }
+
+  /** An event that parsed, before its own line() call; `prev` undefined: it carries none. The problem, or null. */
+  event(prev: string | null | undefined, line: number): LogProblem | null {
+    if (prev === undefined) {
+      if (this.chainedSince === null) return null; // an older log (or its older part): nothing to check yet
+      return broken(line, `the event carries no "prev" although the log is chained since line ${this.chainedSince} (a line added or rewritten by something other than Kite)`);
+    }
+    this.chainedSince ??= line;
+    if (prev === this.previous) return null;
+    const before = this.previous === null ? 'there is no line before it' : `the line before it hashes to ${this.previous.slice(0, 12)}…`;
+    return broken(line, `hash chain broken: "prev" is ${prev === null ? 'null' : `${prev.slice(0, 12)}…`} but ${before} (a line before it was edited, removed or inserted)`);
+  }
+}
+
+function broken(line: number, what: string): LogProblem {
+  return { line, message: `line ${line}: ${what}`, chain: true };
+}
