@@ -129,7 +129,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
     deps.sandbox.announce();
     const result = await runLoop(deps, opts.signal ?? new AbortController().signal);
-    return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing }, result);
+    return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
   } finally {
     unsubscribe();
     lock.release();

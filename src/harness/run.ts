@@ -25,6 +25,7 @@ import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
 import { initialRunState } from './protocol/reducer';
 import type { ProcessRunner } from './sandbox/types';
+import type { SecretGuard } from './secrets/secretGuard';
 import type { Toolbox } from './tools/types';
 
 export interface RunOptions {
@@ -222,7 +223,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
   deps.sandbox.announce();
   const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
-  return endRun({ ...c, log: deps.log, closingLogged: false }, result);
+  return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
 }
 
 export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'commits' | 'keep'> & {
@@ -231,6 +232,8 @@ export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' 
   log: EventSink;
   /** Resume only: the closing progress update (and the commit) happened before the process died. */
   closingLogged: boolean;
+  /** The run's secret guard: the notes and the commit scan know what the run read from secret files. */
+  secrets?: SecretGuard;
 };
 
 /** The loop's result, written down: paused (nothing more), or the progress file, the commit and
@@ -264,6 +267,7 @@ export function endRun(c: FinishContext, result: LoopResult): RunSummary {
     logDir: workspaceLogDir(c.root, c.config),
     commit: c.commits,
     keep: c.keep,
+    secrets: c.secrets,
     // Only what the log records goes into the commit; protected files only by a recorded write.
     record: runRecordOf(s, (p) => protectingPattern(p, protectionOf(c.root, c.config.policy?.protect, c.feature)) !== null, [PROGRESS_FILE, '.kite/config.json']),
     modelUnavailable: result.modelUnavailable ?? false,

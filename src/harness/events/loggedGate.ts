@@ -1,4 +1,6 @@
-// Wraps the gate: every verdict becomes a `gate` event with per-check results.
+// Wraps the gate: every verdict becomes a `gate` event with per-check results. A check's output
+// is the one text the model sees that no tool produced (a test that prints .env, say): it is
+// screened for secrets before it is logged or fed back.
 import type { GateCheckOptions, GateLike, GateVerdict } from '../gate/gate';
 import type { EventSink } from './sink';
 
@@ -6,10 +8,12 @@ export class LoggedGate implements GateLike {
   constructor(
     private readonly inner: GateLike,
     private readonly log: EventSink,
+    private readonly redact: (text: string) => string = (t) => t,
   ) {}
 
   async check(opts: GateCheckOptions): Promise<GateVerdict> {
-    const v = await this.inner.check(opts);
+    const raw = await this.inner.check(opts);
+    const v: GateVerdict = { ...raw, feedback: this.redact(raw.feedback), checks: raw.checks.map((c) => ({ ...c, output_tail: this.redact(c.output_tail) })) };
     if (opts.signal?.aborted) {
       // Killed checks are not a verdict: no gate event (it would count as a failed attempt).
       const ran = v.checks.map((c) => `\`${c.command}\` ${c.exit_code === 0 && !c.timed_out ? 'passed' : 'killed'}`).join(', ');

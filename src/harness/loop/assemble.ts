@@ -19,7 +19,6 @@ import type { Feature, ProgressFile } from '../progress/progressFile';
 import type { RunState } from '../protocol/reducer';
 import { agentsMdUncommitted, buildBriefing, readAgentsMd } from '../prompts/briefing';
 import { FoldingSink } from './foldingSink';
-import { registerGuard } from '../secrets/runSecrets';
 import { SecretGuard } from '../secrets/secretGuard';
 import { RecordedAnswerHost, RecordedCallSink } from './recorded';
 import { createRunner } from '../sandbox/runner';
@@ -100,11 +99,10 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     }
   };
   const gateOpts = { root, checks: config.checks, verify, timeoutS: config.command_timeout, runner, changedGateFiles, refuseChangedGateFiles: input.mode === 'unattended' };
-  const gate = new LoggedGate(new Gate(gateOpts), sink);
   const policy = new LivePolicy(root, config, sink);
   // One guard for the run's tool results and (through the registry) its notes and commit scan.
   const secrets = new SecretGuard({ root, env: input.env ?? process.env, config: config.redaction });
-  registerGuard(root, secrets);
+  const gate = new LoggedGate(new Gate(gateOpts), sink, (text) => secrets.redactText(text));
   const progress = input.progress;
   return {
     logged,

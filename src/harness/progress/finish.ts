@@ -5,7 +5,6 @@ import { assertNever, type FeatureStatus, type Outcome } from '../protocol/event
 import { commitAll, type CommitScope } from './git';
 import type { RunRecord } from './commitScope';
 import { loadProgress, nextFeatureId, saveProgress, type ProgressFile } from './progressFile';
-import { guardFor } from '../secrets/runSecrets';
 import { SecretGuard } from '../secrets/secretGuard';
 
 export const MAX_NOTES_CHARS = 4_000;
@@ -105,7 +104,7 @@ export function finishFeature(input: FinishInput): FinishResult {
   // The closing words are the model's: it may have read a key and repeated it. The same detectors
   // as its tool results (known values, key shapes, high entropy) guard the notes, the QUEUE titles
   // and whatever the agent itself wrote into the progress file during the run.
-  const guard = input.secrets ?? (input.env ? undefined : guardFor(input.root)) ?? new SecretGuard({ root: input.root, env: input.env ?? process.env });
+  const guard = input.secrets ?? new SecretGuard({ root: input.root, env: input.env ?? process.env });
   const summary = guard.redactText(input.summary);
   for (const f of data.features) {
     f.title = guard.redactText(f.title);

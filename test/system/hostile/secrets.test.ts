@@ -111,6 +111,19 @@ describe('hostile: secrets never reach the model, the notes or a commit', functi
       assert.match(progress, /the phrase is \[DEPLOY_SECRET_PHRASE redacted\]/);
       assert.equal(r.summary.outcome, 'done', r.summary.error ?? '');
     });
+
+    it('a check that prints .env: the gate feedback the model gets and the gate event hold none of its values', async () => {
+      const root = project({}, { checks: ['cat .env; exit 1'], max_gate_failures: 2 });
+      const r = await runInProcess(root, [say('Done.'), say('Done, really.')]);
+      assert.equal(r.summary.outcome, 'gate_failed', r.summary.error ?? '');
+      const sent = r.sent(1);
+      assert.match(sent, /FAILED: `cat \.env; exit 1`/, 'the model was told the check failed');
+      assert.ok(sent.includes('NODE_ENV=production'), 'the harmless part of the output is kept');
+      for (const v of [...Object.values(DOTENV), 'Db5ecretPassw0rd', 'Hunter2Hunter2x']) {
+        assert.ok(!sent.includes(v), `the model was not sent ${v.slice(0, 12)}…`);
+        assert.ok(!r.log.includes(v), `the log does not hold ${v.slice(0, 12)}…`);
+      }
+    });
   });
 
   describe('item 9: notes and commits (real kite run)', () => {
