@@ -1,7 +1,6 @@
 // The log's hash chain: every event carries `prev`, the sha256 of the previous line's exact bytes
 // (without its line break), so an edited, removed or inserted line breaks the chain at the line
 // after it. Hashed on bytes, not decoded text: an edit that makes a line invalid UTF-8 still counts.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { LogProblem } from '../protocol/parse';
 
@@ -12,26 +11,15 @@ export function lineHash(bytes: Buffer): string {
 const isBlank = (bytes: Buffer): boolean => bytes.toString('utf8').trim() === '';
 
 /**
- * The hash of the last non-blank line of a log (null for an empty file): what the next event's
- * `prev` must be. Reads the end of the file only, growing the window until it holds that whole line.
+ * The hash of the last non-blank line in the end of a log (null when there is none): what the next
+ * event's `prev` must be. `window` holds that whole line (the writer's tail read guarantees it);
+ * its first piece may be cut unless the window starts at the file's start (`fromStart`).
  */
-export function lastLineHash(path: string): string | null {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    for (let want = 64 * 1024; ; want *= 2) {
-      const len = Math.min(size, want);
-      const buf = Buffer.alloc(len);
-      readSync(fd, buf, 0, len, size - len);
-      const lines = splitLines(buf);
-      // The first piece may be cut by the window unless the window starts at the file's start.
-      const whole = len === size ? lines : lines.slice(1);
-      for (let i = whole.length - 1; i >= 0; i--) if (!isBlank(whole[i])) return lineHash(whole[i]);
-      if (len === size) return null;
-    }
-  } finally {
-    closeSync(fd);
-  }
+export function lastLineHash(window: Buffer, fromStart: boolean): string | null {
+  const lines = splitLines(window);
+  const whole = fromStart ? lines : lines.slice(1);
+  for (let i = whole.length - 1; i >= 0; i--) if (!isBlank(whole[i])) return lineHash(whole[i]);
+  return null;
 }
 
 function splitLines(buf: Buffer): Buffer[] {

@@ -40,12 +40,12 @@ export class EventWriter {
 
   /** Continue an existing log: seq and t go on from its last complete event (used by resume). */
   static reopen(path: string, clock: Clock = monotonicClock, redactor = new Redactor()): EventWriter {
-    const { tail, endsWithNewline, size } = readTail(path);
+    const { tail, endsWithNewline, size, window, fromStart } = readTail(path);
     const last = lastCompleteEvent(tail);
     // A torn last line would glue onto our first line: start on a fresh one.
     if (size > 0 && !endsWithNewline) appendFileSync(path, '\n');
     // The chain goes on from the last line as it is on disk, torn or not (the reader hashes it too).
-    const prev = lastLineHash(path);
+    const prev = lastLineHash(window, fromStart);
     const seq = typeof last?.seq === 'number' ? last.seq + 1 : 0;
     const t = typeof last?.t === 'number' ? last.t : 0;
     const run = typeof last?.run === 'string' ? last.run : basename(path).replace(/\.jsonl$/, '');
@@ -91,7 +91,7 @@ export class EventWriter {
  * The end of a log, enough to hold its last complete line: a resumed 100 MB log is never read
  * whole. Starts with 64 KB and doubles until the window holds a line break before the last line.
  */
-function readTail(path: string): { tail: string; endsWithNewline: boolean; size: number } {
+function readTail(path: string): { tail: string; endsWithNewline: boolean; size: number; window: Buffer; fromStart: boolean } {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -106,7 +106,7 @@ function readTail(path: string): { tail: string; endsWithNewline: boolean; size:
       if (len === size || hasCompleteLine(body)) {
         // Drop the first (possibly cut) line unless the window starts at the file's start.
         const tail = len === size ? text : text.slice(text.indexOf('\n') + 1);
-        return { tail, endsWithNewline, size };
+        return { tail, endsWithNewline, size, window: buf, fromStart: len === size };
       }
     }
   } finally {
