@@ -36,6 +36,7 @@ for (const n of names) if (!stages[n]) { console.error(`unknown stage "${n}"; st
 const scratch = mkdtempSync(join(tmpdir(), 'kite-test-'));
 const total = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+const failures = [];
 let toolsReady = false;
 let sandboxReady = false;
 for (const name of names) {
@@ -64,9 +65,12 @@ for (const name of names) {
     // A crashed runner that wrote no failures still fails the stage.
     if (r.status !== 0 && c.failed === 0) c.failed = 1;
   }
+  if (c.failed) failures.push(...(c.failures?.length ? c.failures : [`the stage exited ${r.status}`]).map((f) => `${name}: ${f}`));
   total.passed += c.passed; total.failed += c.failed; total.skipped += c.skipped ?? 0;
   lines.push(`${name.padEnd(12)} ${String(c.passed).padStart(4)} passed ${String(c.failed).padStart(3)} failed ${String(c.skipped ?? 0).padStart(3)} skipped  ${((Date.now() - t0) / 1000).toFixed(1)}s`);
 }
+// Failed tests by name above the table: a CI log cut to its tail still says what failed.
+if (failures.length) console.log('\nfailed:\n' + failures.map((f) => `  ${f}`).join('\n'));
 console.log('\n' + lines.join('\n'));
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(total.failed ? 1 : 0);

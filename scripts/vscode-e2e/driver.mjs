@@ -117,11 +117,12 @@ async function runTests(args) {
   try { results = JSON.parse(readFileSync(args.results, 'utf8')); } catch { /* missing */ }
   if (!results) {
     log(`FAIL: no results file ${args.results}: the extension host stopped before the suite finished`);
-    writeCounts(args.counts, { passed: 0, failed: 1, skipped: 0 });
+    writeCounts(args.counts, { passed: 0, failed: 1, skipped: 0, failures: ['extension host stopped before the suite finished'] });
     return 1;
   }
-  const counts = { passed: results.passed | 0, failed: results.failed | 0, skipped: results.skipped | 0 };
-  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  const failures = (results.tests ?? []).filter((t) => t.state === 'failed').map((t) => `${t.title}: ${String(t.error ?? '').split('\n')[0].slice(0, 200)}`);
+  const counts = { passed: results.passed | 0, failed: results.failed | 0, skipped: results.skipped | 0, failures };
+  if (code !== 0 && counts.failed === 0) { counts.failed = 1; failures.push(`the test run exited ${code}`); }
   if (code === 0 && (counts.failed > 0 || counts.passed === 0)) { log('FAIL: exit 0 but results say', JSON.stringify(counts)); code = 1; if (!counts.failed) counts.failed = 1; }
   writeCounts(args.counts, counts);
   return code;
@@ -206,7 +207,8 @@ async function runScenarios(args) {
     await browser.close().catch(() => {});
   }
   const failed = checks.filter((c) => !c.ok).length;
-  const counts = { passed: checks.length - failed, failed, skipped: 0 };
+  const failures = checks.filter((c) => !c.ok).map((c) => `${c.name}: ${String(c.detail ?? "").split("\n")[0]}`.slice(0, 200));
+  const counts = { passed: checks.length - failed, failed, skipped: 0, failures };
   if (args.results) writeFileSync(args.results, JSON.stringify({ ...counts, checks }, null, 2));
   writeCounts(args.counts, counts);
   log(`${counts.passed} passed, ${counts.failed} failed`);
@@ -222,7 +224,7 @@ try {
   else { console.error('usage: driver.mjs tests|scenarios ...'); code = 64; }
 } catch (e) {
   console.error(e);
-  writeCounts(args.counts, { passed: 0, failed: 1, skipped: 0 });
+  writeCounts(args.counts, { passed: 0, failed: 1, skipped: 0, failures: [`driver crashed: ${String(e?.message ?? e).split('\n')[0]}`] });
   code = 4;
 }
 process.exit(code);

@@ -44,7 +44,7 @@ SERVER_PID="" ; DRIVER_PID="" ; PKG_PID=""
 # A check outside the drivers (build, package, install) counts like a test.
 record() { # name ok|fail
   local f="$RUN/counts/infra-$(date +%s%N).json"
-  if [ "$2" = ok ]; then echo '{"passed":1,"failed":0,"skipped":0}' > "$f"; else echo '{"passed":0,"failed":1,"skipped":0}' > "$f"; say "FAILED: $1"; fi
+  if [ "$2" = ok ]; then echo '{"passed":1,"failed":0,"skipped":0}' > "$f"; else printf '{"passed":0,"failed":1,"skipped":0,"failures":["%s"]}' "${1//\"/\'}" > "$f"; say "FAILED: $1"; fi
 }
 
 stop_group() { # pgid: TERM, then KILL whatever is left (server spawns ext host, pty host, watchers)
@@ -57,13 +57,14 @@ stop_group() { # pgid: TERM, then KILL whatever is left (server spawns ext host,
 summarize() {
   "$NODE" -e '
     const fs = require("fs"), path = require("path");
-    const dir = process.argv[1]; const t = { passed: 0, failed: 0, skipped: 0 };
+    const dir = process.argv[1]; const t = { passed: 0, failed: 0, skipped: 0, failures: [] };
     for (const f of fs.readdirSync(dir)) {
       let c;
-      try { c = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")); } catch { c = { failed: 1 }; console.log(`unreadable counts ${f}`); }
+      try { c = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")); } catch { c = { failed: 1, failures: [`unreadable counts ${f}`] }; console.log(`unreadable counts ${f}`); }
+      t.failures.push(...(c.failures ?? []));
       t.passed += c.passed | 0; t.failed += c.failed | 0; t.skipped += c.skipped | 0;
     }
-    if (t.passed + t.failed === 0) t.failed = 1; // nothing ran is not a pass
+    if (t.passed + t.failed === 0) { t.failed = 1; t.failures.push("no integration test ran"); } // nothing ran is not a pass
     if (process.env.KITE_TEST_COUNTS) fs.writeFileSync(process.env.KITE_TEST_COUNTS, JSON.stringify(t));
     console.log(`${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
     process.exit(t.failed ? 1 : 0);
@@ -172,7 +173,7 @@ run_driver() { # seconds args...: own process group + hard timeout, so a hung br
 }
 
 stage_counts() { # counts-file label: a driver killed before writing its counts is one failure
-  [ -s "$1" ] || { echo '{"passed":0,"failed":1,"skipped":0}' > "$1"; say "FAILED: $2 wrote no results (killed after ${STAGE_TIMEOUT}s?)"; }
+  [ -s "$1" ] || { printf '{"passed":0,"failed":1,"skipped":0,"failures":["%s wrote no results"]}' "$2" > "$1"; say "FAILED: $2 wrote no results (killed after ${STAGE_TIMEOUT}s?)"; }
 }
 
 mapfile -t ALL_SCENARIOS < <(ls "$REPO"/test/integration/browser/*.browser.mjs 2>/dev/null | sort)
