@@ -1,7 +1,10 @@
 // Writes a large, valid, realistic log for benchmarks and stress tests: the event mix of a long
 // run (model turns with text and tool_use, proposed/policy/approval/intent/tool per call, gates),
-// about 1 KB per event on average, so 100,000 events ≈ 100 MB. Written in batches, never held
-// whole in memory.
+// about 1 KB per event on average, so 100,000 events ≈ 100 MB (1M events ≈ 1 GB: see
+// test/bench/genLog.ts). Tool outputs vary in size (a few hundred bytes to ~10 KB) like real ones;
+// lines carry the hash chain (`prev`) as Kite writes it, so readers pay for checking it. Written in
+// batches, never held whole in memory.
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { LOG_VERSION, type EventBody } from '../../src/harness/protocol/events';
@@ -18,6 +21,12 @@ function prose(n: number, seed: number): string {
     s += WORDS[x % WORDS.length] + (x % 11 === 0 ? '.\n' : ' ');
   }
   return s.slice(0, n);
+}
+
+/** A varied output size around `mean` (from ~mean/8 to ~3×mean), deterministic in the turn. */
+function outputSize(turn: number, mean: number): number {
+  const x = ((turn * 2654435761) >>> 0) / 2 ** 32; // uniform in [0, 1)
+  return Math.round(mean * (0.12 + 2.9 * x * x));
 }
 
 export interface LargeLogInfo {
@@ -38,10 +47,13 @@ export function writeLargeLog(path: string, nEvents: number): LargeLogInfo {
   let modelEvents = 0;
   let toolEvents = 0;
   let attempt = 0;
+  let prev: string | null = null;
   const emit = (body: EventBody): void => {
     if (seq >= nEvents) return;
     t += 0.37;
-    const line = JSON.stringify({ v: LOG_VERSION, seq, run, t: Math.round(t * 100) / 100, ...body }) + '\n';
+    const text = JSON.stringify({ v: LOG_VERSION, seq, run, t: Math.round(t * 100) / 100, prev, ...body });
+    prev = createHash('sha256').update(text).digest('hex');
+    const line = text + '\n';
     seq++;
     bytes += Buffer.byteLength(line);
     batch.push(line);
@@ -81,7 +93,7 @@ export function writeLargeLog(path: string, nEvents: number): LargeLogInfo {
         emit(strip(ev.intent({ id, name, args, effect: kind === 1 ? 'write' : 'exec', path: kind === 1 ? path : null, pre_hash: null, post_hash: kind === 1 ? sha(content) : null })));
       }
       toolEvents++;
-      emit(strip(ev.tool({ id, name, args, ms: 2 + (turn % 700), output: kind === 0 ? prose(3300, turn + 5) : kind === 1 ? `Wrote ${path}.` : prose(1500, turn + 9), ...(kind === 1 ? { path, post_hash: sha(content) } : {}), ...(kind === 2 ? { exit_code: turn % 7 === 0 ? 1 : 0 } : {}) })));
+      emit(strip(ev.tool({ id, name, args, ms: 2 + (turn % 700), output: kind === 0 ? prose(outputSize(turn, 3300), turn + 5) : kind === 1 ? `Wrote ${path}.` : prose(outputSize(turn, 1500), turn + 9), ...(kind === 1 ? { path, post_hash: sha(content) } : {}), ...(kind === 2 ? { exit_code: turn % 7 === 0 ? 1 : 0 } : {}) })));
     }
     emit(strip(ev.sessionEnd({ turns: turn, status: 'gate_failed' })));
     flush();

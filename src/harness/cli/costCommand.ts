@@ -1,10 +1,10 @@
 // `kite cost [DIR|LOG…] [--json]` — tokens by kind, list-price and billed dollars per run, per
 // feature and in total. DIR defaults to the current project (its log folder, log_dir).
-import { costOfRun, costReport, formatCostReport } from '../events/cost';
+import { costOfRun, costReport, formatCostReport, type RunCost } from '../events/cost';
 import { findLogs } from '../events/logFiles';
 import { formatFlags, parseArgs, type FlagSpec } from './args';
 import type { Command } from './commands';
-import { readManyForReport, reportError } from './reportCommands';
+import { forEachRunForReport, reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
 const FLAGS: FlagSpec[] = [{ name: 'json', type: 'bool', help: 'print the report as JSON' }];
@@ -18,7 +18,8 @@ export async function costMain(argv: string[], out: Out = stdio, cwd = process.c
       return 0;
     }
     const logs = findLogs(args.positionals, cwd);
-    const runs = (await readManyForReport(logs, out)).map(({ path, result }) => costOfRun(result.events, path));
+    const runs: RunCost[] = [];
+    await forEachRunForReport(logs, out, (path, result) => runs.push(costOfRun(result.events, path)));
     const report = costReport(runs);
     if (args.flags.json) out.out(JSON.stringify(report, null, 2));
     else out.out(logs.length ? formatCostReport(report) : 'No run logs found.');

@@ -5,7 +5,7 @@ import { toOtlp } from '../events/otel';
 import { PromMetrics } from '../events/prometheus';
 import { parseArgs, UsageError } from './args';
 import type { Command } from './commands';
-import { readForReport, readManyForReport, reportError } from './reportCommands';
+import { forEachRunForReport, readForReport, reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
 const USAGE =
@@ -30,7 +30,7 @@ export async function exportMain(argv: string[], out: Out = stdio, cwd = process
       }
       case 'prometheus': {
         const m = new PromMetrics();
-        for (const { result } of await readManyForReport(findLogs(args.positionals, cwd), out)) m.addRun(result.events);
+        await forEachRunForReport(findLogs(args.positionals, cwd), out, (_path, result) => m.addRun(result.events));
         out.out(m.format());
         return 0;
       }

@@ -11,19 +11,27 @@ export async function readForReport(path: string, out: Out): Promise<ReadResult>
   return r;
 }
 
-/** For reports over many logs: a log that cannot be read at all is named on stderr and skipped. */
-export async function readManyForReport(paths: readonly string[], out: Out): Promise<{ path: string; result: ReadResult }[]> {
-  const ok: { path: string; result: ReadResult }[] = [];
+/**
+ * For reports over many logs: each run is read, handed to `each` and let go before the next is read,
+ * so memory stays flat in the number of runs (issue 17). A log that cannot be read at all is named on
+ * stderr and skipped; an empty log is no run. Returns how many runs were handed over.
+ */
+export async function forEachRunForReport(paths: readonly string[], out: Out, each: (path: string, result: ReadResult) => void): Promise<number> {
+  let runs = 0;
   for (const path of paths) {
+    let result: ReadResult;
     try {
-      const result = await readForReport(path, out);
-      if (result.events.length) ok.push({ path, result }); // an empty log is no run
+      result = await readForReport(path, out);
     } catch (e) {
       if (!(e instanceof LogReadError)) throw e;
       out.err(`kite: skipped: ${e.message}`);
+      continue;
     }
+    if (!result.events.length) continue;
+    runs++;
+    each(path, result);
   }
-  return ok;
+  return runs;
 }
 
 /** Exit codes for a report command: 2 for bad usage or an unreadable log, 1 for anything else. */

@@ -1,11 +1,17 @@
 // `kite timeline <run id | LOG>` — one row per model turn, tool call and gate, then how the run ended.
+// Streams: each event is folded and its row printed as it is read, so no event array is held and a
+// 1M-event log prints in memory bounded by its longest line (issue 17).
 import { resolveRunLog } from '../events/logFiles';
-import { formatTimeline } from '../events/timeline';
-import { foldEvents } from '../protocol/reducer';
+import { streamLog } from '../events/reader';
+import { TimelineFormatter } from '../events/timeline';
+import { applyEvent, initialRunState } from '../protocol/reducer';
 import { parseArgs, UsageError } from './args';
 import type { Command } from './commands';
-import { readForReport, reportError } from './reportCommands';
+import { reportError } from './reportCommands';
 import { stdio, type Out } from './output';
+
+/** Rows are written in chunks of about this many characters: one write per row would dominate. */
+const CHUNK_CHARS = 1 << 16;
 
 const USAGE = 'usage: kite timeline <run id | LOG>\n\nPrints the timeline of one run: model turns, tool calls, gates and the end. A run id is looked up in the log folder of the current project (log_dir). Reads logs of the original Kite too.';
 
@@ -18,10 +24,25 @@ export async function timelineMain(argv: string[], out: Out = stdio): Promise<nu
     }
     const log = args.positionals[0];
     if (!log) throw new UsageError('which log? give a run id or the path of a .jsonl run log');
-    const { events, format } = await readForReport(resolveRunLog(log, process.cwd()), out);
-    const s = foldEvents(events, { conversation: false });
-    const rows = formatTimeline(events);
-    if (rows) out.out(rows);
+    const path = resolveRunLog(log, process.cwd());
+    const s = initialRunState({ conversation: false });
+    const formatter = new TimelineFormatter();
+    let rows: string[] = [];
+    let chars = 0;
+    const { problems, format } = await streamLog(path, (e) => {
+      applyEvent(s, e);
+      const row = formatter.row(e);
+      if (row === null) return;
+      rows.push(row);
+      chars += row.length + 1;
+      if (chars >= CHUNK_CHARS) {
+        out.out(rows.join('\n'));
+        rows = [];
+        chars = 0;
+      }
+    });
+    if (rows.length) out.out(rows.join('\n'));
+    for (const p of problems) out.err(`kite: ${path}: ${p.message} (skipped)`);
     const tail = s.outcome
       ? `${s.meta?.feature ?? '?'}: ${s.outcome.status} in ${s.turns} turns, ${s.tokens.total.toLocaleString('en-US')} tokens, $${s.cost_usd.toFixed(4)}${s.outcome.commit ? `. Commit ${s.outcome.commit.slice(0, 7)}` : ''}.`
       : `${s.meta?.feature ?? '?'}: ${s.paused ? `paused for approval (${s.paused.pending.join(', ')})` : 'unfinished'} after ${s.turns} turns — continue with kite resume ${s.meta?.run ?? ''}`.trimEnd();

@@ -29,6 +29,17 @@ describe('timeline text', () => {
     ]);
   });
 
+  it('token counts of every size are grouped by thousands as en-US prints them', () => {
+    const model = (t: number, input: number, output: number) =>
+      ev(t, { kind: 'model', turn: 1, ms: 1, stop: 'tool_use', content: [], input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 1_000_000, cost_usd: 0, model: 'm', retries: 0 });
+    const rows = formatTimeline([model(1, 0, 999), model(2, 1000, 12_345), model(3, 123_456_789, 100_000)]).split('\n');
+    assert.deepEqual(rows, [
+      '    1.0s  turn 1   tool_use  in=0 out=999 cache r=1,000,000 w=0',
+      '    2.0s  turn 1   tool_use  in=1,000 out=12,345 cache r=1,000,000 w=0',
+      '    3.0s  turn 1   tool_use  in=123,456,789 out=100,000 cache r=1,000,000 w=0',
+    ]);
+  });
+
   it('a reply without tool calls reads "claims done"; a failed gate says which attempt of how many', () => {
     const start = ev(0, { kind: 'session_start', feature: 'F1', title: 't', model: 'm', mode: 'unattended', limits: { turns: 5, tokens: null, usd: null, wall_s: null }, max_gate_failures: 3, max_tokens: 100, checks: ['npm test'], verify: null, command_timeout_s: 60, git_head: null, root: '/w', branch: null, replay_of: null, started_at: '2026-01-01T00:00:00.000Z', system: 's', tools: [], features: [] } as EventBody);
     const rows = formatTimeline([
