@@ -40,7 +40,7 @@ export async function timelineMain(argv: string[], out: Out = stdio): Promise<nu
         rows = [];
         chars = 0;
       }
-    });
+    }, { validation: 'structural' });
     if (rows.length) out.out(rows.join('\n'));
     for (const p of problems) out.err(`kite: ${path}: ${p.message} (skipped)`);
     const tail = s.outcome

@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { KiteEvent } from '../protocol/events';
-import { LogLineParser, type LogFormat, type LogProblem } from '../protocol/parse';
+import { LogLineParser, type LogFormat, type LogProblem, type Validation } from '../protocol/parse';
 import { ChainChecker } from './chain';
 
 export type { LogProblem, LogFormat };
@@ -46,7 +46,12 @@ export function runIdOf(path: string): string {
   return basename(path).replace(/\.jsonl$/, '');
 }
 
-export async function streamLog(path: string, onEvent: (e: KiteEvent, line: number) => void): Promise<StreamResult> {
+export interface StreamOptions {
+  /** `structural` for views and reports that act on nothing (protocol/parse.ts); default `full`. */
+  validation?: Validation;
+}
+
+export async function streamLog(path: string, onEvent: (e: KiteEvent, line: number) => void, opts: StreamOptions = {}): Promise<StreamResult> {
   let fh;
   try {
     fh = await open(path, 'r');
@@ -56,7 +61,7 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
     if (code === 'EISDIR') throw new LogReadError('not_a_log', `${path} is a directory, not a log file`, path);
     throw e;
   }
-  const parser = new LogLineParser(runIdOf(path));
+  const parser = new LogLineParser(runIdOf(path), opts.validation);
   const problems: LogProblem[] = [];
   let format: LogFormat | null = null;
   let count = 0;
@@ -137,8 +142,8 @@ export interface ReadResult {
   torn: boolean;
 }
 
-export async function readLog(path: string): Promise<ReadResult> {
+export async function readLog(path: string, opts: StreamOptions = {}): Promise<ReadResult> {
   const events: KiteEvent[] = [];
-  const r = await streamLog(path, (e) => events.push(e));
+  const r = await streamLog(path, (e) => events.push(e), opts);
   return { events, problems: r.problems, format: r.format, torn: r.torn };
 }

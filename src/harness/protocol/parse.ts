@@ -3,6 +3,7 @@
 // envelope; kinds session_start/model/tool/gate/session_end) are normalized into current events.
 import type { z } from 'zod';
 import { EVENT_KINDS, EventSchema, LOG_VERSION, OutcomeSchema, type EventKind, type KiteEvent } from './events';
+import { compileShapeCheck, type ShapeCheck } from './shapeCheck';
 
 /** `chain`: the line breaks the log's hash chain (events/chain.ts), a sign of an edited log. */
 export type LogProblem = { line: number; message: string; chain?: true };
@@ -14,6 +15,16 @@ export type ParseResult =
 
 const KINDS = new Set<string>(EVENT_KINDS);
 const PYTHON_KINDS = new Set(['session_start', 'model', 'tool', 'gate', 'session_end']);
+
+/**
+ * `full`: every line through the zod schema (anything that acts on a log: run, resume, replay).
+ * `structural`: JSON types and keys only (protocol/shapeCheck.ts), zod only for a line that fails
+ * it — for views and reports, which read big logs once and act on nothing. The events are the same
+ * for any valid log; an invalid one gets zod's exact message either way.
+ */
+export type Validation = 'full' | 'structural';
+
+let eventShape: ShapeCheck | null = null;
 
 /** Parse one line on its own. Python-Kite lines get a best-effort envelope (see LogLineParser for files). */
 export function parseEventLine(text: string, line: number): ParseResult {
@@ -30,7 +41,10 @@ export class LogLineParser {
   private pyToolUses: { id: string; name: string }[] = [];
   private pyGates = 0;
 
-  constructor(private readonly run: string) {}
+  constructor(
+    private readonly run: string,
+    private readonly validation: Validation = 'full',
+  ) {}
 
   parse(raw: string, line: number): ParseResult {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
@@ -56,6 +70,10 @@ export class LogLineParser {
     }
     if (v !== LOG_VERSION) return fail(line, `${kind}.v: unknown log version ${JSON.stringify(v)} (expected ${LOG_VERSION})`);
     if (!KINDS.has(kind)) return fail(line, `unknown event kind "${kind}"`);
+    if (this.validation === 'structural' && (eventShape ??= compileShapeCheck(EventSchema))(obj)) {
+      this.position++;
+      return { ok: true, event: obj as KiteEvent, format: 'kite' };
+    }
     const r = EventSchema.safeParse(obj);
     if (!r.success) return fail(line, describeIssues(kind, r.error.issues));
     this.position++;
