@@ -29,7 +29,9 @@ export interface OpenedReplay {
 
 /** Throws LogReadError (not_found, unsupported_version, not_a_log) or ReplayOpenError. */
 export async function openReplay(path: string, opts: Omit<RuntimeOptions<RunState>, 'folder' | 'messagesOf'> = {}): Promise<OpenedReplay> {
-  const { events, problems, format } = await readLog(path);
+  // A debugger looks and acts on nothing: the structural check (protocol/parse.ts) is enough, and
+  // spares launch zod's cold pass over the whole log (issue 17).
+  const { events, problems, format } = await readLog(path, { validation: 'structural' });
   if (events.length === 0) {
     const why = problems.length ? ` (${problems.length} unreadable line${problems.length > 1 ? 's' : ''}: ${problems[0].message})` : '';
     throw new ReplayOpenError('empty', `${path} contains no events${why}`);
