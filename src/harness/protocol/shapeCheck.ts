@@ -91,13 +91,16 @@ function compile(def: Def): ShapeCheck {
 
 function compileObject(def: Def): ShapeCheck {
   const catchall = def.catchall ? defOf(def.catchall).type : undefined;
-  if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any') throw new UnsupportedShape(`object catchall ${catchall}`);
+  if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any' && catchall !== 'never') throw new UnsupportedShape(`object catchall ${catchall}`);
+  const shape = def.shape as Record<string, unknown>;
   // zod requires a key typed unknown to be present (only .optional() may be absent).
   const field = (d: Def): ShapeCheck => (d.type === 'unknown' || d.type === 'any' ? (v) => v !== undefined : compile(d));
-  const fields = Object.entries(def.shape as Record<string, unknown>).map(([key, s]) => [key, field(defOf(s))] as const);
+  const fields = Object.entries(shape).map(([key, s]) => [key, field(defOf(s))] as const);
+  const strict = catchall === 'never'; // z.strictObject: no other keys
   return (v) => {
     if (!isRecord(v)) return false;
     for (let i = 0; i < fields.length; i++) if (!fields[i][1](v[fields[i][0]])) return false;
+    if (strict) for (const k in v) if (!Object.hasOwn(shape, k)) return false;
     return true;
   };
 }

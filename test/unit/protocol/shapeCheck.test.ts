@@ -78,3 +78,15 @@ describe('structural check of events (views and reports)', () => {
     }
   });
 });
+
+describe('structural check of zod constructs', () => {
+  it('a strict object rejects an unknown key, a loose one keeps accepting it', async () => {
+    const { z } = await import('zod');
+    const strict = compileShapeCheck(z.strictObject({ a: z.string() }));
+    const loose = compileShapeCheck(z.looseObject({ a: z.string() }));
+    assert.equal(strict({ a: 'x' }), true);
+    assert.equal(strict({ a: 'x', b: 1 }), false);
+    assert.equal(loose({ a: 'x', b: 1 }), true);
+    assert.equal(z.strictObject({ a: z.string() }).safeParse({ a: 'x', b: 1 }).success, false);
+  });
+});
