@@ -26,6 +26,31 @@ export function compileShapeCheck(schema: z.ZodType): ShapeCheck {
   return compile(defOf(schema));
 }
 
+/** Which options of a discriminated union this checker cannot compile (they always go to zod). */
+export function unsupportedOptions(schema: z.ZodType): string[] {
+  const def = defOf(schema);
+  const options = (def.options as unknown[] | undefined) ?? [];
+  return options.flatMap((o) => {
+    try {
+      compileObject(defOf(o));
+      return [];
+    } catch (e) {
+      if (!(e instanceof UnsupportedShape)) throw e;
+      return [`${JSON.stringify((defOf((defOf(o).shape as Record<string, unknown>)[def.discriminator as string]).values as unknown[])[0])}: ${e.message}`];
+    }
+  });
+}
+
+/** An option with a construct this checker does not know always fails the check: zod decides it. */
+function compileOrZod(def: Def): ShapeCheck {
+  try {
+    return compileObject(def);
+  } catch (e) {
+    if (e instanceof UnsupportedShape) return () => false;
+    throw e;
+  }
+}
+
 function compile(def: Def): ShapeCheck {
   switch (def.type) {
     case 'string':
@@ -114,8 +139,7 @@ function compileUnion(def: Def): ShapeCheck {
     for (const o of options) {
       const lit = defOf((o.shape as Record<string, unknown>)[discriminator]);
       if (lit.type !== 'literal') throw new UnsupportedShape(`discriminator ${discriminator} of type ${lit.type}`);
-      const check = compileObject(o);
-      for (const value of lit.values as unknown[]) byValue.set(value, check);
+      for (const value of lit.values as unknown[]) byValue.set(value, compileOrZod(o));
     }
     return (v) => {
       if (!isRecord(v)) return false;
