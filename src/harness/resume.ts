@@ -69,7 +69,7 @@ export class ResumeError extends Error {
 export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSummary> {
   const state = initialRunState(); // the fold of the log: the state the loop continues from
   const resumedAt = new Set<number>(); // line numbers of `resumed` events
-  const { problems, torn, format, bytes } = await streamLog(opts.log, (e, line) => {
+  const { problems, torn, format, bytes, refs } = await streamLog(opts.log, (e, line) => {
     applyEvent(state, e);
     if (e.kind === 'resumed') resumedAt.add(line);
   });
@@ -110,7 +110,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   const lock = lockLog(opts.log, bytes);
   let unsubscribe = (): void => undefined;
   try {
-    const writer = EventWriter.reopen(opts.log, clock);
+    const writer = EventWriter.reopen(opts.log, clock, undefined, refs);
     if (host.onEvent) unsubscribe = writer.subscribe((e) => host.onEvent?.(e));
     const paused = state.paused !== null;
     const startProgress = startProgressOf(progress, state);
