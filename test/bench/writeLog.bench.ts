@@ -2,13 +2,18 @@
 // stored once). A real `kite run` (scripted model, unattended) writes N files of 1 MB each; the
 // bench prints the log's size against the bytes written, then the peak RSS of the real CLI
 // reading that log (`kite timeline`), replaying it (`kite run --replay`) and resuming it (a second
-// run of the same script killed after its last write, then `kite resume`).
-//   npx tsx test/bench/writeLog.bench.ts [MB]        (default 16)
+// run of the same script killed after its last write, then `kite resume`); then, in a fresh
+// process each, the peak RSS and retained heap of the harness's own reading of that log: streamed
+// and folded (reports, the runs tree), folded with the conversation (what resume rebuilds), and
+// read whole (replay, kite timeline, the debugger).
+//   node --expose-gc --import tsx test/bench/writeLog.bench.ts [MB]        (default 16)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readLog, streamLog } from '../../src/harness/events/reader';
 import { say, use } from '../../src/harness/model/scripted';
 import type { Reply } from '../../src/harness/protocol/content';
+import { applyEvent, initialRunState } from '../../src/harness/protocol/reducer';
 import { buildCli, onlyLog } from '../system/resume/kit';
 import { git, tempDir, tempRepo } from '../unit/loop/kit';
 
@@ -63,7 +68,33 @@ function lastToolSeq(log: string): number {
   return seq;
 }
 
+const READS = { stream: 'streamed + folded (no conversation)', conversation: 'streamed + folded with the conversation (resume)', whole: 'read whole + folded (replay, timeline, debugger)' } as const;
+type ReadMode = keyof typeof READS;
+
+/** One way of reading the log, in this (fresh) process: peak RSS over the baseline and heap kept after GC. */
+async function measureRead(log: string, mode: ReadMode): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const base = process.memoryUsage.rss();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
+  const state = initialRunState({ conversation: mode !== 'stream' });
+  let kept: unknown[] = []; // read whole: the events stay held while the heap is measured
+  if (mode === 'whole') {
+    const r = await readLog(log);
+    for (const e of r.events) applyEvent(state, e);
+    kept = r.events;
+  } else await streamLog(log, (e) => applyEvent(state, e));
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage.rss());
+  if (state.turns === 0) throw new Error('the fold saw no turns');
+  gc?.();
+  const heap = process.memoryUsage().heapUsed;
+  console.log(`${READS[mode]}: peak RSS +${MB(peak - base)} over a ${MB(base)} baseline${gc ? `, heap kept after GC ${MB(heap)}` : ''}${kept.length ? ` (${kept.length} events held)` : ''}`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--read') return measureRead(process.argv[3], process.argv[4] as ReadMode);
   const files = Number(process.argv[2] ?? 16);
   const cli = await buildCli();
   const written = files * FILE_BYTES;
@@ -86,6 +117,10 @@ async function main(): Promise<void> {
   const replay = kiteMeasured(cli, replayDir, ['run', '--replay', log, replayDir]);
   expectStatus('kite run --replay', replay, [0]);
   console.log(`kite run --replay: peak RSS ${MB(replay.maxRss)}`);
+  for (const mode of Object.keys(READS)) {
+    const r = spawnSync(process.execPath, [...process.execArgv, __filename, '--read', log, mode], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`measuring ${mode} failed (${r.status ?? r.signal})`);
+  }
 
   // The same run killed right after its last write, then resumed (folds the whole log).
   const b = project(files);
