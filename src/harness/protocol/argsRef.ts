@@ -107,7 +107,14 @@ export class ArgsRefResolver {
     } else if (e.kind === 'approval' && e.decision === 'edit' && e.edited_args !== undefined) {
       this.edits.set(e.id, { value: e.edited_args, line });
       this.hashes.delete(`approval:${e.id}`);
-    } else if (isRefEvent(e)) return resolveArgsRef(e, line, (ref) => this.target(ref.call, ref.in));
+    } else if (isRefEvent(e)) {
+      try {
+        return resolveArgsRef(e, line, (ref) => this.target(ref.call, ref.in));
+      } catch (err) {
+        // canonicalJson recurses: a value nested deeper than the stack (a hostile log) cannot be checked.
+        return refProblem(line, `${e.kind}.args_ref: the referenced arguments cannot be checked (${err instanceof Error ? err.message : String(err)})`);
+      }
+    }
     return null;
   }
 
