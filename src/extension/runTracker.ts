@@ -6,6 +6,7 @@ import type { RunEnded } from '../harness/protocol/rpc';
 import type { SandboxInfo } from '../harness/protocol/sandboxInfo';
 import { addModelEvent, emptyTotals, type RunTotals } from '../harness/protocol/totals';
 import { logTotals } from '../harness/events/logTotals';
+import { runErrorText } from './runErrorText';
 import type { HarnessClient } from './harnessClient';
 import { DEV_CONTAINERS_EXTENSION, REOPEN_IN_CONTAINER_COMMAND, statusSandbox } from './sandbox/sandboxText';
 
@@ -184,7 +185,7 @@ export class RunTracker implements vscode.Disposable {
     if (e.error) {
       this.log.error(`run ${feature} failed: ${e.error.message}`);
       const fix = e.error.code === 'dirty_tree' ? 'Allow Uncommitted Changes…' : e.error.code === 'missing_key' ? 'Set API Key' : 'Show Log';
-      void vscode.window.showErrorMessage(`Kite: ${feature} could not run: ${e.error.message}`, fix).then((p) => {
+      void vscode.window.showErrorMessage(runErrorText(feature, e.error), fix).then((p) => {
         if (p === 'Allow Uncommitted Changes…') return vscode.commands.executeCommand('workbench.action.openSettings', 'kite.allowDirtyWorkingTree');
         if (p === 'Set API Key') return vscode.commands.executeCommand('kite.setApiKey');
         if (p) this.log.show();

@@ -9,7 +9,7 @@ import { mergeLimits } from './budget/budget';
 import { applyOverrides, loadConfig, type ConfigOverrides, type KiteConfig } from './config/config';
 import { EventWriter, monotonicClock, type Clock } from './events/writer';
 import { streamLog, type LogProblem } from './events/reader';
-import { acquireLogLock, LogLockError, type LogLock } from './events/logLock';
+import { acquireLogLock, LogLockError, type LockHolder, type LogLock } from './events/logLock';
 import { workspaceLogDir } from './events/logFiles';
 import { symlinkedKitePath, symlinkProblem } from './config/symlinkedKitePath';
 import type { Host } from './host';
@@ -60,6 +60,8 @@ export class ResumeError extends Error {
   constructor(
     readonly code: ResumeErrorCode,
     message: string,
+    /** code locked: the live Kite holding the log's lock (null: unknown, e.g. the log grew while read). */
+    readonly holder: LockHolder | null = null,
   ) {
     super(message);
     this.name = 'ResumeError';
@@ -69,7 +71,7 @@ export class ResumeError extends Error {
 export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSummary> {
   const state = initialRunState(); // the fold of the log: the state the loop continues from
   const resumedAt = new Set<number>(); // line numbers of `resumed` events
-  const { problems, torn, format, bytes } = await streamLog(opts.log, (e, line) => {
+  const { problems, torn, format, bytes, refs } = await streamLog(opts.log, (e, line) => {
     applyEvent(state, e);
     if (e.kind === 'resumed') resumedAt.add(line);
   });
@@ -110,7 +112,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   const lock = lockLog(opts.log, bytes);
   let unsubscribe = (): void => undefined;
   try {
-    const writer = EventWriter.reopen(opts.log, clock);
+    const writer = EventWriter.reopen(opts.log, clock, undefined, refs);
     if (host.onEvent) unsubscribe = writer.subscribe((e) => host.onEvent?.(e));
     const paused = state.paused !== null;
     const startProgress = startProgressOf(progress, state);
@@ -160,7 +162,7 @@ function lockLog(log: string, foldedBytes: number): LogLock {
   try {
     lock = acquireLogLock(log);
   } catch (e) {
-    if (e instanceof LogLockError) throw new ResumeError('locked', e.message);
+    if (e instanceof LogLockError) throw new ResumeError('locked', e.message, e.holder);
     throw e;
   }
   if (statSync(log).size !== foldedBytes) {

@@ -17,7 +17,7 @@ import { asKiteFileError, kiteFileError } from './progress/kiteFileError';
 import { protectingPattern, protectionOf } from './policy/protect';
 import { addWorktree, dirtyPaths, snapshotPaths, gitBranch, gitHead, isGitRepo, repoIdentity, repoStateProblem } from './progress/git';
 import { symlinkedKitePath, symlinkProblem } from './config/symlinkedKitePath';
-import { acquireLogLock, LogLockError, type LogLock } from './events/logLock';
+import { acquireLogLock, LogLockError, type LockHolder, type LogLock } from './events/logLock';
 import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature, type ProgressFile } from './progress/progressFile';
 import { assembleLoop } from './loop/assemble';
 import { workspaceLogDir } from './events/logFiles';
@@ -74,6 +74,8 @@ export class RunError extends Error {
   constructor(
     readonly code: RunErrorCode,
     message: string,
+    /** code locked: the live Kite holding the log's lock (null: unknown). */
+    readonly holder: LockHolder | null = null,
   ) {
     super(message);
     this.name = 'RunError';
@@ -159,7 +161,7 @@ function lockNewLog(log: string): LogLock {
   try {
     return acquireLogLock(log);
   } catch (e) {
-    if (e instanceof LogLockError) throw new RunError('locked', e.message);
+    if (e instanceof LogLockError) throw new RunError('locked', e.message, e.holder);
     throw e;
   }
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
+import { readLog } from '../../src/harness/events/reader';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { git } from '../unit/loop/kit';
 import { SIDE_COMMAND, buildCli, kite, makeProject, onlyLog } from '../system/resume/kit';
@@ -23,10 +24,13 @@ describe('DAP live mode (stdio)', function () {
     assert.equal(r.status, 0, r.stderr);
     const recording = onlyLog(repo);
     // A recording that says the side command exited 3: the live run (exit 0) must diverge there.
+    // Found through the reader: on disk the tool event refers to its model event for its args.
+    const found = (await readLog(recording)).events.find((e) => e.kind === 'tool' && e.name === 'run' && JSON.stringify(e.args).includes(SIDE_COMMAND));
+    assert.ok(found);
+    runSeq = found.seq;
     const events = readFileSync(recording, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as KiteEvent);
-    const run = events.find((e) => e.kind === 'tool' && e.name === 'run' && JSON.stringify(e.args).includes(SIDE_COMMAND));
+    const run = events.find((e) => e.seq === runSeq);
     assert.ok(run && run.kind === 'tool');
-    runSeq = run.seq;
     run.exit_code = 3;
     tampered = recording.replace(/\.jsonl$/, '-tampered.jsonl');
     writeFileSync(tampered, events.map((e) => JSON.stringify(e)).join('\n') + '\n');

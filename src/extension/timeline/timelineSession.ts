@@ -5,7 +5,6 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
-import { parseEventLine } from '../../harness/protocol/parse';
 import {
   SNAPSHOT_CHUNK,
   ViewMessageSchema,
@@ -82,10 +81,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   }
 
   async event(seq: number): Promise<KiteEvent | null> {
-    const raw = await this.raw(seq);
-    if (raw === null) return null;
-    const r = parseEventLine(raw, 0);
-    return r.ok ? r.event : null;
+    return this.tailer ? this.tailer.event(seq) : null;
   }
 
   async raw(seq: number): Promise<string | null> {

@@ -6,10 +6,9 @@
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import { LockHolderSchema as HolderSchema, type LockHolder } from '../protocol/rpc';
 
-const HolderSchema = z.object({ pid: z.number().int(), host: z.string(), started_at: z.string() });
-export type LockHolder = z.infer<typeof HolderSchema>;
+export type { LockHolder };
 
 export class LogLockError extends Error {
   readonly code = 'locked';

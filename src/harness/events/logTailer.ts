@@ -2,11 +2,16 @@
 // reads only the bytes appended since (a partial last line waits for its newline). It keeps the
 // byte range of every event's line, not the events, so the full text of any event can be read
 // back on demand (raw event, full output, diff) while memory stays small. No 'vscode' here.
+// A call's arguments stored as a reference (protocol/argsRef.ts) are resolved in the batches as
+// they stream by, and on demand (event()) by re-reading the line of the call's model event (or
+// approval): the tailer keeps which seq holds each call's arguments, not the arguments.
 import { watch, type FSWatcher } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { ArgsRefResolver, canonicalJson, isRefEvent, resolveArgsRef, type ArgsRef } from '../protocol/argsRef';
 import type { KiteEvent } from '../protocol/events';
-import { LogLineParser, type LogProblem } from '../protocol/parse';
+import { LogLineParser, parseEventLine, type LogProblem } from '../protocol/parse';
+import { sha256 } from '../tools/hash';
 
 export interface TailBatch {
   events: KiteEvent[];
@@ -60,6 +65,9 @@ export class LogTailer {
   private readonly chunkBytes: number;
   /** dev:ino of the file first opened: a path now naming another file was rotated or replaced. */
   private identity: string | null = null;
+  private readonly refs = new ArgsRefResolver(sha256);
+  /** Call id -> seq of the model event holding its tool_use, and of its edited approval. */
+  private readonly argsSeq = { model: new Map<string, number>(), approval: new Map<string, number>() };
 
   constructor(
     readonly path: string,
@@ -126,6 +134,31 @@ export class LogTailer {
     } finally {
       await fh.close();
     }
+  }
+
+  /** The event `seq` read back from the log, its arguments resolved (null if unknown). */
+  async event(seq: number): Promise<KiteEvent | null> {
+    const raw = await this.rawLine(seq);
+    if (raw === null) return null;
+    const r = parseEventLine(raw, 0);
+    if (!r.ok) return null;
+    const e = r.event;
+    const ref = isRefEvent(e) ? e.args_ref : undefined;
+    if (!isRefEvent(e) || !ref) return e;
+    const target = await this.referenced(ref);
+    resolveArgsRef(e, 0, () => target); // a bad reference was reported when its line streamed by: args stay unknown
+    return e;
+  }
+
+  private async referenced(ref: ArgsRef): Promise<{ value: unknown; sha256: string; line: number } | null> {
+    const seq = this.argsSeq[ref.in].get(ref.call);
+    const raw = seq === undefined ? null : await this.rawLine(seq);
+    const r = raw === null ? null : parseEventLine(raw, 0);
+    if (!r?.ok) return null;
+    const e = r.event;
+    const found = e.kind === 'model' ? e.content.find((b) => b.type === 'tool_use' && b.id === ref.call) : null;
+    const value = found?.type === 'tool_use' ? found.input : e.kind === 'approval' ? e.edited_args : undefined;
+    return value === undefined ? null : { value, sha256: sha256(canonicalJson(value)), line: 0 };
   }
 
   dispose(): void {
@@ -216,10 +249,15 @@ export class LogTailer {
     if (text.trim() === '') return;
     const r = this.parser.parse(text, this.line);
     if (r.ok) {
-      this.seqs.push(r.event.seq);
+      const e = r.event;
+      this.seqs.push(e.seq);
       this.starts.push(base + from);
       this.ends.push(base + nl);
-      batch.events.push(r.event);
+      if (e.kind === 'model') for (const b of e.content) if (b.type === 'tool_use') this.argsSeq.model.set(b.id, e.seq);
+      if (e.kind === 'approval' && e.decision === 'edit') this.argsSeq.approval.set(e.id, e.seq);
+      const badRef = this.refs.event(e, this.line);
+      if (badRef) batch.problems.push(badRef);
+      batch.events.push(e);
     } else {
       batch.problems.push(r.problem);
       if (r.unsupportedVersion !== undefined) this.stoppedByVersion = true;

@@ -4,11 +4,15 @@
 // a torn last line (killed writer) and malformed middle lines are reported and skipped, the
 // events after them kept. A line from a newer Kite stops reading with a typed error. The hash
 // chain (events/chain.ts) is checked from the first event that carries it: a break is a problem
-// marked `chain` on the line after the edit.
+// marked `chain` on the line after the edit. A call's arguments stored as a reference to its model
+// event (protocol/argsRef.ts) are resolved here, so every consumer sees `args`; a reference that
+// does not match is a `chain` problem of its line too.
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { ArgsRefResolver } from '../protocol/argsRef';
 import type { KiteEvent } from '../protocol/events';
 import { LogLineParser, type LogFormat, type LogProblem, type Validation } from '../protocol/parse';
+import { sha256 } from '../tools/hash';
 import { ChainChecker } from './chain';
 
 export type { LogProblem, LogFormat };
@@ -36,6 +40,8 @@ export interface StreamResult {
   torn: boolean;
   /** Bytes read: the file's size when reading began and nothing was appended meanwhile. */
   bytes: number;
+  /** What references may name at the end of the log (a writer continuing it starts from this). */
+  refs: ArgsRefResolver;
 }
 
 const CHUNK = 1 << 20;
@@ -71,6 +77,7 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
   let lastBadBytes: number | null = null;
   let bytes = 0;
   const chain = new ChainChecker();
+  const refs = new ArgsRefResolver(sha256);
   const handle = (raw: Buffer, terminated: boolean): void => {
     lineNo++;
     const text = raw.toString('utf8');
@@ -89,6 +96,8 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
       }
       lastBadBytes = null;
       if (broken) problems.push(broken);
+      const badRef = refs.event(r.event, lineNo);
+      if (badRef) problems.push(badRef);
       onEvent(r.event, lineNo);
       return;
     }
@@ -132,7 +141,7 @@ export async function streamLog(path: string, onEvent: (e: KiteEvent, line: numb
   if (count === 0 && completeLines > 0 && problems.length > 0) {
     throw new LogReadError('not_a_log', `${path} is not a Kite log: ${problems[0].message}`, path, problems[0].line);
   }
-  return { problems, format: format ?? 'kite', count, torn, bytes };
+  return { problems, format: format ?? 'kite', count, torn, bytes, refs };
 }
 
 export interface ReadResult {

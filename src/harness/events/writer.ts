@@ -1,12 +1,15 @@
 // The event log writer: one JSON line per event, appended with ONE appendFileSync, so a killed
 // process leaves every finished event on disk. Stamps the envelope (v, seq, run, t) and redacts
 // secrets before the line is written. Each line carries `prev`, the hash of the line before it
-// (events/chain.ts). The log folder gets a `.gitignore` of `*`.
+// (events/chain.ts). A call's arguments already stored in its model event are written as a
+// reference (protocol/argsRef.ts, events/storedArgs.ts). The log folder gets a `.gitignore` of `*`.
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LOG_VERSION, type EventBody, type KiteEvent } from '../protocol/events';
 import { lastLineHash, lineHash } from './chain';
+import type { ArgsRefResolver } from '../protocol/argsRef';
 import { Redactor } from './redact';
+import { StoredArgs } from './storedArgs';
 
 /** Milliseconds on a monotonic clock (injected for tests). */
 export type Clock = () => number;
@@ -17,6 +20,7 @@ export type EventListener = (event: KiteEvent) => void;
 export class EventWriter {
   private seq: number;
   private readonly listeners: EventListener[] = [];
+  private readonly args: StoredArgs;
 
   private constructor(
     readonly path: string,
@@ -26,8 +30,10 @@ export class EventWriter {
     firstSeq: number,
     private readonly redactor: Redactor,
     private prev: string | null,
+    refs?: ArgsRefResolver,
   ) {
     this.seq = firstSeq;
+    this.args = new StoredArgs(refs);
   }
 
   /** A new log `<logDir>/<runId>.jsonl`. */
@@ -38,8 +44,10 @@ export class EventWriter {
     return new EventWriter(path, runId, clock, clock(), 0, redactor, null);
   }
 
-  /** Continue an existing log: seq and t go on from its last complete event (used by resume). */
-  static reopen(path: string, clock: Clock = monotonicClock, redactor = new Redactor()): EventWriter {
+  /** Continue an existing log: seq and t go on from its last complete event (used by resume).
+   *  `refs`: the reader's references state at the end of the log (StreamResult.refs), so the calls
+   *  of its last reply are still written by reference. */
+  static reopen(path: string, clock: Clock = monotonicClock, redactor = new Redactor(), refs?: ArgsRefResolver): EventWriter {
     const { tail, endsWithNewline, size, window, fromStart } = readTail(path);
     const last = lastCompleteEvent(tail);
     // A torn last line would glue onto our first line: start on a fresh one.
@@ -50,7 +58,7 @@ export class EventWriter {
     const t = typeof last?.t === 'number' ? last.t : 0;
     const run = typeof last?.run === 'string' ? last.run : basename(path).replace(/\.jsonl$/, '');
     ensureLogDir(dirname(path));
-    return new EventWriter(path, run, clock, clock() - t * 1000, seq, redactor, prev);
+    return new EventWriter(path, run, clock, clock() - t * 1000, seq, redactor, prev, refs);
   }
 
   /** Seconds since the run started (2 decimals), as in the original Kite. */
@@ -63,7 +71,7 @@ export class EventWriter {
   }
 
   append(body: EventBody): KiteEvent {
-    const event = { v: LOG_VERSION, seq: this.seq, run: this.runId, t: this.now(), prev: this.prev, ...body } as KiteEvent;
+    const event = { v: LOG_VERSION, seq: this.seq, run: this.runId, t: this.now(), prev: this.prev, ...this.args.compact(body) } as KiteEvent;
     const raw = JSON.stringify(event);
     const line = this.redactor.redact(raw);
     const bytes = Buffer.from(line + '\n');
@@ -71,8 +79,10 @@ export class EventWriter {
     this.prev = lineHash(bytes.subarray(0, bytes.length - 1));
     this.seq++;
     crashForTests(event.seq);
-    // Listeners see what is on disk: the redacted event when something was redacted.
+    // Listeners see what is on disk: the redacted event when something was redacted, with a
+    // reference resolved (to the stored, i.e. redacted, arguments).
     const written = line === raw ? event : (JSON.parse(line) as KiteEvent);
+    this.args.stored(body, written, line !== raw);
     for (const l of this.listeners) l(written);
     return written;
   }

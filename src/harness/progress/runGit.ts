@@ -137,5 +137,9 @@ export function runGit(root: string, args: readonly string[]): string {
   const env = gitEnv(root);
   if (indexFile !== null) env.GIT_INDEX_FILE = indexFile;
   const config = [...NEUTRAL_CONFIG.flatMap((c) => ['-c', c]), ...filterOverrides(root, env)];
-  return execFileSync('git', [...config, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+  // The staged diff the secret scan reads holds every byte the run wrote: Node's 1 MB default
+  // buffer made a run that wrote more than that end `error` (spawnSync git ENOBUFS) instead of committing.
+  return execFileSync('git', [...config, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env, maxBuffer: GIT_OUTPUT_MAX });
 }
+
+const GIT_OUTPUT_MAX = 1 << 30;

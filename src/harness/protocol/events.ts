@@ -13,7 +13,11 @@
 //   - the next user message is: one tool_result per tool_use of that assistant message, in order,
 //     taken from the `tool` events (output + is_error exactly as the model saw them), followed by the
 //     text of any `user` events logged before the next `model` event (gate feedback, notices).
+// A call's arguments are stored once: proposed / approval_request / intent / tool hold either
+// `args` or `args_ref`, a reference to the model event's tool_use input (or to the person's edit
+// in the approval); the rule and its one resolver are in argsRef.ts.
 import { z } from 'zod';
+import { ArgsRefSchema } from './argsRef';
 import { AssistantBlockSchema, StopReasonSchema } from './content';
 import { SandboxInfoSchema } from './sandboxInfo';
 
@@ -153,7 +157,8 @@ export const ProposedSchema = z.object({
   turn: z.number().int().positive(),
   id: z.string(), // tool_use id
   name: z.string(),
-  args: z.unknown(),
+  args: z.unknown().optional(), // absent when args_ref is set
+  args_ref: ArgsRefSchema.optional(), // argsRef.ts
 });
 
 export const PolicyEventSchema = z.object({
@@ -171,7 +176,8 @@ export const ApprovalRequestSchema = z.object({
   kind: z.literal('approval_request'),
   id: z.string(),
   name: z.string(),
-  args: z.unknown(),
+  args: z.unknown().optional(), // absent when args_ref is set
+  args_ref: ArgsRefSchema.optional(), // argsRef.ts
   effect: EffectSchema,
   path: z.string().nullable(), // workspace-relative path for writes
   command: z.string().nullable(), // for exec
@@ -195,7 +201,8 @@ export const IntentSchema = z.object({
   kind: z.literal('intent'),
   id: z.string(),
   name: z.string(),
-  args: z.unknown(), // final args (after any edit by the user)
+  args: z.unknown().optional(), // final args (after any edit by the user); absent when args_ref is set
+  args_ref: ArgsRefSchema.optional(), // argsRef.ts
   effect: EffectSchema,
   path: z.string().nullable(),
   pre_hash: z.string().nullable(), // sha256 of the file before (null: absent)
@@ -207,7 +214,8 @@ export const ToolEventSchema = z.object({
   kind: z.literal('tool'),
   id: z.string(),
   name: z.string(),
-  args: z.unknown(),
+  args: z.unknown().optional(), // absent when args_ref is set
+  args_ref: ArgsRefSchema.optional(), // argsRef.ts
   ms: z.number().nonnegative(),
   is_error: z.boolean(),
   output: z.string(), // exactly what the model saw (already reduced/clipped)

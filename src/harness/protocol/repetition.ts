@@ -2,20 +2,11 @@
 // is a loop, not work. A write that changed a file starts the count afresh (running the tests
 // again after a fix is work). The loop reads the counts from the run state; resume gets the same
 // counts from the same fold.
+import { canonicalJson } from './argsRef';
 
 /** Key of a call: name + arguments with object keys sorted, so key order does not matter. */
 export function repetitionKey(name: string, input: unknown): string {
-  return `${name} ${stableJson(input)}`;
-}
-
-function stableJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
-    .join(',')}}`;
+  return `${name} ${canonicalJson(input)}`;
 }
 
 /** Counts one more occurrence and returns the new count. */

@@ -205,16 +205,21 @@ export const RunErrorCodeSchema = z.enum([
   'invalid_config',
   'invalid_settings',
   'cannot_resume',
+  'locked', // another Kite (a window, a `kite resume`) writes the run's log: `holder` says which
   'not_found',
   'failed',
 ]);
 export type RunErrorCode = z.infer<typeof RunErrorCodeSchema>;
 
+/** Who holds a log's lock file (`<log>.lock`, events/logLock.ts). */
+export const LockHolderSchema = z.object({ pid: z.number().int(), host: z.string(), started_at: z.string() });
+export type LockHolder = z.infer<typeof LockHolderSchema>;
+
 export const RunEndedSchema = z.object({
   token: RunTokenSchema,
   log: z.string().nullable(),
   summary: RunSummaryWireSchema.nullable(),
-  error: z.object({ code: RunErrorCodeSchema, message: z.string() }).nullable(),
+  error: z.object({ code: RunErrorCodeSchema, message: z.string(), holder: LockHolderSchema.optional() }).nullable(),
 });
 export type RunEnded = z.infer<typeof RunEndedSchema>;
 

@@ -6,7 +6,7 @@ import type { ConfigOverrides } from '../config/config';
 import { layerSettings, SettingsError, type LayeredSettings } from '../config/settingsLayer';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
-import { wireErrorCode } from './wireErrorCode';
+import { wireErrorCode, wireLockHolder } from './wireErrorCode';
 import type {
   ApprovalRequested,
   ConfirmUnsandboxedParams,
@@ -167,7 +167,8 @@ export class RunManager {
         (err: unknown) => {
           const message = err instanceof Error ? err.message : String(err);
           this.notify.log({ level: 'error', message: `run ${run.token} failed: ${message}` });
-          this.finish(run, { token: run.token, log: run.log, summary: null, error: { code: wireErrorCode(err), message } });
+          const holder = wireLockHolder(err);
+          this.finish(run, { token: run.token, log: run.log, summary: null, error: { code: wireErrorCode(err), message, ...(holder ? { holder } : {}) } });
         },
       );
     });

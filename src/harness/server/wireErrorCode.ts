@@ -9,7 +9,7 @@ import { ModelSpecError, type ModelSpecErrorCode } from '../model/index';
 import { ModelError, type ModelErrorCode } from '../model/model';
 import { ProgressError, type ProgressErrorCode } from '../progress/progressFile';
 import { GitError, type GitErrorCode } from '../progress/runGit';
-import type { RunErrorCode as WireCode } from '../protocol/rpc';
+import type { LockHolder, RunErrorCode as WireCode } from '../protocol/rpc';
 import { ResumeError, type ResumeErrorCode } from '../resume';
 import { RunError, type RunErrorCode } from '../run';
 
@@ -19,7 +19,7 @@ export const RUN_ERROR_WIRE: Record<RunErrorCode, WireCode> = {
   dirty: 'dirty_tree',
   repo_state: 'repo_state',
   symlink: 'invalid_config', // a Kite path in the repository is a symlink: the project needs fixing
-  locked: 'cannot_resume', // another Kite writes this log (the message names its pid)
+  locked: 'locked', // another Kite writes this log (wireLockHolder: its pid)
 };
 
 export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
@@ -32,7 +32,7 @@ export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
   repo_state: 'repo_state', // like a new run: finish the rebase or merge, then resume
   broken_chain: 'cannot_resume', // only `kite resume --accept-damaged-log` continues it
   wrong_workspace: 'cannot_resume', // a log from another project or repository
-  locked: 'cannot_resume', // another window or process is running it (the message names its pid)
+  locked: 'locked', // another window or process is running it (wireLockHolder: its pid)
   symlink: 'invalid_config',
 };
 
@@ -81,6 +81,11 @@ export const GIT_ERROR_WIRE: Record<GitErrorCode, WireCode> = {
   worktree_failed: 'failed',
   git_failed: 'failed',
 };
+
+/** For a `locked` error: the Kite holding the log's lock, when known. */
+export function wireLockHolder(err: unknown): LockHolder | null {
+  return (err instanceof RunError || err instanceof ResumeError) && err.code === 'locked' ? err.holder : null;
+}
 
 export function wireErrorCode(err: unknown): WireCode {
   if (err instanceof RunError) return RUN_ERROR_WIRE[err.code];

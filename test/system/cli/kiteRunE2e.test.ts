@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readLog } from '../../../src/harness/events/reader';
 import { EventSchema, type KiteEvent } from '../../../src/harness/protocol/events';
 import { DEMO_SCRIPT, git, tempRepo } from '../../unit/loop/kit';
 
@@ -17,7 +18,7 @@ describe('kite run end to end (dist/cli.js, scripted demo, real git)', function 
   let result: ReturnType<typeof spawnSync>;
   let events: KiteEvent[];
 
-  before(() => {
+  before(async () => {
     const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(build.status, 0, `build failed: ${build.stderr}`);
     repo = tempRepo();
@@ -29,10 +30,10 @@ describe('kite run end to end (dist/cli.js, scripted demo, real git)', function 
     assert.equal(logs.length, 1);
     const text = readFileSync(join(runs, logs[0]), 'utf8');
     assert.doesNotMatch(text, /e2e-secret-never-logged/);
-    events = text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => EventSchema.parse(JSON.parse(l)));
+    for (const l of text.split('\n').filter(Boolean)) EventSchema.parse(JSON.parse(l)); // every line valid as written
+    const read = await readLog(join(runs, logs[0])); // and with each call's args resolved from its model event
+    assert.deepEqual(read.problems, []);
+    events = read.events;
   });
 
   it('exits 0 with outcome done and prints the timeline and one summary line', () => {

@@ -183,7 +183,7 @@ describe('hostile: the log and resume', function () {
       );
     });
 
-    it('a second VS Code window (the harness server) resuming a run another Kite holds ends with cannot_resume naming the pid', async () => {
+    it('a second VS Code window (the harness server) resuming a run another Kite holds ends with `locked` naming the holder', async () => {
       const p = makeProject();
       const log = crashedRun(p);
       const held = acquireLogLock(log);
@@ -196,7 +196,8 @@ describe('hostile: the log and resume', function () {
         m.resume({ log });
         const e = await end;
         assert.equal(e.summary, null);
-        assert.equal(e.error?.code, 'cannot_resume');
+        assert.equal(e.error?.code, 'locked');
+        assert.equal(e.error?.holder?.pid, process.pid);
         assert.match(e.error?.message ?? '', new RegExp(`pid ${process.pid} `));
         assert.deepEqual(bytesOf(log), before, 'the window wrote nothing');
       } finally {

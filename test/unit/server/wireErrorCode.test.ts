@@ -10,7 +10,7 @@ import { ProgressError } from '../../../src/harness/progress/progressFile';
 import { GitError } from '../../../src/harness/progress/runGit';
 import { ResumeError, type ResumeErrorCode } from '../../../src/harness/resume';
 import { RunError, type RunErrorCode } from '../../../src/harness/run';
-import { RESUME_ERROR_WIRE, RUN_ERROR_WIRE, wireErrorCode } from '../../../src/harness/server/wireErrorCode';
+import { RESUME_ERROR_WIRE, RUN_ERROR_WIRE, wireErrorCode, wireLockHolder } from '../../../src/harness/server/wireErrorCode';
 
 describe('server: wire error codes', () => {
   it('every ResumeError code maps to its wire code (old_format, no_root and repo_state no longer fall through to "failed")', () => {
@@ -24,7 +24,7 @@ describe('server: wire error codes', () => {
       repo_state: 'repo_state',
       broken_chain: 'cannot_resume',
       wrong_workspace: 'cannot_resume',
-      locked: 'cannot_resume',
+      locked: 'locked',
       symlink: 'invalid_config',
     };
     for (const code of Object.keys(expected) as ResumeErrorCode[]) assert.equal(wireErrorCode(new ResumeError(code, 'm')), expected[code], code);
@@ -32,9 +32,18 @@ describe('server: wire error codes', () => {
   });
 
   it('every RunError code maps to its wire code', () => {
-    const expected: Record<RunErrorCode, string> = { no_root: 'not_found', not_a_repo: 'not_a_repo', dirty: 'dirty_tree', repo_state: 'repo_state', symlink: 'invalid_config', locked: 'cannot_resume' };
+    const expected: Record<RunErrorCode, string> = { no_root: 'not_found', not_a_repo: 'not_a_repo', dirty: 'dirty_tree', repo_state: 'repo_state', symlink: 'invalid_config', locked: 'locked' };
     for (const code of Object.keys(expected) as RunErrorCode[]) assert.equal(wireErrorCode(new RunError(code, 'm')), expected[code], code);
     assert.deepEqual(RUN_ERROR_WIRE, expected);
+  });
+
+  it('a held log lock travels as `locked` with its holder (pid, host, since), for a resume and a new run alike', () => {
+    const holder = { pid: 4242, host: 'devbox', started_at: '2026-03-01T10:15:00.000Z' };
+    assert.deepEqual(wireLockHolder(new ResumeError('locked', 'm', holder)), holder);
+    assert.deepEqual(wireLockHolder(new RunError('locked', 'm', holder)), holder);
+    assert.equal(wireLockHolder(new ResumeError('locked', 'the log grew while Kite read it')), null);
+    assert.equal(wireLockHolder(new ResumeError('corrupt_log', 'm')), null);
+    assert.equal(wireLockHolder(new Error('locked')), null);
   });
 
   it('config, settings, progress, model, log and git errors map by their typed code', () => {

@@ -1,0 +1,17 @@
+// The message VS Code shows when a run cannot start: a held log lock says which Kite holds it.
+import assert from 'node:assert/strict';
+import { runErrorText } from '../../../src/extension/runErrorText';
+
+describe('extension: run error message', () => {
+  it('a run whose log another Kite holds names that Kite (pid, host, since) and what to do', () => {
+    const text = runErrorText('F2', { code: 'locked', message: 'x.jsonl is being written by another Kite (pid 4242 …)', holder: { pid: 4242, host: 'devbox', started_at: '2026-03-01T10:15:00.000Z' } });
+    assert.match(text, /^Kite: F2 is being run by another Kite \(pid 4242 on devbox, since 2026-03-01T10:15:00\.000Z\)/);
+    assert.match(text, /another VS Code window or a `kite resume` in a terminal/);
+    assert.match(text, /wait for it to end, or stop that process, then resume/);
+  });
+
+  it('without a known holder (or for other errors) it shows the harness’s message', () => {
+    assert.equal(runErrorText('F2', { code: 'locked', message: 'the log grew while Kite read it' }), 'Kite: F2 could not run: the log grew while Kite read it');
+    assert.equal(runErrorText('F1', { code: 'dirty_tree', message: 'uncommitted changes' }), 'Kite: F1 could not run: uncommitted changes');
+  });
+});
