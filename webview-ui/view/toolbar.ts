@@ -36,9 +36,9 @@ export class Toolbar {
     this.search = document.createElement('vscode-textfield') as ValueElement;
     this.search.id = 'search';
     this.search.setAttribute('placeholder', 'Search events (/)');
-    // `label` is what the control puts on its inner <input> (an aria-label on the outer element
-    // does not reach it).
-    this.search.setAttribute('label', 'Search events');
+    // `label` (a property here, not an attribute) is what the control puts on its inner <input>:
+    // an aria-label on the outer element does not reach it.
+    (this.search as ValueElement & { label: string }).label = 'Search events';
     this.search.value = initial.text;
     this.search.addEventListener('input', () => {
       window.clearTimeout(this.searchTimer);
