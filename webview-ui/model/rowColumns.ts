@@ -37,8 +37,10 @@ export function describeTokens(t: Tokens, format: (n: number) => string = compac
  * cells show (escaped, with the collapsed-turn note), so sight and speech agree.
  */
 export function rowLabel(row: Row, title: string, summary: string): string {
-  const level = LEVEL_WORD[row.level];
-  const head = [title, row.status, level && level !== row.status ? level : ''].filter(Boolean).join(', ');
+  // Each word once: "Gate failed, error", not "Gate failed, failed, error".
+  const said = title.toLowerCase();
+  const extra = [row.status, LEVEL_WORD[row.level]].filter((w, i, all) => w !== '' && !said.includes(w.toLowerCase()) && all.indexOf(w) === i);
+  const head = [title, ...extra].join(', ');
   const figures = [TIME_COLUMN, TURN_COLUMN, DURATION_COLUMN]
     .map((c) => ({ name: c.name, text: c.text(row) }))
     .filter((f) => f.text !== '')
@@ -46,5 +48,13 @@ export function rowLabel(row: Row, title: string, summary: string): string {
   if (row.tokens) figures.push(`tokens: ${describeTokens(row.tokens)}`);
   const cost = COST_COLUMN.text(row);
   if (cost) figures.push(`${COST_COLUMN.name} ${cost}`);
-  return [head, summary, figures.join(', ')].filter(Boolean).join('. ');
+  return sentences([head, summary, figures.join(', ')]);
+}
+
+/** Joins the non-empty parts as sentences, without doubling a full stop a part already has. */
+function sentences(parts: string[]): string {
+  return parts
+    .filter(Boolean)
+    .map((p, i, all) => (i < all.length - 1 && !/[.!?…]$/.test(p) ? `${p}.` : p))
+    .join(' ');
 }
