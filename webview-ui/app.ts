@@ -15,6 +15,7 @@ import { KIND_FILTERS, NO_FILTER, type Filter } from './model/filters';
 import { ACTION_DIFF, ACTION_OUTPUT, type Row } from './model/rows';
 import { TimelineStore } from './model/timelineStore';
 import { CostChart, DURATION_STACKS, StackedBarChart, TOKEN_STACKS } from './view/charts';
+import { Announcer } from './view/announcer';
 import { DetailsView, type RowAction } from './view/detailsView';
 import { Header } from './view/header';
 import { ListView } from './view/listView';
@@ -37,6 +38,7 @@ export class TimelineApp {
   private store = new TimelineStore();
   private problems: LogProblem[] = [];
   private statusMessage: string | null = null;
+  private readonly announcer: Announcer;
   private readonly header: Header;
   private readonly chartsEl: HTMLElement;
   private tokens!: StackedBarChart;
@@ -61,7 +63,8 @@ export class TimelineApp {
     this.saved = restored.success ? restored.data : { filter: NO_FILTER, charts: true };
     this.root = root;
     root.classList.add('timeline', 'no-data');
-    this.header = new Header(root);
+    this.announcer = new Announcer(root);
+    this.header = new Header(root, this.announcer);
     this.chartsEl = document.createElement('section');
     this.chartsEl.className = 'charts';
     this.chartsEl.id = 'charts';
@@ -92,7 +95,7 @@ export class TimelineApp {
     this.listHost.append(this.empty);
     this.store.setFilter(this.saved.filter);
     this.list = this.makeList();
-    this.details = new DetailsView(root, (action, seq) => this.post({ type: action, seq }), () => this.select(-1));
+    this.details = new DetailsView(root, (action, seq) => this.post({ type: action, seq }), () => this.closeDetails());
     document.addEventListener('keydown', (ev) => this.onKey(ev));
     window.addEventListener('message', (ev: MessageEvent<unknown>) => this.handle(ev.data));
     this.post({ type: 'ready' });
@@ -173,9 +176,9 @@ export class TimelineApp {
   private makeCharts(): void {
     this.chartsEl.replaceChildren();
     const pick = (turnIndex: number) => this.revealTurn(turnIndex);
-    this.tokens = new StackedBarChart(this.chartsEl, 'chart-tokens', 'Tokens per turn', TOKEN_STACKS, 'tokens', pick);
-    this.cost = new CostChart(this.chartsEl, pick);
-    this.durations = new StackedBarChart(this.chartsEl, 'chart-durations', 'Durations', DURATION_STACKS, 'ms', pick);
+    this.tokens = new StackedBarChart(this.chartsEl, 'chart-tokens', 'Tokens per turn', TOKEN_STACKS, 'tokens', pick, this.announcer);
+    this.cost = new CostChart(this.chartsEl, pick, this.announcer);
+    this.durations = new StackedBarChart(this.chartsEl, 'chart-durations', 'Durations', DURATION_STACKS, 'ms', pick, this.announcer);
     this.chartsDirty = true;
   }
 
@@ -231,6 +234,13 @@ export class TimelineApp {
     // Details first: the pane takes room from the list, and the selection must stay in view.
     this.details.show(this.store.rows[rowIndex] ?? null, this.store.events[rowIndex] ?? null, this.store.totals.startedAt);
     this.list.setSelected(rowIndex);
+  }
+
+  /** Hides the details and gives focus back to the row they showed (it stays selected). */
+  private closeDetails(): void {
+    this.details.show(null, null);
+    this.list.el.focus();
+    this.list.reveal(this.selectedRow);
   }
 
   /** Enter: a turn with events toggles; another row runs its main action. */
@@ -319,7 +329,9 @@ export class TimelineApp {
         else move(pos + 1);
         break;
       case 'Escape':
-        this.select(-1);
+        // First the details pane, then the selection.
+        if (this.details.open) this.closeDetails();
+        else this.select(-1);
         break;
       default:
         return;

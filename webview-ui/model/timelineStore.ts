@@ -21,6 +21,8 @@ export interface Group {
   /** Rows other than the head that pass the filter. */
   matches: number;
   headShown: boolean;
+  /** 0-based place of the head among the shown heads (aria-posinset − 1); -1 while not shown. */
+  shownRank: number;
 }
 
 export interface Totals {
@@ -63,6 +65,8 @@ export class TimelineStore {
   private readonly toolNames = new Map<string, string>();
   private readonly toolSet = new Set<string>();
   private lastSeq = -1;
+  /** Groups whose head is shown (the size of the tree's first level). */
+  private shownGroups = 0;
   /** Row index of each model reply, in order (chart bar → row). */
   private readonly modelRows: number[] = [];
 
@@ -109,7 +113,7 @@ export class TimelineStore {
     const index = this.rows.length;
     // A model reply opens a group (its turn); the first row always opens group 0.
     if (index === 0 || e.kind === 'model') {
-      this.groups.push({ head: index, turn: e.kind === 'model' ? e.turn : 0, count: 0, collapsed: false, matches: 0, headShown: false });
+      this.groups.push({ head: index, turn: e.kind === 'model' ? e.turn : 0, count: 0, collapsed: false, matches: 0, headShown: false, shownRank: -1 });
     }
     const g = this.groups.length - 1;
     const group = this.groups[g] as Group;
@@ -137,11 +141,15 @@ export class TimelineStore {
     if (m) this.matchCount++;
     if (row.head) {
       group.headShown = m;
-      if (m) this.visible.push(index);
+      if (m) {
+        group.shownRank = this.shownGroups++;
+        this.visible.push(index);
+      }
     } else if (m) {
       group.matches++;
       if (!group.headShown) {
         group.headShown = true;
+        group.shownRank = this.shownGroups++;
         this.visible.push(group.head);
       }
       if (!group.collapsed) this.visible.push(index);
@@ -208,11 +216,22 @@ export class TimelineStore {
     return this.modelRows[n] ?? -1;
   }
 
+  /** Where a shown row sits in the tree, for aria-posinset/aria-setsize: turns among the shown
+   *  turns, an event among its turn's shown events. O(log n). Null when the row is not shown. */
+  treePosition(rowIndex: number): { posinset: number; setsize: number } | null {
+    const row = this.rows[rowIndex];
+    const g = row && this.groups[row.group];
+    if (!row || !g || this.positionOf(rowIndex) < 0) return null;
+    if (row.head) return { posinset: g.shownRank + 1, setsize: this.shownGroups };
+    return { posinset: this.positionOf(rowIndex) - this.positionOf(g.head), setsize: this.filterActive ? g.matches : g.count - 1 };
+  }
+
   /** Rebuilds `visible` and each group's match count: one pass over the rows. */
   private recompute(): void {
     const visible: number[] = [];
     const filtering = isFiltering(this.filterState);
     let count = 0;
+    let shownGroups = 0;
     for (const g of this.groups) {
       const end = g.head + g.count;
       let matches = 0;
@@ -226,11 +245,13 @@ export class TimelineStore {
       }
       g.matches = matches;
       g.headShown = headMatches || matches > 0;
+      g.shownRank = g.headShown ? shownGroups++ : -1;
       count += matches + (headMatches ? 1 : 0);
       if (g.headShown) visible.push(g.head);
       for (const c of children) visible.push(c);
     }
     this.visible = visible;
     this.matchCount = count;
+    this.shownGroups = shownGroups;
   }
 }

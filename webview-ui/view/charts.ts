@@ -3,6 +3,8 @@
 // only the last bar. At most MAX_BARS bars exist; a long run groups 2^k turns per bar.
 import { bucketAt, bucketSize, niceMax, type Bucket, type TurnPoint } from '../model/turnSeries';
 import { compactNumber, formatMs, formatUsd } from '../model/format';
+import { TOKEN_KINDS } from '../model/rowColumns';
+import type { Announcer } from './announcer';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const PLOT_H = 100;
@@ -25,7 +27,9 @@ function turnLabel(turns: readonly TurnPoint[], b: Bucket): string {
   return b.to - b.from > 1 ? `Turns ${first}–${b.turn}` : `Turn ${b.turn}`;
 }
 
-/** Frame shared by the charts: caption, legend, y label, svg, x label, tooltip, click to pick. */
+/** Frame shared by the charts: caption, legend, y label, svg, x label, tooltip, click to pick;
+ *  and the same by keyboard: the plot takes focus, arrows move a cursor over the bars (the tooltip
+ *  shows and the page announces the values), Enter picks, and its name sums the chart up. */
 abstract class Chart {
   readonly el: HTMLElement;
   protected readonly svgEl: SVGSVGElement;
@@ -33,13 +37,23 @@ abstract class Chart {
   private readonly yMax: HTMLSpanElement;
   private readonly xLabel: HTMLSpanElement;
   private readonly tip: HTMLDivElement;
+  private readonly cursor: SVGRectElement;
+  /** Bar the keyboard is on (-1: none yet, then the last one). */
+  private cursorAt = -1;
   protected size = 1;
   protected built = 0;
   protected max = 0;
   private shownMax = -1;
   protected turns: readonly TurnPoint[] = [];
 
-  constructor(parent: HTMLElement, id: string, title: string, legend: { cls: string; label: string }[], private readonly onPick: (turnIndex: number) => void) {
+  constructor(
+    parent: HTMLElement,
+    id: string,
+    private readonly title: string,
+    legend: { cls: string; label: string }[],
+    private readonly onPick: (turnIndex: number) => void,
+    private readonly announcer: Announcer,
+  ) {
     this.el = document.createElement('figure');
     this.el.className = 'chart';
     this.el.id = id;
@@ -61,10 +75,12 @@ abstract class Chart {
     box.className = 'plot';
     this.yMax = document.createElement('span');
     this.yMax.className = 'y-max';
-    this.svgEl = svg('svg', { viewBox: `0 0 ${MIN_W} ${PLOT_H}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': title });
+    this.svgEl = svg('svg', { viewBox: `0 0 ${MIN_W} ${PLOT_H}`, preserveAspectRatio: 'none', role: 'img', 'aria-label': title, tabindex: '0' });
     this.svgEl.append(svg('line', { class: 'axis', x1: '0', x2: '100000', y1: String(PLOT_H), y2: String(PLOT_H), 'vector-effect': 'non-scaling-stroke' }));
     this.plot = svg('g', { class: 'data' });
-    this.svgEl.append(this.plot);
+    this.cursor = svg('rect', { class: 'cursor', y: '0', width: '1', height: String(PLOT_H) });
+    this.cursor.style.display = 'none';
+    this.svgEl.append(this.cursor, this.plot);
     this.xLabel = document.createElement('span');
     this.xLabel.className = 'x-label';
     this.tip = document.createElement('div');
@@ -74,11 +90,64 @@ abstract class Chart {
     this.el.append(cap, box, this.xLabel);
     parent.append(this.el);
     this.svgEl.addEventListener('mousemove', (ev) => this.hover(ev));
-    this.svgEl.addEventListener('mouseleave', () => (this.tip.hidden = true));
+    this.svgEl.addEventListener('mouseleave', () => {
+      if (document.activeElement !== this.svgEl) this.tip.hidden = true;
+    });
     this.svgEl.addEventListener('click', (ev) => {
       const b = this.bucketAtPointer(ev);
       if (b !== null) this.onPick(b.from);
     });
+    this.svgEl.addEventListener('focus', () => this.moveCursor(this.cursorAt < 0 ? this.bucketCount() - 1 : this.cursorAt));
+    this.svgEl.addEventListener('blur', () => {
+      this.tip.hidden = true;
+      this.cursor.style.display = 'none';
+    });
+    this.svgEl.addEventListener('keydown', (ev) => this.onKey(ev));
+  }
+
+  private bucketCount(): number {
+    return Math.ceil(this.turns.length / this.size);
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    const last = this.bucketCount() - 1;
+    const at = this.cursorAt < 0 ? last : this.cursorAt;
+    switch (ev.key) {
+      case 'ArrowLeft':
+        this.moveCursor(at - 1);
+        break;
+      case 'ArrowRight':
+        this.moveCursor(at + 1);
+        break;
+      case 'Home':
+        this.moveCursor(0);
+        break;
+      case 'End':
+        this.moveCursor(last);
+        break;
+      case 'Enter':
+      case ' ':
+        if (at >= 0) this.onPick(bucketAt(this.turns, at, this.size).from);
+        break;
+      case 'Escape':
+        this.tip.hidden = true;
+        break;
+      default:
+        return;
+    }
+    ev.preventDefault();
+  }
+
+  /** Puts the keyboard cursor on bar `b` (clamped): highlighted, its values shown and announced. */
+  private moveCursor(b: number): void {
+    const nb = this.bucketCount();
+    if (nb === 0) return;
+    this.cursorAt = Math.max(0, Math.min(nb - 1, b));
+    const bucket = bucketAt(this.turns, this.cursorAt, this.size);
+    this.cursor.setAttribute('x', String(this.cursorAt));
+    this.cursor.style.display = '';
+    const text = this.showTip(bucket, ((this.cursorAt + 1) / Math.max(MIN_W, nb)) * this.svgEl.getBoundingClientRect().width);
+    this.announcer.say(text.replace(/\n/g, ', '));
   }
 
   /** Redraws what changed since turn index `dirtyFrom` (Infinity: nothing). */
@@ -107,6 +176,11 @@ abstract class Chart {
     this.svgEl.setAttribute('viewBox', `0 0 ${Math.max(MIN_W, nb)} ${PLOT_H}`);
     const last = turns[turns.length - 1];
     this.xLabel.textContent = last ? `turn ${turns[0]?.turn ?? 1}–${last.turn}${size > 1 ? ` · ${size} turns per bar` : ''}` : 'no turns yet';
+    // The chart's text alternative: what it shows in one sentence, and how to read each bar.
+    const alt = last
+      ? `${this.title}: ${turns.length} turn${turns.length === 1 ? '' : 's'}, ${this.summary()}. Left and Right arrows read each ${size > 1 ? 'bar' : 'turn'}, Enter shows it in the list.`
+      : `${this.title}: no turns yet.`;
+    if (this.svgEl.getAttribute('aria-label') !== alt) this.svgEl.setAttribute('aria-label', alt);
   }
 
   protected abstract clear(): void;
@@ -114,6 +188,8 @@ abstract class Chart {
   protected abstract axisMax(): number;
   protected abstract formatValue(v: number): string;
   protected abstract describe(bucket: Bucket): string;
+  /** The chart's figures in a few words, for its text alternative. */
+  protected abstract summary(): string;
   protected finish(_buckets: number): void {}
   protected yLabel(yMax: number): string {
     return this.formatValue(yMax);
@@ -133,11 +209,17 @@ abstract class Chart {
       this.tip.hidden = true;
       return;
     }
-    this.tip.textContent = `${turnLabel(this.turns, b)}\n${this.describe(b)}`;
+    this.showTip(b, ev.clientX - this.svgEl.getBoundingClientRect().left);
+  }
+
+  /** Shows the values of `b` beside x (px from the plot's left edge); returns the text shown. */
+  private showTip(b: Bucket, x: number): string {
+    const text = `${turnLabel(this.turns, b)}\n${this.describe(b)}`;
+    this.tip.textContent = text;
     this.tip.hidden = false;
-    const box = this.svgEl.getBoundingClientRect();
-    const x = ev.clientX - box.left;
-    this.tip.style.left = `${Math.min(Math.max(0, x + 10), Math.max(0, box.width - 170))}px`;
+    const width = this.svgEl.getBoundingClientRect().width;
+    this.tip.style.left = `${Math.min(Math.max(0, x + 10), Math.max(0, width - 170))}px`;
+    return text;
   }
 }
 
@@ -145,8 +227,16 @@ abstract class Chart {
 export class StackedBarChart extends Chart {
   private bars: SVGRectElement[][] = [];
 
-  constructor(parent: HTMLElement, id: string, title: string, private readonly stacks: StackSpec[], private readonly unit: 'tokens' | 'ms', onPick: (turnIndex: number) => void) {
-    super(parent, id, title, stacks, onPick);
+  constructor(
+    parent: HTMLElement,
+    id: string,
+    title: string,
+    private readonly stacks: StackSpec[],
+    private readonly unit: 'tokens' | 'ms',
+    onPick: (turnIndex: number) => void,
+    announcer: Announcer,
+  ) {
+    super(parent, id, title, stacks, onPick, announcer);
   }
 
   protected clear(): void {
@@ -186,6 +276,10 @@ export class StackedBarChart extends Chart {
     const f = (v: number) => this.formatValue(v);
     return this.stacks.map((s) => `${s.label}: ${f(b[s.key])}`).join('\n');
   }
+
+  protected summary(): string {
+    return `the largest bar ${this.formatValue(this.max)} (${this.stacks.map((s) => s.label).join(', ')})`;
+  }
 }
 
 /** Running total of cost against the budget (a dashed line when the run has a dollar limit). */
@@ -196,11 +290,18 @@ export class CostChart extends Chart {
   private points: string[] = [];
   budget: number | null = null;
 
-  constructor(parent: HTMLElement, onPick: (turnIndex: number) => void) {
-    super(parent, 'chart-cost', 'Cost', [
-      { cls: 'cost', label: 'cumulative' },
-      { cls: 'budget', label: 'budget' },
-    ], onPick);
+  constructor(parent: HTMLElement, onPick: (turnIndex: number) => void, announcer: Announcer) {
+    super(
+      parent,
+      'chart-cost',
+      'Cost',
+      [
+        { cls: 'cost', label: 'cumulative' },
+        { cls: 'budget', label: 'budget' },
+      ],
+      onPick,
+      announcer,
+    );
     // CSSOM, not a style attribute: the CSP allows no inline style attributes.
     this.budgetLine.style.display = 'none';
     this.clear();
@@ -246,17 +347,16 @@ export class CostChart extends Chart {
     return formatUsd(v);
   }
 
+  protected summary(): string {
+    return `run total ${formatUsd(this.max)}${this.budget !== null ? ` of a ${formatUsd(this.budget)} budget` : ''}`;
+  }
+
   protected describe(b: Bucket): string {
     return `cost: ${formatUsd(b.cost)}\nrun total: ${formatUsd(b.cumCost)}${this.budget !== null ? ` of ${formatUsd(this.budget)}` : ''}`;
   }
 }
 
-export const TOKEN_STACKS: StackSpec[] = [
-  { key: 'input', cls: 'tk-in', label: 'input' },
-  { key: 'cacheRead', cls: 'tk-cr', label: 'cache read' },
-  { key: 'cacheWrite', cls: 'tk-cw', label: 'cache write' },
-  { key: 'output', cls: 'tk-out', label: 'output' },
-];
+export const TOKEN_STACKS: StackSpec[] = TOKEN_KINDS.map((k) => ({ key: k.key, cls: k.cls, label: k.name }));
 
 export const DURATION_STACKS: StackSpec[] = [
   { key: 'modelMs', cls: 'd-model', label: 'model' },

@@ -28,9 +28,18 @@ export class DetailsView {
     this.el.className = 'details';
     this.el.id = 'details';
     this.el.hidden = true;
+    this.el.setAttribute('aria-labelledby', 'details-title');
+    // Escape anywhere in the pane closes it (the page then puts focus back on the row).
+    this.el.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'Escape') return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      onClose();
+    });
     const top = document.createElement('div');
     top.className = 'details-top';
     this.heading = document.createElement('h2');
+    this.heading.id = 'details-title';
     this.actions = document.createElement('div');
     this.actions.className = 'actions';
     const close = document.createElement('button');
@@ -44,6 +53,10 @@ export class DetailsView {
     this.meta.className = 'meta';
     this.body = document.createElement('pre');
     this.body.className = 'body';
+    // A long body scrolls: focusable, so arrows and Page keys scroll it without a mouse.
+    this.body.tabIndex = 0;
+    this.body.setAttribute('role', 'region');
+    this.body.setAttribute('aria-label', 'Event text');
     this.el.append(top, this.meta, this.body);
     parent.append(this.el);
   }
@@ -87,6 +100,10 @@ export class DetailsView {
       }),
     );
     this.body.textContent = showControlChars(detailText(event)); // bidi overrides and escapes shown, not applied
+  }
+
+  get open(): boolean {
+    return !this.el.hidden;
   }
 
   /** Runs an action of the shown row (also used by the keyboard). */

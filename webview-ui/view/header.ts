@@ -4,6 +4,7 @@ import { describeSandbox } from '../../src/harness/protocol/sandboxInfo';
 import type { LogProblem } from '../../src/harness/protocol/webviewMessages';
 import type { TimelineStore } from '../model/timelineStore';
 import { compactNumber, formatUsd } from '../model/format';
+import type { Announcer } from './announcer';
 
 export class Header {
   readonly el: HTMLElement;
@@ -13,8 +14,10 @@ export class Header {
   private readonly sandboxEl: HTMLElement;
   private readonly problemsEl: HTMLElement;
   private readonly banner: HTMLElement;
+  /** What was last announced of each line, so a redraw does not repeat it. */
+  private said = { outcome: '', problems: '', banner: '' };
 
-  constructor(parent: HTMLElement) {
+  constructor(parent: HTMLElement, private readonly announcer: Announcer) {
     this.el = document.createElement('header');
     this.el.className = 'head';
     const line = document.createElement('div');
@@ -82,5 +85,14 @@ export class Header {
     } else this.problemsEl.hidden = true;
     this.banner.hidden = !statusMessage;
     this.banner.textContent = statusMessage ?? '';
+    this.announce(outcome ? `Run ended: ${this.badge.textContent}` : '', this.problemsEl.hidden ? '' : (this.problemsEl.textContent ?? ''), statusMessage ?? '');
+  }
+
+  /** The outcome, the problems line and the banner are said once each time they change. */
+  private announce(outcome: string, problems: string, banner: string): void {
+    const now = { outcome, problems, banner };
+    const news = (['outcome', 'problems', 'banner'] as const).filter((k) => now[k] !== '' && now[k] !== this.said[k]).map((k) => now[k]);
+    this.said = now;
+    if (news.length) this.announcer.say(news.join('. '));
   }
 }

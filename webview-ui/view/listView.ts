@@ -3,7 +3,8 @@
 import { ACTION_DIFF, ACTION_OUTPUT, type Row } from '../model/rows';
 import { showControlChars } from '../../src/harness/protocol/controlChars';
 import type { TimelineStore } from '../model/timelineStore';
-import { compactNumber, formatClock, formatMs, formatUsd } from '../model/format';
+import { compactNumber } from '../model/format';
+import { COST_COLUMN, DURATION_COLUMN, TIME_COLUMN, TOKEN_KINDS, TURN_COLUMN, rowLabel } from '../model/rowColumns';
 import { isAtEnd, scrollToReveal, visibleRange } from '../model/virtualWindow';
 
 export const ROW_HEIGHT = 22;
@@ -17,6 +18,8 @@ export interface ListHandlers {
 
 interface Cell {
   el: HTMLDivElement;
+  /** What a screen reader reads for the row (the cells are hidden from it). */
+  label: HTMLSpanElement;
   chevron: HTMLSpanElement;
   time: HTMLSpanElement;
   turn: HTMLSpanElement;
@@ -116,9 +119,6 @@ export class ListView {
   setSelected(rowIndex: number, reveal = true): void {
     this.selected = rowIndex;
     this.stamp++;
-    // Screen readers follow the selection while focus stays on the list.
-    if (rowIndex >= 0) this.el.setAttribute('aria-activedescendant', `row-${rowIndex}`);
-    else this.el.removeAttribute('aria-activedescendant');
     if (reveal) this.reveal(rowIndex);
     // At once, not at the next frame: keyboard navigation must not lag behind the keys.
     this.render();
@@ -174,6 +174,16 @@ export class ListView {
         cell.stamp = this.stamp;
       }
     }
+    this.pointAtSelection(start, end);
+  }
+
+  /** Screen readers follow the selection while focus stays on the list — but only to a row that
+   *  exists: scrolled out of the rendered window, the selected row has no element to point at. */
+  private pointAtSelection(start: number, end: number): void {
+    const pos = this.selected >= 0 ? this.store.positionOf(this.selected) : -1;
+    const id = pos >= start && pos < end ? `row-${this.selected}` : null;
+    if (id === null) this.el.removeAttribute('aria-activedescendant');
+    else if (this.el.getAttribute('aria-activedescendant') !== id) this.el.setAttribute('aria-activedescendant', id);
   }
 
   private makeCell(): Cell {
@@ -183,11 +193,14 @@ export class ListView {
     const span = (cls: string): HTMLSpanElement => {
       const s = document.createElement('span');
       s.className = cls;
+      // The cells are a picture of the row; its words are in the label.
+      if (cls !== 'sr-only') s.setAttribute('aria-hidden', 'true');
       el.append(s);
       return s;
     };
     const cell: Cell = {
       el,
+      label: span('sr-only'),
       chevron: span('c-chev'),
       time: span('c-time'),
       turn: span('c-turn'),
@@ -220,11 +233,16 @@ export class ListView {
     cell.el.setAttribute('aria-level', row.head ? '1' : '2');
     if (canCollapse) cell.el.setAttribute('aria-expanded', collapsed ? 'false' : 'true');
     else cell.el.removeAttribute('aria-expanded');
+    // Only a window of rows exists: say where each sits in the whole tree.
+    const place = this.store.treePosition(row.index);
+    cell.el.setAttribute('aria-posinset', String(place?.posinset ?? 1));
+    cell.el.setAttribute('aria-setsize', String(place?.setsize ?? 1));
     cell.chevron.textContent = canCollapse ? (collapsed ? '▸' : '▾') : '';
-    cell.time.textContent = formatClock(row.t);
-    cell.turn.textContent = row.turn > 0 ? String(row.turn) : '';
+    cell.time.textContent = TIME_COLUMN.text(row);
+    cell.turn.textContent = TURN_COLUMN.text(row);
     // Model text and paths with control or bidi characters are shown escaped, never interpreted.
-    cell.title.textContent = showControlChars(row.title, { oneLine: true });
+    const title = showControlChars(row.title, { oneLine: true });
+    cell.title.textContent = title;
     let summary = showControlChars(row.summary, { oneLine: true });
     if (collapsed && group) {
       const hidden = this.store.filterActive ? group.matches : group.count - 1;
@@ -233,16 +251,19 @@ export class ListView {
     cell.summary.textContent = summary;
     cell.summary.title = summary;
     cell.status.textContent = row.status;
-    cell.ms.textContent = row.ms === null ? '' : formatMs(row.ms);
+    cell.ms.textContent = DURATION_COLUMN.text(row);
     if (row.tokens) {
       const t = row.tokens;
-      cell.tokens.replaceChildren(tok('tk-in', t.input), tok('tk-cr', t.cacheRead), tok('tk-cw', t.cacheWrite), tok('tk-out', t.output));
-      cell.tokens.title = `input ${t.input} · cache read ${t.cacheRead} · cache write ${t.cacheWrite} · output ${t.output}`;
+      cell.tokens.replaceChildren(...TOKEN_KINDS.map((k) => tok(k.cls, t[k.key])));
+      cell.tokens.title = TOKEN_KINDS.map((k) => `${k.name} ${t[k.key]}`).join(' · ');
     } else if (cell.tokens.firstChild) {
       cell.tokens.replaceChildren();
       cell.tokens.title = '';
     }
-    cell.cost.textContent = row.cost === null ? '' : formatUsd(row.cost);
+    cell.cost.textContent = COST_COLUMN.text(row);
+    // Read as labelled content ("time 0:02.3, turn 1, …"), not a run of bare cells. Content, not an
+    // aria-label: the row's name then comes from its content, as a treeitem's should.
+    cell.label.textContent = rowLabel(row, title, summary);
     cell.el.title = row.actions & (ACTION_DIFF | ACTION_OUTPUT) ? 'Enter or double-click to open' : '';
   }
 

@@ -36,7 +36,9 @@ export class Toolbar {
     this.search = document.createElement('vscode-textfield') as ValueElement;
     this.search.id = 'search';
     this.search.setAttribute('placeholder', 'Search events (/)');
-    this.search.setAttribute('aria-label', 'Search events');
+    // `label` (a property here, not an attribute) is what the control puts on its inner <input>:
+    // an aria-label on the outer element does not reach it.
+    (this.search as ValueElement & { label: string }).label = 'Search events';
     this.search.value = initial.text;
     this.search.addEventListener('input', () => {
       window.clearTimeout(this.searchTimer);
@@ -45,7 +47,9 @@ export class Toolbar {
     });
     this.search.addEventListener('keydown', (ev) => {
       if (ev.key === 'Escape') {
-        this.search.value = '';
+        // The typed text goes too, and a pending keystroke's filter must not bring it back.
+        window.clearTimeout(this.searchTimer);
+        this.clearSearchText();
         this.set({ text: '' });
         this.on.leaveSearch();
         ev.preventDefault();
@@ -65,13 +69,13 @@ export class Toolbar {
 
     this.kind = document.createElement('vscode-single-select') as ValueElement;
     this.kind.id = 'kind';
-    this.kind.setAttribute('aria-label', 'Kind of event');
+    this.kind.setAttribute('label', 'Kind of event'); // named on the inner combobox, see search
     for (const k of KIND_FILTERS) this.kind.append(option(k, KIND_FILTER_LABELS[k], k === initial.kind));
     this.kind.addEventListener('change', () => this.set({ kind: (KIND_FILTERS as readonly string[]).includes(this.kind.value) ? (this.kind.value as KindFilter) : 'all' }));
 
     this.tool = document.createElement('vscode-single-select') as ValueElement;
     this.tool.id = 'tool';
-    this.tool.setAttribute('aria-label', 'Tool');
+    this.tool.setAttribute('label', 'Tool');
     this.tool.append(option('', 'All tools', initial.tool === null));
     this.tool.addEventListener('change', () => this.set({ tool: this.tool.value === '' ? null : this.tool.value }));
 
@@ -81,7 +85,7 @@ export class Toolbar {
     this.count = document.createElement('span');
     this.count.className = 'count';
     this.count.id = 'count';
-    this.count.setAttribute('aria-live', 'polite');
+    // Not a live region: a live run would announce it on every appended event.
     this.el.append(this.search, this.errors, this.kind, this.tool, collapse, expand, charts, this.count);
     parent.append(this.el);
   }
@@ -97,6 +101,14 @@ export class Toolbar {
     this.errors.checked = f.errorsOnly;
     this.kind.value = f.kind;
     this.tool.value = f.tool ?? '';
+  }
+
+  /** Empties the box as shown, not only its value: after typing, setting the control's value to ''
+   *  left the text in its inner <input> (seen in Chromium; the keyboard test checks the input). */
+  private clearSearchText(): void {
+    this.search.value = '';
+    const inner = this.search.shadowRoot?.querySelector('input');
+    if (inner) inner.value = '';
   }
 
   /** Another log: its tools replace the choices (the chosen tool stays chosen). */
