@@ -9,6 +9,7 @@ import { diagnoseCommand } from './diagnoseCommand';
 import { exportCommand } from './exportCommand';
 import { debugAdapterCommand } from '../replay/debugAdapterCommand';
 import { evalCommand } from './evalCommand';
+import { checkCommand } from './checkCommand';
 
 export interface Command {
   name: string;
@@ -17,4 +18,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand];

@@ -7,6 +7,7 @@ import { PriceTableSchema } from '../model/pricing';
 import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
 import { RedactionConfigSchema } from '../secrets/detectors';
+import { ContractsSchema } from '../policy/contracts';
 import { formatIssues } from './formatIssues';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
@@ -42,6 +43,8 @@ export const KiteConfigFileSchema = z.strictObject({
   sandbox: SandboxConfigSchema.optional(),
   /** Per secret detector: redact (default) | block | audit (secrets/detectors.ts). */
   redaction: RedactionConfigSchema.optional(),
+  /** Trajectory contracts (policy/contracts.ts): invariants over the whole run. */
+  contracts: ContractsSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -74,6 +77,7 @@ export const KiteConfigSchema = z.object({
   /** Who turned the sandbox off, for the log and the status bar (null: it is on). */
   sandbox_off_by: z.string().nullable(),
   redaction: RedactionConfigSchema.optional(),
+  contracts: ContractsSchema,
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -148,6 +152,7 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     sandbox: resolveSandboxSettings(c.sandbox),
     sandbox_off_by: c.sandbox === 'off' ? 'sandbox: off in .kite/config.json' : null,
     redaction: c.redaction,
+    contracts: c.contracts ?? [],
   };
 }
 

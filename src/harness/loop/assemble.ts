@@ -28,6 +28,9 @@ import type { ProcessRunner } from '../sandbox/types';
 import type { Toolbox } from '../tools/types';
 import type { LoopDeps } from './session';
 import { SYSTEM_PROMPT } from '../prompts/system';
+import { ContractMonitor } from '../policy/contracts';
+import { ContractGate, ContractPolicy, ContractSink } from '../policy/contractChecks';
+import type { KiteEvent } from '../protocol/events';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -49,6 +52,8 @@ export interface AssembleInput {
   env?: NodeJS.ProcessEnv;
   /** Tests: a sandbox that pretends the machine has none (fail-closed paths). */
   sandbox?: RunSandbox;
+  /** A resume: the log so far, folded into the contracts' automata as into the state. */
+  priorEvents?: readonly KiteEvent[];
 }
 
 export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
@@ -66,7 +71,11 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const protection0 = protectionOf(root, config.policy?.protect, feature);
   const protection = state.meta ? { ...protection0, verifyFiles: protection0.verifyFiles.filter((f) => startCommit !== null && existsAtCommit(root, startCommit, f)) } : protection0;
   // Collaborators → RecordedCallSink (drops events an interrupted call already logged) → fold → log.
-  const sink = new RecordedCallSink(new FoldingSink(input.log, state));
+  // Contracts (config + feature) watch every event the run writes (policy/contracts.ts).
+  const contracts = [...config.contracts, ...(feature.contracts ?? [])];
+  const monitor = contracts.length ? new ContractMonitor(contracts) : null;
+  for (const e of monitor ? (input.priorEvents ?? []) : []) monitor?.observe(e);
+  const sink = new RecordedCallSink(new FoldingSink(monitor ? new ContractSink(input.log, monitor) : input.log, state));
   const host = new RecordedAnswerHost(input.host);
   const sandbox =
     input.sandbox ??
@@ -102,7 +111,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const policy = new LivePolicy(root, config, sink);
   // One guard for the run's tool results and (through the registry) its notes and commit scan.
   const secrets = new SecretGuard({ root, env: input.env ?? process.env, config: config.redaction });
-  const gate = new LoggedGate(new Gate(gateOpts), sink, (text) => secrets.redactText(text));
+  const gate = new LoggedGate(monitor ? new ContractGate(new Gate(gateOpts), monitor) : new Gate(gateOpts), sink, (text) => secrets.redactText(text));
   const progress = input.progress;
   return {
     logged,
@@ -131,7 +140,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
         }
       : null,
     toolbox,
-    policy,
+    policy: monitor ? new ContractPolicy(policy, monitor, sink) : policy,
     policyContext: { mode: input.mode, checks: config.checks, verify, featureTools: feature.tools ?? null, verifyFiles: [...protection.verifyFiles], mayChange: [...protection.mayChange] },
     host,
     toolContext: { root, logDir: workspaceLogDir(root, config), runner, commandTimeoutS: config.command_timeout },
