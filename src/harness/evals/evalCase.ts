@@ -8,6 +8,7 @@ import { formatIssues } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 import { KiteConfigFileSchema } from '../config/config';
 import { OutcomeSchema } from '../protocol/events';
+import { ContractsSchema } from '../policy/contracts';
 
 export const CASE_FILE = 'case.json';
 
@@ -40,6 +41,7 @@ export const ExpectSchema = z.strictObject({
   max_turns: z.number().int().positive().optional(),
   max_tokens: z.number().int().positive().optional(),
   max_usd: z.number().positive().optional(),
+  contracts: z.array(z.string().min(1)).optional(), // ids of the run's contracts (config + feature) that must hold
 });
 export type Expect = z.infer<typeof ExpectSchema>;
 
@@ -55,6 +57,7 @@ export const CaseSchema = z.strictObject({
     notes: z.string().optional(),
     tools: z.array(z.string()).optional(),
     may_change: z.array(z.string()).optional(),
+    contracts: ContractsSchema.optional(),
   }),
   checks: z.array(z.string().min(1)).optional(),
   /** Laid over the start's .kite/config.json (policy, sandbox, max_gate_failures…). */

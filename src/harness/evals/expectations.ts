@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnosis } from '../events/diagnose';
 import type { KiteEvent } from '../protocol/events';
+import type { ContractVerdict } from '../policy/contracts';
 import type { Expect } from './evalCase';
 
 export interface RunFacts {
@@ -17,6 +18,8 @@ export interface RunFacts {
   changed: ReadonlySet<string>;
   root: string;
   diagnosis: Diagnosis;
+  /** The run's contracts (its config's and its feature's), checked over its log. */
+  contracts: readonly ContractVerdict[];
 }
 
 export const gateSequence = (events: readonly KiteEvent[]): ('passed' | 'failed')[] => events.flatMap((e) => (e.kind === 'gate' ? [e.passed ? ('passed' as const) : ('failed' as const)] : []));
@@ -33,6 +36,11 @@ export function unmetExpectations(expect: Expect, run: RunFacts): string[] {
     const re = new RegExp(expect.diagnosis);
     const texts = run.diagnosis.findings.flatMap((f) => [f.message, f.cause ?? '']);
     if (!texts.some((t) => re.test(t))) unmet.push(`diagnosis: no finding matches /${expect.diagnosis}/ (${run.diagnosis.findings.map((f) => f.cause ?? f.message).join('; ') || 'no findings'})`);
+  }
+  for (const id of expect.contracts ?? []) {
+    const v = run.contracts.find((c) => c.id === id);
+    if (!v) unmet.push(`contracts: ${id}: no such contract in the case's config or feature (known: ${run.contracts.map((c) => c.id).join(', ') || 'none'})`);
+    else if (v.status !== 'held') unmet.push(`contracts: ${id}: ${v.status}: ${v.message}`);
   }
   if (expect.max_turns !== undefined && run.turns > expect.max_turns) unmet.push(`max_turns: ${run.turns} turns, more than ${expect.max_turns}`);
   if (expect.max_tokens !== undefined && run.tokens > expect.max_tokens) unmet.push(`max_tokens: ${run.tokens} tokens, more than ${expect.max_tokens}`);

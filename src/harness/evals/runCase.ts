@@ -3,7 +3,9 @@
 // the eval's log folder, its expectations checked, the scratch removed.
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { loadConfig } from '../config/config';
 import { diagnose, type Diagnosis } from '../events/diagnose';
+import { checkContracts } from '../policy/contracts';
 import { readLog } from '../events/reader';
 import { createModel } from '../model/index';
 import { runGit } from '../progress/runGit';
@@ -91,6 +93,7 @@ export async function runCase(c: EvalCase, o: RunCaseOptions): Promise<CaseResul
       changed: changedPaths(scratch.root, scratch.startCommit),
       root: scratch.root,
       diagnosis,
+      contracts: checkContracts([...loadConfig(scratch.root).contracts, ...(c.spec.feature.contracts ?? [])], events),
     });
     return {
       ...base,

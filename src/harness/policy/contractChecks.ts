@@ -53,7 +53,8 @@ export class ContractGate implements GateLike {
       .map((v) => `contract ${v.id}: ${v.message}`);
     const problems = [...unmet, ...breaks];
     if (!problems.length) return this.inner.check(opts);
-    const feedback = `[Kite] You are not done: ${problems.length === 1 ? 'a contract of this project is' : 'contracts of this project are'} not met, so the checks did not run (gate attempt ${opts.attempt} of ${opts.maxAttempts}).\n${problems.map((p) => `- ${p}`).join('\n')}`;
+    // The first line names the contracts: it is what `kite diagnose` and the eval notes show.
+    const feedback = `[Kite] You are not done: ${problems.join('; ')}.\nThe checks did not run (gate attempt ${opts.attempt} of ${opts.maxAttempts}); meet the contract${problems.length === 1 ? '' : 's'} first.`;
     return Promise.resolve({ passed: false, feedback, checks: [] });
   }
 }
