@@ -10,6 +10,7 @@ import { exportCommand } from './exportCommand';
 import { debugAdapterCommand } from '../replay/debugAdapterCommand';
 import { evalCommand } from './evalCommand';
 import { checkCommand } from './checkCommand';
+import { trustCommand } from './trustCommand';
 
 export interface Command {
   name: string;
@@ -18,4 +19,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand];

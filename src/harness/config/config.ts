@@ -8,6 +8,7 @@ import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
 import { RedactionConfigSchema } from '../secrets/detectors';
 import { ContractsSchema } from '../policy/contracts';
+import { HooksConfigSchema, type HooksConfig } from '../hooks/hookConfig';
 import { formatIssues } from './formatIssues';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
@@ -45,6 +46,8 @@ export const KiteConfigFileSchema = z.strictObject({
   redaction: RedactionConfigSchema.optional(),
   /** Trajectory contracts (policy/contracts.ts): invariants over the whole run. */
   contracts: ContractsSchema.optional(),
+  /** Command hooks in Claude Code's settings format (hooks/); they run only once approved (kite trust). */
+  hooks: HooksConfigSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -78,6 +81,7 @@ export const KiteConfigSchema = z.object({
   sandbox_off_by: z.string().nullable(),
   redaction: RedactionConfigSchema.optional(),
   contracts: ContractsSchema,
+  hooks: z.custom<HooksConfig>(),
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -153,6 +157,7 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     sandbox_off_by: c.sandbox === 'off' ? 'sandbox: off in .kite/config.json' : null,
     redaction: c.redaction,
     contracts: c.contracts ?? [],
+    hooks: (c.hooks ?? {}) as HooksConfig,
   };
 }
 

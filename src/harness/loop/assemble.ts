@@ -31,6 +31,10 @@ import { SYSTEM_PROMPT } from '../prompts/system';
 import { ContractMonitor } from '../policy/contracts';
 import { ContractGate, ContractPolicy, ContractSink } from '../policy/contractChecks';
 import type { KiteEvent } from '../protocol/events';
+import { hasHooks } from '../hooks/hookConfig';
+import { HookRunner } from '../hooks/hookRunner';
+import { StopHookGate } from '../hooks/stopHookGate';
+import { isTrusted } from '../hooks/trust';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -111,7 +115,10 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const policy = new LivePolicy(root, config, sink);
   // One guard for the run's tool results and (through the registry) its notes and commit scan.
   const secrets = new SecretGuard({ root, env: input.env ?? process.env, config: config.redaction });
-  const gate = new LoggedGate(monitor ? new ContractGate(new Gate(gateOpts), monitor) : new Gate(gateOpts), sink, (text) => secrets.redactText(text));
+  // Hooks not approved on this machine still "run": each blocks (fail closed, never skipped).
+  const hooks = hasHooks(config.hooks) ? new HookRunner({ hooks: config.hooks, trusted: isTrusted(root, config.hooks, input.env ?? process.env), runner, root, log: sink, sessionId: () => state.meta?.run ?? '' }) : null;
+  const checked = monitor ? new ContractGate(new Gate(gateOpts), monitor) : new Gate(gateOpts);
+  const gate = new LoggedGate(hooks ? new StopHookGate(checked, hooks) : checked, sink, (text) => secrets.redactText(text));
   const progress = input.progress;
   return {
     logged,
@@ -152,5 +159,6 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     maxGateFailures: config.max_gate_failures,
     sandbox,
     secrets,
+    ...(hooks ? { hooks } : {}),
   };
 }

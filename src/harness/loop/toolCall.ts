@@ -41,6 +41,8 @@ export interface ToolCallDeps {
   sandbox?: { readonly info: SandboxInfo; readonly fatal: string | null };
   /** Screens every tool result for secrets before the model sees it (secrets/secretGuard.ts). */
   secrets?: SecretGuard;
+  /** The workspace's PreToolUse hooks (hooks/): the reason one blocks, or null. */
+  hooks?: { preToolUse(call: { id: string; name: string; args: unknown }, signal: AbortSignal): Promise<string | null> };
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -134,6 +136,9 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command }, deps.policyContext);
   log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
   if (verdict.decision === 'deny') return refuse('denied', refusal(`Denied by policy (rule ${verdict.rule}): ${verdict.reason}`, tool.effect, rel));
+  // PreToolUse hooks come after the policy (each run is a `hook` event); a block is a refusal the model sees.
+  const blocked = deps.hooks ? await deps.hooks.preToolUse({ id, name, args }, signal) : null;
+  if (blocked !== null) return refuse('denied', refusal(`Blocked by a PreToolUse hook: ${blocked}`, tool.effect, rel));
 
   // What a write will do: needed for the approval diff and the intent hashes.
   let before: string | null = null;

@@ -20,6 +20,7 @@ export const RUN_ERROR_WIRE: Record<RunErrorCode, WireCode> = {
   repo_state: 'repo_state',
   symlink: 'invalid_config', // a Kite path in the repository is a symlink: the project needs fixing
   locked: 'cannot_resume', // another Kite writes this log (the message names its pid)
+  untrusted_hooks: 'invalid_config', // the workspace's hooks are not approved (kite trust)
 };
 
 export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
