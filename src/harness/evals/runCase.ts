@@ -10,7 +10,7 @@ import { readLog } from '../events/reader';
 import { createModel } from '../model/index';
 import { runGit } from '../progress/runGit';
 import type { KiteEvent } from '../protocol/events';
-import { runFeature, type RunOptions } from '../run';
+import { RunError, runFeature, type RunOptions } from '../run';
 import { UnattendedHost } from '../cli/unattendedHost';
 import type { EvalCase } from './evalCase';
 import { unmetExpectations } from './expectations';
@@ -109,7 +109,9 @@ export async function runCase(c: EvalCase, o: RunCaseOptions): Promise<CaseResul
       error: null,
     };
   } catch (e) {
-    const msg = (e as Error).message ?? String(e);
+    // The scratch is gone once the case ends, so `kite trust <scratch>` would help nobody.
+    const untrusted = e instanceof RunError && e.code === 'untrusted_hooks';
+    const msg = untrusted ? "the case's starting state has hooks in .kite/config.json, and kite eval does not approve hooks for a scratch workspace; the case did not run" : ((e as Error).message ?? String(e));
     return { ...base, status: 'error', outcome: 'not run', ms: Date.now() - t0, notes: msg, error: msg };
   } finally {
     scratch.remove();
