@@ -4,9 +4,9 @@
 // An event this Kite does not run is a config error, never a hook skipped in silence.
 import { z } from 'zod';
 
-export const RUN_HOOK_EVENTS = ['PreToolUse', 'Stop'] as const;
+export const RUN_HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop'] as const;
 export type HookEventName = (typeof RUN_HOOK_EVENTS)[number];
-const NOT_YET = ['SessionStart', 'PromptSubmit', 'PostToolUse', 'PostModelReply', 'SessionEnd'] as const;
+const NOT_YET = ['SessionStart', 'PromptSubmit', 'PostModelReply', 'SessionEnd'] as const;
 
 const HookCommandSchema = z.strictObject({
   type: z.literal('command'),
@@ -29,10 +29,11 @@ const MatcherGroupSchema = z.strictObject({
 });
 export type HookGroup = z.infer<typeof MatcherGroupSchema>;
 
-const notRun = z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: 'custom', message: `this Kite runs only ${RUN_HOOK_EVENTS.join(' and ')} hooks; remove these rather than have them skipped` }));
+const notRun = z.unknown().superRefine((_, ctx) => ctx.addIssue({ code: 'custom', message: `this Kite runs only ${RUN_HOOK_EVENTS.join(', ')} hooks; remove these rather than have them skipped` }));
 
 export const HooksConfigSchema = z.strictObject({
   PreToolUse: z.array(MatcherGroupSchema).optional(),
+  PostToolUse: z.array(MatcherGroupSchema).optional(),
   Stop: z.array(MatcherGroupSchema).optional(),
   ...Object.fromEntries(NOT_YET.map((n) => [n, notRun.optional()])),
 });

@@ -14,6 +14,7 @@ export interface HookCall {
   id: string | null;
   tool_name: string | null;
   tool_input: unknown;
+  tool_response?: { output: string; is_error: boolean }; // PostToolUse
 }
 
 export interface HookRunnerOptions {
@@ -58,14 +59,14 @@ export class HookRunner {
   /** Runs the event's hooks in order; the first block ends it. Returns the block's reason, or null. */
   async run(event: HookEventName, call: HookCall, signal: AbortSignal): Promise<string | null> {
     for (const group of this.o.hooks[event] ?? []) {
-      if (event === 'PreToolUse' && !matcherSelects(group.matcher, call.tool_name)) continue;
+      if (event !== 'Stop' && !matcherSelects(group.matcher, call.tool_name)) continue;
       for (const h of group.hooks) {
         const t0 = Date.now();
         const timeout = h.timeout ?? DEFAULT_TIMEOUT_S;
         let reason: string | null;
         if (!this.o.trusted) reason = 'the workspace hooks are not approved on this machine (run `kite trust` to review and approve them); the call is blocked, not run without them';
         else {
-          const stdin = JSON.stringify({ session_id: this.o.sessionId(), hook_event_name: event, cwd: this.o.root, ...(event === 'PreToolUse' ? { tool_name: call.tool_name, tool_input: call.tool_input } : { stop_hook_active: false }) });
+          const stdin = JSON.stringify({ session_id: this.o.sessionId(), hook_event_name: event, cwd: this.o.root, ...(event === 'Stop' ? { stop_hook_active: false } : { tool_name: call.tool_name, tool_input: call.tool_input, ...(call.tool_response ? { tool_response: call.tool_response } : {}) }) });
           reason = decisionOf(await this.o.runner.run({ command: h.command, cwd: this.o.root, timeout_s: timeout, stdin, signal }), timeout);
         }
         this.o.log.append({ kind: 'hook', event, matcher: group.matcher ?? null, command: h.command, id: call.id, decision: reason === null ? 'allow' : 'block', reason: reason ?? '', ms: Date.now() - t0 });
@@ -77,5 +78,10 @@ export class HookRunner {
 
   preToolUse(call: { id: string; name: string; args: unknown }, signal: AbortSignal): Promise<string | null> {
     return this.run('PreToolUse', { id: call.id, tool_name: call.name, tool_input: call.args }, signal);
+  }
+
+  /** After a call ran: a block cannot undo it; its reason is told to the model with the result. */
+  postToolUse(call: { id: string; name: string; args: unknown; output: string; is_error: boolean }, signal: AbortSignal): Promise<string | null> {
+    return this.run('PostToolUse', { id: call.id, tool_name: call.name, tool_input: call.args, tool_response: { output: call.output, is_error: call.is_error } }, signal);
   }
 }

@@ -42,7 +42,10 @@ export interface ToolCallDeps {
   /** Screens every tool result for secrets before the model sees it (secrets/secretGuard.ts). */
   secrets?: SecretGuard;
   /** The workspace's PreToolUse hooks (hooks/): the reason one blocks, or null. */
-  hooks?: { preToolUse(call: { id: string; name: string; args: unknown }, signal: AbortSignal): Promise<string | null> };
+  hooks?: {
+    preToolUse(call: { id: string; name: string; args: unknown }, signal: AbortSignal): Promise<string | null>;
+    postToolUse(call: { id: string; name: string; args: unknown; output: string; is_error: boolean }, signal: AbortSignal): Promise<string | null>;
+  };
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -223,7 +226,10 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   // An edited write stores exactly the person's content (same write path as the tools use).
   const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal });
   if (outcome.path === undefined && rel) outcome.path = rel;
-  return finish(outcome, deps.now() - began, runArgs, name, editNote);
+  const ms = deps.now() - began;
+  // PostToolUse hooks see the result; what they report goes to the model with it (the call already ran).
+  const post = deps.hooks ? await deps.hooks.postToolUse({ id, name, args: runArgs, output: outcome.output, is_error: outcome.is_error }, signal) : null;
+  return finish(outcome, ms, runArgs, name, editNote + (post !== null ? `\n\n[Kite] A PostToolUse hook reported: ${post}` : ''));
 }
 
 function awaitApproval(host: Host, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {

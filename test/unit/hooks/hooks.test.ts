@@ -98,6 +98,17 @@ describe('hooks (Claude Code format) in the loop', function () {
     assert.deepEqual(sink.of('hook').map((h) => [h.event, h.decision]), [['Stop', 'block'], ['Stop', 'allow']]);
   });
 
+  it('a PostToolUse hook sees the result; its block reason reaches the model with it (the call already ran)', async () => {
+    const hooks: HooksConfig = { PostToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: `cat > .post-input.json; echo "format src/a.js with prettier" >&2; exit 2` }] }] };
+    const { model, root, sink } = await run(hooks, [use('write_file', 'w1', { path: 'src/a.js', content: 'b\n' }), say('Done.')]);
+    assert.equal(readFileSync(join(root, 'src/a.js'), 'utf8'), 'b\n');
+    assert.match(lastSeen(model, 1), /\[Kite\] A PostToolUse hook reported: format src\/a\.js with prettier/);
+    const input = JSON.parse(readFileSync(join(root, '.post-input.json'), 'utf8')) as { hook_event_name: string; tool_response: { is_error: boolean } };
+    assert.equal(input.hook_event_name, 'PostToolUse');
+    assert.equal(input.tool_response.is_error, false);
+    assert.deepEqual(sink.of('hook').map((h) => [h.event, h.decision]), [['PostToolUse', 'block']]);
+  });
+
   it('hooks nobody approved do not run and do not vanish: each call they match is blocked, naming kite trust', async () => {
     const { model, root, sink } = await run(pre(`touch ran.txt`), [use('write_file', 'w1', { path: 'src/a.js', content: 'b\n' }), say('Done.')], false);
     assert.match(lastSeen(model, 1), /not approved on this machine \(run `kite trust`/);
@@ -148,6 +159,6 @@ describe('hook approval (kite trust)', () => {
   });
 
   it('an event this Kite does not run is a config error naming it, never skipped in silence', () => {
-    assert.throws(() => parseConfig(JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'x' }] }] } }), '.kite/config.json'), /\$\.hooks\.SessionStart: this Kite runs only PreToolUse and Stop hooks/);
+    assert.throws(() => parseConfig(JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'x' }] }] } }), '.kite/config.json'), /\$\.hooks\.SessionStart: this Kite runs only PreToolUse, PostToolUse, Stop hooks/);
   });
 });
