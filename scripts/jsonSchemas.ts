@@ -19,6 +19,7 @@ const DESCRIPTIONS: Record<string, Record<string, string>> = {
     max_gate_failures: 'Failed gate attempts before the run stops as gate_failed.',
     policy: 'Which tool calls are allowed, asked or denied; "Always allow" appends rules here.',
     prices: 'Per-model prices in USD per million tokens, overriding the built-in table.',
+    contracts: 'Trajectory contracts: invariants over a whole run (never, always, eventually, before … then), each forbid, warn or require. `kite check LOG` checks a past run.',
   },
   progress: {
     goal: 'What the project is for; part of every briefing.',

@@ -142,6 +142,7 @@ export class RunTracker implements vscode.Disposable {
       case 'proposed':
       case 'session_end':
       case 'user':
+      case 'hook':
       default:
         return;
     }

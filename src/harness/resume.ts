@@ -20,7 +20,7 @@ import type { Model } from './model/model';
 import { ScriptedModel } from './model/scripted';
 import { isTracked, repoIdentity, repoStateProblem } from './progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, type ProgressFile } from './progress/progressFile';
-import type { Limits, Mode } from './protocol/events';
+import type { KiteEvent, Limits, Mode } from './protocol/events';
 import { applyEvent, initialRunState, type RunState } from './protocol/reducer';
 import { endRun, type RunSummary } from './run';
 import type { ProcessRunner } from './sandbox/types';
@@ -71,8 +71,10 @@ export class ResumeError extends Error {
 export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSummary> {
   const state = initialRunState(); // the fold of the log: the state the loop continues from
   const resumedAt = new Set<number>(); // line numbers of `resumed` events
+  const prior: KiteEvent[] = []; // for the contracts' automata (they are folded again from the start)
   const { problems, torn, format, bytes, refs } = await streamLog(opts.log, (e, line) => {
     applyEvent(state, e);
+    prior.push(e);
     if (e.kind === 'resumed') resumedAt.add(line);
   });
   if (format === 'python-kite') throw new ResumeError('old_format', `${opts.log} was written by the original Python Kite; it can be read (kite timeline) but not resumed`);
@@ -116,7 +118,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     if (host.onEvent) unsubscribe = writer.subscribe((e) => host.onEvent?.(e));
     const paused = state.paused !== null;
     const startProgress = startProgressOf(progress, state);
-    const deps = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env });
+    const deps = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env, priorEvents: prior });
     deps.log.append({
       kind: 'resumed',
       after_seq: state.lastSeq,

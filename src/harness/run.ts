@@ -20,6 +20,8 @@ import { symlinkedKitePath, symlinkProblem } from './config/symlinkedKitePath';
 import { acquireLogLock, LogLockError, type LockHolder, type LogLock } from './events/logLock';
 import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature, type ProgressFile } from './progress/progressFile';
 import { assembleLoop } from './loop/assemble';
+import { hasHooks } from './hooks/hookConfig';
+import { isTrusted } from './hooks/trust';
 import { workspaceLogDir } from './events/logFiles';
 import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
@@ -68,7 +70,7 @@ export interface RunSummary {
 }
 
 /** Problems with the request itself (exit 2 in the CLI), as opposed to a run that went badly. */
-export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty' | 'repo_state' | 'symlink' | 'locked';
+export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty' | 'repo_state' | 'symlink' | 'locked' | 'untrusted_hooks';
 
 export class RunError extends Error {
   constructor(
@@ -103,6 +105,10 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
     progressPath = join(root, PROGRESS_FILE);
     progress = loadProgress(progressPath);
     feature = currentFeature(progress, feature.id);
+  }
+  // Never run without them, never run them unapproved: approval is the person's, outside the workspace.
+  if (hasHooks(config.hooks) && !isTrusted(root, config.hooks, opts.env ?? process.env)) {
+    throw new RunError('untrusted_hooks', `${root} has hooks in .kite/config.json that are not approved on this machine (new, or changed since); review and approve them with: kite trust ${root}`);
   }
   const link = symlinkedKitePath(root, config.log_dir);
   if (link) throw new RunError('symlink', symlinkProblem(link));

@@ -112,6 +112,7 @@ export const ev = {
   divergence: (o: Over<'divergence'> = {}): EventOf<'divergence'> => ({ ...env(), kind: 'divergence', at_seq: 7, id: 'toolu_01', what: 'run exit code', recorded: 0, live: 1, ...o }),
   progress: (o: Over<'progress'> = {}): EventOf<'progress'> => ({ ...env(), kind: 'progress', features: [{ id: 'F4', title: 'Fees round half-up', status: 'in_progress' }], proposals: [], ...o }),
   sessionEnd: (o: Over<'session_end'> = {}): EventOf<'session_end'> => ({ ...env(), kind: 'session_end', status: 'done', turns: 1, tokens: 1290, cost_usd: 0.00495, commit: null, summary: 'Done.', error: null, ...o }),
+  hook: (o: Over<'hook'> = {}): EventOf<'hook'> => ({ ...env(), kind: 'hook', event: 'PreToolUse', matcher: 'write_file|edit_file', command: './hooks/guard.sh', id: 'toolu_01', decision: 'allow', reason: '', ms: 12, ...o }),
 };
 
 /** One builder per kind, keyed by kind (tests iterate over EVENT_KINDS with it). */
@@ -134,6 +135,7 @@ export const builderFor: { [K in KiteEvent['kind']]: () => EventOf<K> } = {
   divergence: () => ev.divergence(),
   progress: () => ev.progress(),
   session_end: () => ev.sessionEnd(),
+  hook: () => ev.hook(),
 };
 
 export interface Usage4 {

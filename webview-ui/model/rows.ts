@@ -253,6 +253,12 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
       row.summary = `${e.status} · ${e.turns} turns · ${compactNumber(e.tokens)} tokens · ${formatUsd(e.cost_usd)}${e.commit ? ` · ${e.commit.slice(0, 8)}` : ''}${e.error ? ` — ${firstLine(e.error, 100)}` : e.summary ? ` — ${firstLine(e.summary, 100)}` : ''}`;
       row.level = e.status === 'done' ? 'ok' : e.status === 'cancelled' ? 'warn' : 'error';
       break;
+    case 'hook':
+      row.title = `Hook ${e.event}`;
+      row.status = e.decision;
+      row.summary = `${firstLine(e.command, 60)}${e.reason ? ` — ${firstLine(e.reason, 100)}` : ''} (${e.ms} ms)`;
+      row.level = e.decision === 'block' ? 'warn' : 'ok';
+      break;
     default:
       return assertNever(e, 'event kind');
   }

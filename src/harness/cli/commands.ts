@@ -8,6 +8,9 @@ import { costCommand } from './costCommand';
 import { diagnoseCommand } from './diagnoseCommand';
 import { exportCommand } from './exportCommand';
 import { debugAdapterCommand } from '../replay/debugAdapterCommand';
+import { evalCommand } from './evalCommand';
+import { checkCommand } from './checkCommand';
+import { trustCommand } from './trustCommand';
 
 export interface Command {
   name: string;
@@ -16,4 +19,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand];

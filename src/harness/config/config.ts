@@ -7,6 +7,8 @@ import { PriceTableSchema } from '../model/pricing';
 import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
 import { RedactionConfigSchema } from '../secrets/detectors';
+import { ContractsSchema } from '../policy/contracts';
+import { HooksConfigSchema, type HooksConfig } from '../hooks/hookConfig';
 import { formatIssues } from './formatIssues';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
@@ -42,6 +44,10 @@ export const KiteConfigFileSchema = z.strictObject({
   sandbox: SandboxConfigSchema.optional(),
   /** Per secret detector: redact (default) | block | audit (secrets/detectors.ts). */
   redaction: RedactionConfigSchema.optional(),
+  /** Trajectory contracts (policy/contracts.ts): invariants over the whole run. */
+  contracts: ContractsSchema.optional(),
+  /** Command hooks in Claude Code's settings format (hooks/); they run only once approved (kite trust). */
+  hooks: HooksConfigSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -74,6 +80,8 @@ export const KiteConfigSchema = z.object({
   /** Who turned the sandbox off, for the log and the status bar (null: it is on). */
   sandbox_off_by: z.string().nullable(),
   redaction: RedactionConfigSchema.optional(),
+  contracts: ContractsSchema,
+  hooks: z.custom<HooksConfig>(),
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -148,6 +156,8 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     sandbox: resolveSandboxSettings(c.sandbox),
     sandbox_off_by: c.sandbox === 'off' ? 'sandbox: off in .kite/config.json' : null,
     redaction: c.redaction,
+    contracts: c.contracts ?? [],
+    hooks: (c.hooks ?? {}) as HooksConfig,
   };
 }
 

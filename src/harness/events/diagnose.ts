@@ -62,7 +62,8 @@ function gateFindings(gates: EventOf<'gate'>[]): Finding[] {
     const run = gates.slice(i, j);
     const checks = failing(gates[i].checks);
     const cause = checks.map((c) => (c.timed_out ? `timeout: \`${c.command}\` ran out of time` : causeOf(c.output_tail))).find((c) => c !== null) ?? null;
-    const what = checks.length ? checks.map(checkLabel).join(', ') : 'no check output recorded';
+    // No check ran (a contract refused done first): the feedback's first line says why.
+    const what = checks.length ? checks.map(checkLabel).join(', ') : gates[i].feedback.split('\n')[0].replace(/\.$/, '') || 'no check output recorded';
     out.push(
       run.length > 1
         ? { kind: 'repeated_gate_failure', severity: 'error', message: `The gate failed ${run.length} times in a row with the same failure: ${what}.`, cause, seqs: run.map((g) => g.seq) }

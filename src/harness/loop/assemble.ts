@@ -28,6 +28,13 @@ import type { ProcessRunner } from '../sandbox/types';
 import type { Toolbox } from '../tools/types';
 import type { LoopDeps } from './session';
 import { SYSTEM_PROMPT } from '../prompts/system';
+import { ContractMonitor } from '../policy/contracts';
+import { ContractGate, ContractPolicy, ContractSink } from '../policy/contractChecks';
+import type { KiteEvent } from '../protocol/events';
+import { hasHooks } from '../hooks/hookConfig';
+import { HookRunner } from '../hooks/hookRunner';
+import { StopHookGate } from '../hooks/stopHookGate';
+import { isTrusted } from '../hooks/trust';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -49,6 +56,8 @@ export interface AssembleInput {
   env?: NodeJS.ProcessEnv;
   /** Tests: a sandbox that pretends the machine has none (fail-closed paths). */
   sandbox?: RunSandbox;
+  /** A resume: the log so far, folded into the contracts' automata as into the state. */
+  priorEvents?: readonly KiteEvent[];
 }
 
 export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
@@ -66,7 +75,11 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const protection0 = protectionOf(root, config.policy?.protect, feature);
   const protection = state.meta ? { ...protection0, verifyFiles: protection0.verifyFiles.filter((f) => startCommit !== null && existsAtCommit(root, startCommit, f)) } : protection0;
   // Collaborators → RecordedCallSink (drops events an interrupted call already logged) → fold → log.
-  const sink = new RecordedCallSink(new FoldingSink(input.log, state));
+  // Contracts (config + feature) watch every event the run writes (policy/contracts.ts).
+  const contracts = [...config.contracts, ...(feature.contracts ?? [])];
+  const monitor = contracts.length ? new ContractMonitor(contracts) : null;
+  for (const e of monitor ? (input.priorEvents ?? []) : []) monitor?.observe(e);
+  const sink = new RecordedCallSink(new FoldingSink(monitor ? new ContractSink(input.log, monitor) : input.log, state));
   const host = new RecordedAnswerHost(input.host);
   const sandbox =
     input.sandbox ??
@@ -102,7 +115,10 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const policy = new LivePolicy(root, config, sink);
   // One guard for the run's tool results and (through the registry) its notes and commit scan.
   const secrets = new SecretGuard({ root, env: input.env ?? process.env, config: config.redaction });
-  const gate = new LoggedGate(new Gate(gateOpts), sink, (text) => secrets.redactText(text));
+  // Hooks not approved on this machine still "run": each blocks (fail closed, never skipped).
+  const hooks = hasHooks(config.hooks) ? new HookRunner({ hooks: config.hooks, trusted: isTrusted(root, config.hooks, input.env ?? process.env), runner, root, log: sink, sessionId: () => state.meta?.run ?? '' }) : null;
+  const checked = monitor ? new ContractGate(new Gate(gateOpts), monitor) : new Gate(gateOpts);
+  const gate = new LoggedGate(hooks ? new StopHookGate(checked, hooks) : checked, sink, (text) => secrets.redactText(text));
   const progress = input.progress;
   return {
     logged,
@@ -131,7 +147,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
         }
       : null,
     toolbox,
-    policy,
+    policy: monitor ? new ContractPolicy(policy, monitor, sink) : policy,
     policyContext: { mode: input.mode, checks: config.checks, verify, featureTools: feature.tools ?? null, verifyFiles: [...protection.verifyFiles], mayChange: [...protection.mayChange] },
     host,
     toolContext: { root, logDir: workspaceLogDir(root, config), runner, commandTimeoutS: config.command_timeout },
@@ -143,5 +159,6 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     maxGateFailures: config.max_gate_failures,
     sandbox,
     secrets,
+    ...(hooks ? { hooks } : {}),
   };
 }

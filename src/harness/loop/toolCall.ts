@@ -41,6 +41,11 @@ export interface ToolCallDeps {
   sandbox?: { readonly info: SandboxInfo; readonly fatal: string | null };
   /** Screens every tool result for secrets before the model sees it (secrets/secretGuard.ts). */
   secrets?: SecretGuard;
+  /** The workspace's PreToolUse hooks (hooks/): the reason one blocks, or null. */
+  hooks?: {
+    preToolUse(call: { id: string; name: string; args: unknown }, signal: AbortSignal): Promise<string | null>;
+    postToolUse(call: { id: string; name: string; args: unknown; output: string; is_error: boolean }, signal: AbortSignal): Promise<string | null>;
+  };
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -134,6 +139,9 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command }, deps.policyContext);
   log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
   if (verdict.decision === 'deny') return refuse('denied', refusal(`Denied by policy (rule ${verdict.rule}): ${verdict.reason}`, tool.effect, rel));
+  // PreToolUse hooks come after the policy (each run is a `hook` event); a block is a refusal the model sees.
+  const blocked = deps.hooks ? await deps.hooks.preToolUse({ id, name, args }, signal) : null;
+  if (blocked !== null) return refuse('denied', refusal(`Blocked by a PreToolUse hook: ${blocked}`, tool.effect, rel));
 
   // What a write will do: needed for the approval diff and the intent hashes.
   let before: string | null = null;
@@ -218,7 +226,10 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   // An edited write stores exactly the person's content (same write path as the tools use).
   const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal });
   if (outcome.path === undefined && rel) outcome.path = rel;
-  return finish(outcome, deps.now() - began, runArgs, name, editNote);
+  const ms = deps.now() - began;
+  // PostToolUse hooks see the result; what they report goes to the model with it (the call already ran).
+  const post = deps.hooks ? await deps.hooks.postToolUse({ id, name, args: runArgs, output: outcome.output, is_error: outcome.is_error }, signal) : null;
+  return finish(outcome, ms, runArgs, name, editNote + (post !== null ? `\n\n[Kite] A PostToolUse hook reported: ${post}` : ''));
 }
 
 function awaitApproval(host: Host, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {

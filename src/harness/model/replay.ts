@@ -14,17 +14,7 @@ export class ReplayModel implements Model {
   ) {}
 
   static fromEvents(events: readonly KiteEvent[], log: string): ReplayModel {
-    const replies: Reply[] = [];
-    for (const e of events) {
-      if (e.kind !== 'model') continue;
-      replies.push({
-        content: e.content,
-        stop_reason: e.stop,
-        usage: { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens },
-        model: e.model,
-      });
-    }
-    return new ReplayModel(replies, `replay:${log}`);
+    return new ReplayModel(repliesOf(events), `replay:${log}`);
   }
 
   get position(): number {
@@ -46,4 +36,19 @@ export class ReplayModel implements Model {
     this.next++;
     return Promise.resolve(structuredClone(reply));
   }
+}
+
+/** The recorded model's replies, in order, as a scripted model takes them (replay, `kite eval add`). */
+export function repliesOf(events: readonly KiteEvent[]): Reply[] {
+  const replies: Reply[] = [];
+  for (const e of events) {
+    if (e.kind !== 'model') continue;
+    replies.push({
+      content: e.content,
+      stop_reason: e.stop,
+      usage: { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens },
+      model: e.model,
+    });
+  }
+  return replies;
 }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FeatureStatusSchema, OutcomeSchema } from '../protocol/events';
+import { ContractsSchema } from '../policy/contracts';
 import { formatIssues, jsonPath } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 import { kiteFileError } from './kiteFileError';
@@ -19,6 +20,7 @@ export const FeatureSchema = z.looseObject({
   notes: z.string().optional(), // closing summaries of earlier sessions
   tools: z.array(z.string()).optional(), // restricts the tools this feature may use
   may_change: z.array(z.string()).optional(), // protected files (globs) this feature is meant to change
+  contracts: ContractsSchema.optional(), // trajectory contracts of this feature, on top of the config's
 });
 export type Feature = z.infer<typeof FeatureSchema>;
 

@@ -280,6 +280,19 @@ export const DivergenceSchema = z.object({
   live: z.unknown(),
 });
 
+/** One run of a configured hook command (Claude Code's hooks format, hooks/): what it decided and why. */
+export const HookEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('hook'),
+  event: z.string(), // PreToolUse, Stop, …
+  matcher: z.string().nullable(), // the matcher that selected it (tool events)
+  command: z.string(),
+  id: z.string().nullable(), // the tool_use id for tool events
+  decision: z.enum(['allow', 'block']),
+  reason: z.string(),
+  ms: z.number().nonnegative(),
+});
+
 export const ProgressEventSchema = z.object({
   ...envelope,
   kind: z.literal('progress'),
@@ -318,6 +331,7 @@ export const EventSchema = z.discriminatedUnion('kind', [
   DivergenceSchema,
   ProgressEventSchema,
   SessionEndSchema,
+  HookEventSchema,
 ]);
 
 export type KiteEvent = z.infer<typeof EventSchema>;

@@ -357,6 +357,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.outcome = { seq: e.seq, status: e.status, commit: e.commit, summary: e.summary, error: e.error, turns: e.turns, tokens: e.tokens, cost_usd: e.cost_usd };
       s.phase = 'ended';
       break;
+    case 'hook': // a record of what a hook decided; its effect is in the events around it
+      break;
     default:
       return assertNever(e, 'event kind');
   }

@@ -154,6 +154,7 @@ export class EventIndex {
         case 'resumed':
         case 'session_end':
         case 'user':
+        case 'hook':
         default:
           break;
       }

@@ -116,6 +116,8 @@ function summarizeRaw(e: KiteEvent): string {
       return e.features.map((f) => `${f.id}:${f.status}`).join(' ') + (e.proposals.length ? ` · ${e.proposals.length} proposals` : '');
     case 'session_end':
       return `${e.status} · ${e.turns} turns · ${fmtInt(e.tokens)} tokens · ${fmtUsd(e.cost_usd)}${e.commit ? ` · commit ${e.commit.slice(0, 8)}` : ''}`;
+    case 'hook':
+      return `${e.event} ${e.decision}${e.reason ? `: ${oneLine(e.reason, 60)}` : ''} · ${oneLine(e.command, 40)} · ${e.ms} ms`;
     default:
       return assertNever(e, 'event');
   }

@@ -56,8 +56,13 @@ export function createRunner(opts: RunnerOptions): ProcessRunner {
       const out = new CappedCapture(req.output_cap ?? cap);
       const err = new CappedCapture(req.output_cap ?? cap);
       return new Promise<RunResult>((resolve) => {
-        const child = spawn(prog.file, prog.args, { cwd: req.cwd, env: prog.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        const options = { cwd: req.cwd, env: prog.env, detached: true };
+        const child = req.stdin === undefined ? spawn(prog.file, prog.args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(prog.file, prog.args, { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
         if (child.pid !== undefined) liveGroups.add(child.pid);
+        if (req.stdin !== undefined && child.stdin) {
+          child.stdin.on('error', () => undefined); // a command that does not read its stdin (EPIPE) is not an error
+          child.stdin.end(req.stdin);
+        }
         let timedOut = false;
         let cancelled = false;
         let exitCode: number | null = null;

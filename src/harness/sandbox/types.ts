@@ -7,6 +7,7 @@ export interface RunRequest {
   timeout_s: number; // kills the whole process group when exceeded
   output_cap?: number; // bytes kept per stream (head + tail), default set by the runner
   signal?: AbortSignal; // cancellation kills the process group too
+  stdin?: string; // written to the command's stdin, then closed (hooks); default: no stdin
 }
 
 export interface RunResult {

@@ -20,6 +20,7 @@ export const RUN_ERROR_WIRE: Record<RunErrorCode, WireCode> = {
   repo_state: 'repo_state',
   symlink: 'invalid_config', // a Kite path in the repository is a symlink: the project needs fixing
   locked: 'locked', // another Kite writes this log (wireLockHolder: its pid)
+  untrusted_hooks: 'invalid_config', // the workspace's hooks are not approved (kite trust)
 };
 
 export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
