@@ -20,6 +20,7 @@ export const RUN_ERROR_WIRE: Record<RunErrorCode, WireCode> = {
   repo_state: 'repo_state',
   symlink: 'invalid_config', // a Kite path in the repository is a symlink: the project needs fixing
   locked: 'cannot_resume', // another Kite writes this log (the message names its pid)
+  price_unknown: 'invalid_config', // the fix is a `prices` entry in .kite/config.json
 };
 
 export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
@@ -34,6 +35,7 @@ export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
   wrong_workspace: 'cannot_resume', // a log from another project or repository
   locked: 'cannot_resume', // another window or process is running it (the message names its pid)
   symlink: 'invalid_config',
+  price_unknown: 'invalid_config',
 };
 
 export const CONFIG_ERROR_WIRE: Record<ConfigErrorCode, WireCode> = {
