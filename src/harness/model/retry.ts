@@ -26,7 +26,7 @@ export type Verdict =
   | { retry: true; reason: RetryReason; retryAfterMs: number | null; detail: string; finalCode: ModelErrorCode }
   | { retry: false; error: ModelError };
 
-export const KEY_HINT = 'set the ANTHROPIC_API_KEY environment variable, or in VS Code run the "Kite: Set Anthropic API Key" command';
+export const KEY_HINT = 'set the ANTHROPIC_API_KEY environment variable, or in VS Code run "Kite: Set API Key…" and pick Anthropic';
 
 /** Parses retry-after-ms / retry-after (seconds or an HTTP date) from response headers. */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
