@@ -1,7 +1,9 @@
 // `kite cost`: tokens by kind, list-price dollars (every input token at the full input price, no
 // cache) and billed dollars (cache writes at 1.25x, reads at 0.1x), per run, per feature, total.
 // Dollars are computed from the logged usage with the one price table (model/pricing.ts), so old
-// Python-Kite logs (which recorded no cost) are priced the same way.
+// Python-Kite logs (which recorded no cost) are priced the same way. Each model is listed with its
+// provider; another provider's model the table does not list keeps the cost its run logged (priced
+// by that project's config `prices`), or is "price unknown" when the run could not price it.
 import { costOf, knownPriceOf, providerOf, uncachedCostOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
 import { addTokens, emptyTokenTotals, type TokenTotals } from '../protocol/totals';

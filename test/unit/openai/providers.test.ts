@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { parseConfig } from '../../../src/harness/config/config';
 import { costOfRun, costReport, formatCostReport } from '../../../src/harness/events/cost';
+import { PromMetrics } from '../../../src/harness/events/prometheus';
 import { createModel } from '../../../src/harness/model/index';
 import { ModelError } from '../../../src/harness/model/model';
 import { knownPriceOf, priceOf, unknownPriceProblem } from '../../../src/harness/model/pricing';
@@ -64,5 +65,9 @@ describe('openai: providers and prices', () => {
     assert.match(text, /^local\s.*\sprice unknown\s+price unknown$/m);
     assert.match(text, /^ollama\s+qwen2\.5-coder\s+1\s+[\d,]+\s+price unknown$/m);
     assert.match(text, /^anthropic\s+claude-\S+\s+1\s+[\d,]+\s+\$\d+\.\d{4}$/m);
+    // The metrics export never prices a local model as Claude.
+    const metrics = new PromMetrics();
+    metrics.addRun(unpriced);
+    assert.match(metrics.format(), /^kite_cost_usd_total 0$/m);
   });
 });
