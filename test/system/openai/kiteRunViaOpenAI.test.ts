@@ -112,6 +112,7 @@ describe('kite run through the OpenAI SDK against a local chat-completions serve
 
     const [log] = logs(dir);
     const evs = events(log!);
+    assert.equal(readFileSync(log!, 'utf8').includes(KEY), false, 'the API key is not in the log');
     assert.equal(evs[0]?.model, `openai:${MODEL}`, 'the run records provider and model');
     assert.deepEqual(
       evs.filter((e) => e.kind === 'gate').map((e) => e.passed),
