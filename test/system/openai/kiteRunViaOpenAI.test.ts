@@ -221,6 +221,34 @@ describe('kite run through the OpenAI SDK against a local chat-completions serve
     assert.equal(evs.at(-1)?.status, 'done');
   });
 
+  it('a run killed mid-session resumes on the same provider and model, from the log, with each tool run once', async () => {
+    // Where to crash: right after the 3rd model reply is on disk (its calls not yet run), found from a full run.
+    server = await FakeOpenAIServer.start({ script: loadScript(SCRIPT), apiKeys: [KEY] });
+    const full = await project('resume-probe');
+    assert.equal((await kite(full, ['run', '--unattended', '--model', `openai:${MODEL}`])).code, 0);
+    const crashAt = events(logs(full)[0]!).filter((e) => e.kind === 'model')[2]!.seq as number;
+    await server.close();
+
+    server = await FakeOpenAIServer.start({ script: loadScript(SCRIPT), apiKeys: [KEY] });
+    const dir = await project('resume');
+    const crashed = await kite(dir, ['run', '--unattended', '--model', `openai:${MODEL}`], { KITE_TEST_CRASH_AFTER_SEQ: String(crashAt) });
+    assert.notEqual(crashed.code, 0, 'the run was killed');
+    assert.equal(server.turnsServed, 3);
+    const log = logs(dir)[0]!;
+    const resumed = await kite(dir, ['resume', log]);
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.equal(server.turnsServed, 7, 'the resumed run asked only for the turns it had not had');
+    assert.ok(server.requests.every((q) => q.outcome === 'served'));
+    const evs = events(log);
+    assert.equal(evs.filter((e) => e.kind === 'resumed').length, 1);
+    assert.deepEqual(
+      evs.filter((e) => e.kind === 'model').map((e) => [e.turn, e.model]),
+      [1, 2, 3, 4, 5, 6, 7].map((t) => [t, `openai:${MODEL}`]),
+    );
+    assertEachToolCallOnce(evs);
+    assert.equal(evs.at(-1)?.status, 'done');
+  });
+
   it('a local preset with no known price refuses to start under a dollar budget (exit 2, the fix named); priced at 0 in config it runs', async () => {
     server = await FakeOpenAIServer.start({ script: loadScript(SCRIPT), apiKeys: null, forbiddenKeys: [KEY] });
     const dir = await project('local', { providers: { ollama: { base_url: server.url } } });
