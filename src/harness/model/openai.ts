@@ -38,8 +38,9 @@ export class OpenAIModel implements Model {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxTokensDefault = opts.maxTokensDefault ?? DEFAULT_MAX_TOKENS;
     this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
-    const keyHint = p.provider === 'openai' ? OPENAI_KEY_HINT : `check the key ${p.label} expects`;
-    this.service = { name: p.label === 'OpenAI API' ? 'the OpenAI API' : p.label, keyHint, baseURL: p.baseURL };
+    // Kite never sends a key to a local preset, so a local server that wants one needs another route.
+    const keyHint = p.provider === 'openai' ? OPENAI_KEY_HINT : `Kite sends no key to a local server: start ${p.label} without one, or use openai:<model> with OPENAI_BASE_URL and OPENAI_API_KEY`;
+    this.service = { name: p.label, keyHint, baseURL: p.baseURL };
     this.client = new OpenAI({
       // A local server takes any key; the SDK insists on one. Organization and project come
       // only from the person's environment, and only for OpenAI itself.

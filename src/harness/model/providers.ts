@@ -10,19 +10,18 @@ export const OPENAI_PROVIDERS = ['openai', 'ollama', 'lmstudio', 'vllm', 'llamac
 export type OpenAIProvider = (typeof OPENAI_PROVIDERS)[number];
 
 interface Preset {
-  label: string; // for messages: "Ollama"
+  label: string; // who answered, for messages: "Ollama", "the OpenAI API"
   baseURL: string;
   /** OpenAI's own API takes max_completion_tokens (o-series models refuse max_tokens); local servers know max_tokens. */
   maxTokensField: 'max_completion_tokens' | 'max_tokens';
-  local: boolean;
 }
 
 export const PRESETS: Record<OpenAIProvider, Preset> = {
-  openai: { label: 'OpenAI API', baseURL: 'https://api.openai.com/v1', maxTokensField: 'max_completion_tokens', local: false },
-  ollama: { label: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', maxTokensField: 'max_tokens', local: true },
-  lmstudio: { label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', maxTokensField: 'max_tokens', local: true },
-  vllm: { label: 'vLLM', baseURL: 'http://127.0.0.1:8000/v1', maxTokensField: 'max_tokens', local: true },
-  llamacpp: { label: 'llama.cpp server', baseURL: 'http://127.0.0.1:8080/v1', maxTokensField: 'max_tokens', local: true },
+  openai: { label: 'the OpenAI API', baseURL: 'https://api.openai.com/v1', maxTokensField: 'max_completion_tokens' },
+  ollama: { label: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', maxTokensField: 'max_tokens' },
+  lmstudio: { label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', maxTokensField: 'max_tokens' },
+  vllm: { label: 'vLLM', baseURL: 'http://127.0.0.1:8000/v1', maxTokensField: 'max_tokens' },
+  llamacpp: { label: 'the llama.cpp server', baseURL: 'http://127.0.0.1:8080/v1', maxTokensField: 'max_tokens' },
 };
 
 const ProviderSettingsSchema = z.strictObject({
