@@ -10,7 +10,7 @@ import { ProgressFileSchema } from '../src/harness/progress/progressFile';
 // Hover text for the keys people type most (the zod schemas carry no prose).
 const DESCRIPTIONS: Record<string, Record<string, string>> = {
   config: {
-    model: 'Model for runs: "anthropic:<id>", "script:<file>" or a bare Anthropic model id. The kite.model VS Code setting wins over this when set.',
+    model: 'Model for runs: "anthropic:<id>", "openai:<id>", a local server ("ollama:<model>", "lmstudio:<model>", "vllm:<model>", "llamacpp:<model>"), "script:<file>" or a bare Anthropic model id. The kite.model VS Code setting wins over this when set.',
     max_tokens: 'Maximum tokens per model reply.',
     checks: 'Gate checks: shell commands that must all pass before the agent may say "done".',
     command_timeout: 'Seconds before a command the agent runs is killed.',
@@ -18,7 +18,8 @@ const DESCRIPTIONS: Record<string, Record<string, string>> = {
     budget: 'Per-run limits (turns, tokens, usd, wall_s). These win over the kite.budget.* VS Code settings.',
     max_gate_failures: 'Failed gate attempts before the run stops as gate_failed.',
     policy: 'Which tool calls are allowed, asked or denied; "Always allow" appends rules here.',
-    prices: 'Per-model prices in USD per million tokens, overriding the built-in table.',
+    prices: 'Per-model prices in USD per million tokens, overriding the built-in table. Keys are model ids, e.g. "ollama:qwen2.5-coder": {"input": 0, "output": 0} for a local model.',
+    providers: 'Base URLs of the OpenAI-compatible servers (openai, ollama, lmstudio, vllm, llamacpp), e.g. {"ollama": {"base_url": "http://127.0.0.1:11434/v1"}}.',
     contracts: 'Trajectory contracts: invariants over a whole run (never, always, eventually, before … then), each forbid, warn or require. `kite check LOG` checks a past run.',
   },
   progress: {

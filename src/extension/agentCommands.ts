@@ -2,10 +2,10 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { needsApiKey, type RawSettings, type ResolvedSettings } from '../harness/protocol/rpc';
+import { keyProviderOf, type RawSettings, type ResolvedSettings } from '../harness/protocol/rpc';
 import type { HarnessClient } from './harnessClient';
 import type { RunTracker } from './runTracker';
-import type { ApiKeyStore } from './secrets';
+import { ApiKeyStore } from './secrets';
 import { readRunSettings } from './settings/readSettings';
 import type { FeatureNode, FeaturesTree } from './views/featuresTree';
 import type { RunNode, RunsTree } from './views/runsTree';
@@ -225,15 +225,16 @@ export class AgentCommands {
   /** Whether the model can run: '' (no key needed) or the key; null when one is needed and missing
    *  (reason shown). The key itself reaches the server through its environment (HarnessClient). */
   private async keyFor(model: string): Promise<string | null> {
-    if (!needsApiKey(model)) return '';
-    const key = await this.keys.get();
+    const provider = keyProviderOf(model);
+    if (!provider) return '';
+    const key = await this.keys.get(provider);
     if (key) return key;
     const pick = await vscode.window.showWarningMessage(
-      `Kite: ${model} needs an Anthropic API key. Set one, or try Kite with a scripted model (setting kite.model = "script:<file>").`,
+      `Kite: ${model} needs an ${ApiKeyStore.label(provider)} API key. Set one, or try Kite with a scripted model (setting kite.model = "script:<file>").`,
       'Set API Key',
       'Open Settings',
     );
-    if (pick === 'Set API Key') await vscode.commands.executeCommand('kite.setApiKey');
+    if (pick === 'Set API Key') await this.keys.prompt(provider);
     if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'kite.model');
     return null;
   }

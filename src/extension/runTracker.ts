@@ -22,6 +22,8 @@ export interface ActiveRun {
   lastActivity: string;
   /** How this run contains its commands (session_start / resumed; null: not known yet or an older log). */
   sandbox: SandboxInfo | null;
+  /** A reply came from a model with no known price: the dollars shown are not its cost. */
+  priceUnknown?: boolean;
 }
 
 /** What the status bar adds up: the part of the log before this process took over (a resume),
@@ -112,6 +114,7 @@ export class RunTracker implements vscode.Disposable {
       case 'model': {
         const c = this.counts.get(token);
         if (c) addModelEvent(c.live, e);
+        if (e.price_unknown) r.priceUnknown = true;
         r.turn = e.turn;
         this.show(r);
         r.lastActivity = `turn ${e.turn}`;
@@ -217,7 +220,7 @@ export class RunTracker implements vscode.Disposable {
     const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';
     const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
     const sb = statusSandbox(r.sandbox);
-    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${formatUsd(r.costUsd)}${budget}${sb.mark}${more}`;
+    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${r.priceUnknown ? 'price unknown' : formatUsd(r.costUsd)}${budget}${sb.mark}${more}`;
     this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}.${sb.tooltip ? `\n${sb.tooltip}` : ''}\nClick to open the timeline.`;
     // An unsandboxed run stands out, not only in the text.
     this.status.backgroundColor = r.sandbox?.kind === 'none' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

@@ -1,9 +1,21 @@
-// The Anthropic API key lives in VS Code's SecretStorage only: never in settings, logs or files.
-// It reaches the harness server as ANTHROPIC_API_KEY in that process's environment (set at launch;
-// a key change restarts an idle server), never in a JSON-RPC message a trace could log.
+// API keys (Anthropic, OpenAI) live in VS Code's SecretStorage only: never in settings, logs or
+// files. They reach the harness server as ANTHROPIC_API_KEY / OPENAI_API_KEY in that process's
+// environment (set at launch; a key change restarts an idle server), never in a JSON-RPC message
+// a trace could log. Local OpenAI-compatible servers (Ollama, LM Studio, vLLM, llama.cpp) need none.
 import * as vscode from 'vscode';
+import type { KeyProvider } from '../harness/protocol/rpc';
 
-const KEY = 'kite.anthropicApiKey';
+interface KeySlot {
+  secret: string; // SecretStorage key
+  env: string; // the variable the harness reads
+  label: string;
+  placeholder: string;
+}
+
+const SLOTS: Record<KeyProvider, KeySlot> = {
+  anthropic: { secret: 'kite.anthropicApiKey', env: 'ANTHROPIC_API_KEY', label: 'Anthropic', placeholder: 'sk-ant-…' },
+  openai: { secret: 'kite.openaiApiKey', env: 'OPENAI_API_KEY', label: 'OpenAI', placeholder: 'sk-…' },
+};
 
 export class ApiKeyStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -11,41 +23,63 @@ export class ApiKeyStore implements vscode.Disposable {
 
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
-  /** The environment the harness server gets for the model adapter. */
+  /** The environment the harness server gets for the model adapters. */
   async env(): Promise<NodeJS.ProcessEnv> {
-    const stored = await this.secrets.get(KEY);
-    return stored ? { ANTHROPIC_API_KEY: stored } : {};
+    const env: NodeJS.ProcessEnv = {};
+    for (const slot of Object.values(SLOTS)) {
+      const stored = await this.secrets.get(slot.secret);
+      if (stored) env[slot.env] = stored;
+    }
+    return env;
   }
 
   dispose(): void {
     this.changed.dispose();
   }
 
-  /** The stored key, else ANTHROPIC_API_KEY from VS Code's environment, else undefined. */
-  async get(): Promise<string | undefined> {
-    return (await this.secrets.get(KEY)) || process.env.ANTHROPIC_API_KEY || undefined;
+  /** The stored key, else the provider's variable from VS Code's environment, else undefined. */
+  async get(provider: KeyProvider = 'anthropic'): Promise<string | undefined> {
+    const slot = SLOTS[provider];
+    return (await this.secrets.get(slot.secret)) || process.env[slot.env] || undefined;
   }
 
-  /** Asks for the key (masked); an empty answer removes the stored key. */
-  async prompt(): Promise<boolean> {
+  static label(provider: KeyProvider): string {
+    return SLOTS[provider].label;
+  }
+
+  /** "Kite: Set API Key…": which provider (unless given), then the key (masked); empty removes it. */
+  async prompt(provider?: KeyProvider): Promise<boolean> {
+    const which = provider ?? (await this.pickProvider());
+    if (!which) return false;
+    const slot = SLOTS[which];
     const value = await vscode.window.showInputBox({
-      title: 'Kite: Anthropic API key',
+      title: `Kite: ${slot.label} API key`,
       prompt: 'Stored in VS Code Secret Storage; never written to settings, logs or the workspace. Leave empty to remove it.',
       password: true,
       ignoreFocusOut: true,
-      placeHolder: 'sk-ant-…',
+      placeHolder: slot.placeholder,
       validateInput: (v) => (v && !/^\S+$/.test(v.trim()) ? 'The key has no spaces.' : undefined),
     });
     if (value === undefined) return false;
-    await this.store(value);
-    void vscode.window.showInformationMessage(value.trim() ? 'Kite: API key stored in Secret Storage.' : 'Kite: API key removed.');
+    await this.store(value, which);
+    void vscode.window.showInformationMessage(value.trim() ? `Kite: ${slot.label} API key stored in Secret Storage.` : `Kite: ${slot.label} API key removed.`);
     return true;
   }
 
+  private async pickProvider(): Promise<KeyProvider | undefined> {
+    const items: (vscode.QuickPickItem & { provider: KeyProvider })[] = [
+      { label: 'Anthropic', description: 'anthropic:<model> (Claude)', provider: 'anthropic' },
+      { label: 'OpenAI', description: 'openai:<model>; local servers (ollama:, lmstudio:, vllm:, llamacpp:) need no key', provider: 'openai' },
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: 'Kite: Set API Key…', placeHolder: 'Which provider is the key for?' });
+    return pick?.provider;
+  }
+
   /** Stores (or, when empty, removes) the key; what the prompt does with the person's answer. */
-  async store(value: string): Promise<void> {
-    if (value.trim()) await this.secrets.store(KEY, value.trim());
-    else await this.secrets.delete(KEY);
+  async store(value: string, provider: KeyProvider = 'anthropic'): Promise<void> {
+    const slot = SLOTS[provider];
+    if (value.trim()) await this.secrets.store(slot.secret, value.trim());
+    else await this.secrets.delete(slot.secret);
     this.changed.fire();
   }
 }

@@ -1,6 +1,6 @@
 // Builds Kite's parts and registers its commands and views. extension.ts only calls this.
 import * as vscode from 'vscode';
-import type { RunEnded } from '../harness/protocol/rpc';
+import type { KeyProvider, RunEnded } from '../harness/protocol/rpc';
 import { AgentCommands } from './agentCommands';
 import { ApprovalController, type ApprovalTarget } from './approvals/approvalController';
 import { ORIGINAL_SCHEME, PROPOSAL_SCHEME } from './approvals/proposalFs';
@@ -37,8 +37,8 @@ export interface KiteParts {
   onDidEndRun: vscode.Event<RunEnded>;
   onDidRestartServer: vscode.Event<ServerDeath>;
   features(): Promise<{ id: string; status: string }[]>;
-  /** What Set Anthropic API Key does with the typed key (tests cannot type into a password box). */
-  storeApiKey(key: string): Promise<void>;
+  /** What Set API Key… does with the typed key (tests cannot type into a password box). */
+  storeApiKey(key: string, provider?: KeyProvider): Promise<void>;
   onDidChangeFeatures: vscode.Event<void>;
   refreshViews(): void;
 }
@@ -133,8 +133,8 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     onDidRestartServer: client.onDidRestart,
     features: async () => (await features.features()).map((f) => ({ id: f.id, status: f.status })),
     onDidChangeFeatures: features.onDidChangeTreeData,
-    storeApiKey: async (key) => {
-      await keys.store(key);
+    storeApiKey: async (key, provider) => {
+      await keys.store(key, provider);
       await client.restartIfIdle();
     },
     refreshViews: () => {

@@ -16,6 +16,7 @@ import type { Host } from './host';
 import { assembleLoop } from './loop/assemble';
 import { runLoop } from './loop/session';
 import { createModel } from './model/index';
+import { unknownPriceProblem } from './model/pricing';
 import type { Model } from './model/model';
 import { ScriptedModel } from './model/scripted';
 import { isTracked, repoIdentity, repoStateProblem } from './progress/git';
@@ -54,7 +55,8 @@ export type ResumeErrorCode =
   | 'broken_chain' // a line was edited, removed or inserted (events/chain.ts)
   | 'wrong_workspace' // the log is not where its run worked, or the repository is another one
   | 'locked' // another Kite is writing the log
-  | 'symlink'; // .kite, the log folder or kite-progress.json is a symlink
+  | 'symlink' // .kite, the log folder or kite-progress.json is a symlink
+  | 'price_unknown'; // a dollar budget over a model with no known price
 
 export class ResumeError extends Error {
   constructor(
@@ -108,7 +110,9 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   // by `resumed` events in the log (a forged one could make a run unattended with a huge budget).
   const mode = opts.mode ?? meta.mode;
   const limits = mergeLimits(meta.limits, opts.limits);
-  const model = positioned(opts.modelOverride ?? createModel(meta.model, { cwd: root }), state.modelCalls);
+  const unpriced = unknownPriceProblem(meta.model, limits.usd, config.prices);
+  if (unpriced) throw new ResumeError('price_unknown', unpriced);
+  const model = positioned(opts.modelOverride ?? createModel(meta.model, { cwd: root, providers: config.providers, env: opts.env }), state.modelCalls);
   const clock = opts.clock ?? monotonicClock;
 
   const lock = lockLog(opts.log, bytes);

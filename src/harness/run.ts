@@ -8,6 +8,7 @@ import { runIdFor, uniqueRunId, EventWriter, monotonicClock, type Clock } from '
 import type { Host } from './host';
 import { createModel, defaultModelSpec } from './model/index';
 import type { Model } from './model/model';
+import { unknownPriceProblem } from './model/pricing';
 import type { KiteEvent, Limits, Mode, Outcome } from './protocol/events';
 import type { EventSink } from './events/sink';
 import { mergeLimits } from './budget/budget';
@@ -70,7 +71,7 @@ export interface RunSummary {
 }
 
 /** Problems with the request itself (exit 2 in the CLI), as opposed to a run that went badly. */
-export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty' | 'repo_state' | 'symlink' | 'locked' | 'untrusted_hooks';
+export type RunErrorCode = 'no_root' | 'not_a_repo' | 'dirty' | 'repo_state' | 'symlink' | 'locked' | 'untrusted_hooks' | 'price_unknown';
 
 export class RunError extends Error {
   constructor(
@@ -125,8 +126,11 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   }
 
   // A script named on the command line is relative to the shell's folder; one in the config to the project.
-  const model = opts.modelOverride ?? createModel(opts.model || defaultModelSpec(config.model), { cwd: opts.model ? process.cwd() : root });
+  const model = opts.modelOverride ?? createModel(opts.model || defaultModelSpec(config.model), { cwd: opts.model ? process.cwd() : root, providers: config.providers, env: opts.env });
   const limits = mergeLimits(config.budget, opts.limits);
+  // A dollar budget over a model with no known price would count $0 forever: refuse, with the fix.
+  const unpriced = opts.replayOf ? null : unknownPriceProblem(model.id, limits.usd, config.prices);
+  if (unpriced) throw new RunError('price_unknown', unpriced);
   const startProgress: ProgressFile = structuredClone(progress);
   feature.status = 'in_progress';
 

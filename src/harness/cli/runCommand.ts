@@ -21,7 +21,7 @@ import { UnattendedHost } from './unattendedHost';
 export const RUN_FLAGS: FlagSpec[] = [
   { name: 'feature', type: 'string', value: 'ID', help: 'work on this feature (default: the first in_progress, else the first todo)' },
   { name: 'unattended', type: 'bool', help: 'nobody approves: writes in the workspace allowed, only checks/verify/allow-listed commands run' },
-  { name: 'model', type: 'string', value: 'SPEC', help: 'anthropic:<id> or script:<file.json> (default: config "model", else the default Claude model)' },
+  { name: 'model', type: 'string', value: 'SPEC', help: 'anthropic:<id>, openai:<id>, ollama:|lmstudio:|vllm:|llamacpp:<model> or script:<file.json> (default: config "model", else the default Claude model)' },
   { name: 'max-turns', type: 'int', value: 'N', help: 'stop after N model turns' },
   { name: 'max-tokens', type: 'int', value: 'N', help: 'stop after N tokens (input + output + cache reads/writes)' },
   { name: 'max-usd', type: 'number', value: 'X', help: 'stop after X dollars' },
@@ -48,11 +48,12 @@ export const RUN_USAGE = [
   '  kite run                                  the next feature, asking before writes and commands',
   '  kite run --unattended --all --max-usd 2   every todo feature, no questions, on a budget',
   '  kite run --model script:replies.json      a scripted model (tests, demos; no API key needed)',
+  '  kite run --model ollama:qwen2.5-coder      a local model through Ollama (no API key)',
   '',
   'Exit status: 0 the feature is done (committed), 1 it is not (the last timeline row says why),',
   '2 the command or the project setup is wrong (nothing was started).',
-  'Environment: ANTHROPIC_API_KEY (required for Claude models), ANTHROPIC_BASE_URL, NO_COLOR,',
-  'KITE_DEBUG=1 (stack traces for internal errors).',
+  'Environment: ANTHROPIC_API_KEY (required for Claude models), ANTHROPIC_BASE_URL, OPENAI_API_KEY',
+  '(required for openai: models), OPENAI_BASE_URL, NO_COLOR, KITE_DEBUG=1 (stack traces for internal errors).',
 ].join('\n');
 
 /** How a usage error ends: one line naming the problem, one pointing at the help. */

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { PriceTableSchema } from '../model/pricing';
+import { ProvidersConfigSchema } from '../model/providers';
 import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
 import { RedactionConfigSchema } from '../secrets/detectors';
@@ -41,6 +42,8 @@ export const KiteConfigFileSchema = z.strictObject({
   max_gate_failures: z.number().int().positive().optional(),
   policy: PolicyConfigSchema.optional(),
   prices: PriceTableSchema.optional(),
+  /** Base URLs of the OpenAI-compatible providers (openai, ollama, lmstudio, vllm, llamacpp). */
+  providers: ProvidersConfigSchema.optional(),
   sandbox: SandboxConfigSchema.optional(),
   /** Per secret detector: redact (default) | block | audit (secrets/detectors.ts). */
   redaction: RedactionConfigSchema.optional(),
@@ -76,6 +79,7 @@ export const KiteConfigSchema = z.object({
   /** Set only by applyOverrides (a host's settings), never read from the file. */
   host_policy: HostPolicySchema.optional(),
   prices: PriceTableSchema,
+  providers: ProvidersConfigSchema.optional(),
   sandbox: z.custom<SandboxSettings>(),
   /** Who turned the sandbox off, for the log and the status bar (null: it is on). */
   sandbox_off_by: z.string().nullable(),
@@ -153,6 +157,7 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     max_gate_failures: c.max_gate_failures ?? DEFAULTS.max_gate_failures,
     policy: c.policy,
     prices: c.prices ?? {},
+    providers: c.providers,
     sandbox: resolveSandboxSettings(c.sandbox),
     sandbox_off_by: c.sandbox === 'off' ? 'sandbox: off in .kite/config.json' : null,
     redaction: c.redaction,

@@ -1,8 +1,10 @@
 // `kite cost`: tokens by kind, list-price dollars (every input token at the full input price, no
 // cache) and billed dollars (cache writes at 1.25x, reads at 0.1x), per run, per feature, total.
 // Dollars are computed from the logged usage with the one price table (model/pricing.ts), so old
-// Python-Kite logs (which recorded no cost) are priced the same way.
-import { costOf, priceOf, uncachedCostOf, type PriceTable } from '../model/pricing';
+// Python-Kite logs (which recorded no cost) are priced the same way. Each model is listed with its
+// provider; another provider's model the table does not list keeps the cost its run logged (priced
+// by that project's config `prices`), or is "price unknown" when the run could not price it.
+import { costOf, knownPriceOf, providerOf, uncachedCostOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
 import { addTokens, emptyTokenTotals, type TokenTotals } from '../protocol/totals';
 
@@ -12,6 +14,10 @@ export interface RunCost {
   log: string;
   feature: string;
   model: string;
+  /** Who answered: "anthropic", "openai", "ollama"…, "script" for a scripted run. */
+  provider: string;
+  /** A model of the run has no known price: its dollars are not counted (shown as "price unknown"). */
+  price_unknown: boolean;
   outcome: string; // 'unfinished' when the log has no session_end
   turns: number;
   tokens: TokenTotals;
@@ -27,30 +33,47 @@ export interface CostGroup {
   billed_usd: number;
 }
 
+export interface ModelGroup extends CostGroup {
+  provider: string;
+  model: string;
+  price_unknown: boolean;
+}
+
 export interface CostReport {
   runs: RunCost[];
   features: Record<string, CostGroup>;
+  /** Keyed by the answering model id, with its provider. */
+  models: Record<string, ModelGroup>;
   total: CostGroup;
 }
 
 const group = (): CostGroup => ({ runs: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0 });
 
 export function costOfRun(events: readonly KiteEvent[], log: string, prices: PriceTable = {}): RunCost {
-  const r: RunCost = { run: '', log, feature: '?', model: '', outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false };
+  const r: RunCost = { run: '', log, feature: '?', model: '', provider: '', price_unknown: false, outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false };
   for (const e of events) {
     if (!r.run) r.run = e.run;
     if (e.kind === 'session_start') {
       r.feature = e.feature;
       r.model = e.model.replace(/^anthropic:/, '');
+      r.provider = providerOf(e.model);
       r.replay = e.replay_of !== null;
     } else if (e.kind === 'model') {
       const usage = { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens };
-      const price = priceOf(e.model, prices);
+      const price = knownPriceOf(e.model, prices);
       r.turns = Math.max(r.turns, e.turn);
       r.model = e.model;
+      r.provider = providerOf(e.model);
       addTokens(r.tokens, e);
-      r.list_usd += uncachedCostOf(usage, price);
-      r.billed_usd += costOf(usage, price);
+      if (price) {
+        r.list_usd += uncachedCostOf(usage, price);
+        r.billed_usd += costOf(usage, price);
+      } else if (e.price_unknown) r.price_unknown = true;
+      else {
+        // Priced at run time by the project's config `prices` (a local model at 0, say).
+        r.list_usd += e.cost_usd;
+        r.billed_usd += e.cost_usd;
+      }
     } else if (e.kind === 'session_end') r.outcome = e.status;
   }
   return r;
@@ -64,10 +87,13 @@ function add(g: CostGroup, r: RunCost): void {
 }
 
 export function costReport(runs: RunCost[]): CostReport {
-  const report: CostReport = { runs, features: {}, total: group() };
+  const report: CostReport = { runs, features: {}, models: {}, total: group() };
   for (const r of runs) {
     if (r.replay) continue;
     add((report.features[r.feature] ??= group()), r);
+    const m = (report.models[r.model] ??= { ...group(), provider: r.provider, model: r.model.replace(/^[a-z]+:/, ''), price_unknown: false });
+    add(m, r);
+    m.price_unknown ||= r.price_unknown;
     add(report.total, r);
   }
   return report;
@@ -75,6 +101,7 @@ export function costReport(runs: RunCost[]): CostReport {
 
 const n = (v: number) => v.toLocaleString('en-US');
 const usd = (v: number) => `$${v.toFixed(4)}`;
+const PRICE_UNKNOWN = 'price unknown';
 
 function table(rows: string[][], right: Set<number>): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -94,8 +121,8 @@ export function formatCostReport(report: CostReport): string {
     n(r.tokens.cache_write),
     n(r.tokens.cache_read),
     n(r.tokens.total),
-    usd(r.list_usd),
-    usd(r.billed_usd),
+    r.price_unknown ? PRICE_UNKNOWN : usd(r.list_usd),
+    r.price_unknown ? PRICE_UNKNOWN : usd(r.billed_usd),
   ]);
   const featureRows = Object.entries(report.features)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -103,6 +130,12 @@ export function formatCostReport(report: CostReport): string {
   const t = report.total;
   const totalRow = ['TOTAL', `${t.runs} run${t.runs === 1 ? '' : 's'}`, '', '', n(t.tokens.input), n(t.tokens.output), n(t.tokens.cache_write), n(t.tokens.cache_read), n(t.tokens.total), usd(t.list_usd), usd(t.billed_usd)];
   const out = [table([head, ...rows], right), '', 'Per feature:', table([['FEATURE', 'RUNS', '', '', 'INPUT', 'OUTPUT', 'CACHE WRITE', 'CACHE READ', 'TOTAL', 'LIST $', 'BILLED $'], ...featureRows, totalRow], right)];
+  const models = Object.values(report.models).sort((a, b) => a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
+  if (models.length) {
+    const modelRows = models.map((m) => [m.provider, m.model, String(m.runs), n(m.tokens.total), m.price_unknown ? PRICE_UNKNOWN : usd(m.billed_usd)]);
+    out.push('', 'Per model:', table([['PROVIDER', 'MODEL', 'RUNS', 'TOKENS', 'BILLED $'], ...modelRows], new Set([2, 3, 4])));
+  }
+  if (models.some((m) => m.price_unknown)) out.push('', 'A model without a known price is not counted in the dollars; give it one in .kite/config.json "prices".');
   const saved = t.list_usd - t.billed_usd;
   if (t.list_usd > 0) {
     const pct = `${((Math.abs(saved) / t.list_usd) * 100).toFixed(0)}% of the list price`;

@@ -15,8 +15,8 @@ export class LoggedModel implements Model {
   constructor(
     private readonly inner: Model,
     private readonly log: EventSink,
-    /** A fixed price, or a price per answering model id (a reply may name a dated snapshot). */
-    private readonly price: Price | ((model: string) => Price),
+    /** A fixed price, or a price per answering model id (a reply may name a dated snapshot); null: price unknown. */
+    private readonly price: Price | ((model: string) => Price | null),
     turnsSoFar = 0, // a resumed run continues its turn numbering
     private readonly clock: Clock = monotonicClock,
   ) {
@@ -48,7 +48,8 @@ export class LoggedModel implements Model {
     this.turn = turn;
     const u = reply.usage;
     const answeredBy = reply.model ?? this.inner.id;
-    this.lastCost = costOf(u, typeof this.price === 'function' ? this.price(answeredBy) : this.price);
+    const price = typeof this.price === 'function' ? this.price(answeredBy) : this.price;
+    this.lastCost = price ? costOf(u, price) : 0;
     this.log.append({
       kind: 'model',
       turn,
@@ -60,6 +61,7 @@ export class LoggedModel implements Model {
       cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
       cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
       cost_usd: this.lastCost,
+      ...(price ? {} : { price_unknown: true as const }),
       model: answeredBy,
       retries,
     });

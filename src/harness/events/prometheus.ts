@@ -1,6 +1,6 @@
 // `kite export prometheus DIR`: metrics over many runs in the Prometheus text exposition format:
 // runs by outcome, tool calls and errors by tool, a tool latency histogram, tokens by kind, cost.
-import { costOf, priceOf, type PriceTable } from '../model/pricing';
+import { costOf, knownPriceOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
 import { addTokens, emptyTokenTotals } from '../protocol/totals';
 
@@ -31,14 +31,16 @@ export class PromMetrics {
     let outcome = 'unfinished';
     for (const e of events) {
       switch (e.kind) {
-        case 'model':
+        case 'model': {
           this.modelCalls++;
           addTokens(this.tokens, e);
-          this.costUsd += costOf(
-            { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens },
-            priceOf(e.model, this.prices),
-          );
+          // Another provider's model without a listed price: what the run logged (0 when unknown), never Claude's price.
+          const price = knownPriceOf(e.model, this.prices);
+          this.costUsd += price
+            ? costOf({ input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens }, price)
+            : e.cost_usd;
           break;
+        }
         case 'tool': {
           inc(this.toolCalls, e.name);
           if (e.is_error) inc(this.toolErrors, e.name);

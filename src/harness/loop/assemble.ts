@@ -9,7 +9,7 @@ import type { EventSink } from '../events/sink';
 import { Gate } from '../gate/gate';
 import type { Host } from '../host';
 import type { Model } from '../model/model';
-import { priceOf } from '../model/pricing';
+import { knownPriceOf } from '../model/pricing';
 import { LivePolicy } from '../policy/livePolicy';
 import { existingProtected, isGateDefining, protectionOf } from '../policy/protect';
 import { changedSince } from '../progress/changedFiles';
@@ -98,8 +98,9 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const toolbox = input.toolbox ?? createToolbox();
   // Priced by the model that answered (recorded replies name it); a script without model names
   // is priced as the configured model, else the default one.
+  // Another provider's model with no listed price is "price unknown" (null), never Claude's price.
   const fallback = input.model.id.startsWith('anthropic:') ? input.model.id : (config.model ?? input.model.id);
-  const price = (answeredBy: string) => priceOf(answeredBy.startsWith('script:') || answeredBy.startsWith('replay:') ? fallback : answeredBy, config.prices);
+  const price = (answeredBy: string) => knownPriceOf(answeredBy.startsWith('script:') || answeredBy.startsWith('replay:') ? fallback : answeredBy, config.prices);
   const logged = new LoggedModel(input.model, sink, price, state.turns, input.now);
   // Compared with the run's starting commit (session_start's git_head; none: nothing to compare).
   const changedGateFiles = (): string[] => {

@@ -11,7 +11,7 @@ import { ModelError, type Model, type ModelObserver, type ModelRequest } from '.
 import { PrefixCheck } from './prefixCheck';
 import { DEFAULT_MODEL } from './pricing';
 import { ReplyAssembler } from './replyAssembler';
-import { DEFAULT_BACKOFF, KEY_HINT, StreamInterrupted, backoffMs, classify, sleep, type BackoffOptions } from './retry';
+import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, KEY_HINT, StreamInterrupted, backoffMs, classify, sleep, type BackoffOptions } from './retry';
 
 export interface AnthropicModelOptions {
   model: string;
@@ -27,9 +27,7 @@ export interface AnthropicModelOptions {
   backoff?: Partial<BackoffOptions>;
 }
 
-export const DEFAULT_MAX_RETRIES = 4;
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const DEFAULT_MAX_TOKENS = 8192;
+export { DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS }; // shared by every adapter (retry.ts)
 
 export class AnthropicModel implements Model {
   readonly id: string;

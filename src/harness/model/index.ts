@@ -1,15 +1,20 @@
-// Builds a Model from a spec string: "script:<file>" | "anthropic:<id>" | "replay:<log>" | "<id>".
-// The Anthropic adapter (model/anthropic.ts) is loaded lazily so the CLI works without it and a
-// scripted run never touches the SDK.
+// Builds a Model from a spec string: "script:<file>" | "anthropic:<id>" | "replay:<log>" | "<id>"
+// | "openai:<id>" and the local presets "ollama:<model>", "lmstudio:", "vllm:", "llamacpp:".
+// The adapters (model/anthropic.ts, model/openai.ts) are loaded lazily so the CLI works without
+// them and a scripted run never touches an SDK.
 import { resolve } from 'node:path';
 import { ModelError, type Model } from './model';
 import { DEFAULT_MODEL } from './pricing';
+import { isOpenAIProvider, resolveProvider, type ProvidersConfig, type ResolvedProvider } from './providers';
 import { ScriptedModel } from './scripted';
 
 export interface CreateModelOptions {
   cwd?: string; // relative script paths resolve here (default: the process's cwd)
   apiKey?: string;
   baseURL?: string;
+  /** Config `providers` (base URLs of the OpenAI-compatible presets). */
+  providers?: ProvidersConfig;
+  env?: NodeJS.ProcessEnv; // where OPENAI_API_KEY / OPENAI_BASE_URL are read (default process.env)
   /** Builds the replay model for "replay:<log>" (owned by the log slice; injected to avoid a cycle). */
   replay?: (log: string) => Model;
 }
@@ -35,6 +40,10 @@ export function normalizeSpec(spec: string): string {
   return spec.includes(':') ? spec : `anthropic:${spec}`;
 }
 
+interface OpenAICtor {
+  new (opts: { model: string; provider: ResolvedProvider }): Model;
+}
+
 interface AnthropicCtor {
   new (opts: { model: string; apiKey?: string; baseURL?: string }): Model;
 }
@@ -58,8 +67,12 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
       if (!apiKey) throw new ModelError('missing_key', 'no API key: set ANTHROPIC_API_KEY (or use --model script:<file> for a scripted run)');
       return new Ctor({ model: rest, apiKey, baseURL: opts.baseURL ?? process.env.ANTHROPIC_BASE_URL });
     }
-    default:
-      throw new ModelSpecError('bad_spec', `model "${spec}": expected anthropic:<id>, script:<file> or replay:<log>`);
+    default: {
+      if (!isOpenAIProvider(scheme))
+        throw new ModelSpecError('bad_spec', `model "${spec}": expected anthropic:<id>, openai:<id>, ollama:<model>, lmstudio:<model>, vllm:<model>, llamacpp:<model>, script:<file> or replay:<log>`);
+      const provider = resolveProvider(scheme, opts.providers, opts.env ?? process.env, scheme === 'openai' ? opts.apiKey : undefined);
+      return new (loadOpenAI())({ model: rest, provider });
+    }
   }
 }
 
@@ -73,4 +86,15 @@ function loadAnthropic(): AnthropicCtor {
     // fall through to the clear error below
   }
   throw new ModelSpecError('adapter_missing', 'anthropic adapter not available in this build (use --model script:<file>)');
+}
+
+function loadOpenAI(): OpenAICtor {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require('./openai') as { OpenAIModel?: OpenAICtor };
+    if (mod.OpenAIModel) return mod.OpenAIModel;
+  } catch {
+    // fall through to the clear error below
+  }
+  throw new ModelSpecError('adapter_missing', 'the OpenAI-compatible adapter is not available in this build (use --model script:<file>)');
 }

@@ -54,6 +54,20 @@ export const DEFAULT_PRICES: PriceTable = {
   },
   'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
+  // OpenAI (openai.com/api/pricing, standard tier): no charge for cache writes; cached prompt
+  // tokens at the listed cached-input rate. Keys carry the provider: a local server's model of the
+  // same name is not OpenAI's bill. Local models have no entry: price 0 only via config `prices`.
+  'openai:gpt-5': { input: 1.25, output: 10, cache_write: 1.25, cache_read: 0.125 },
+  'openai:gpt-5-mini': { input: 0.25, output: 2, cache_write: 0.25, cache_read: 0.025 },
+  'openai:gpt-5-nano': { input: 0.05, output: 0.4, cache_write: 0.05, cache_read: 0.005 },
+  'openai:gpt-4.1': { input: 2, output: 8, cache_write: 2, cache_read: 0.5 },
+  'openai:gpt-4.1-mini': { input: 0.4, output: 1.6, cache_write: 0.4, cache_read: 0.1 },
+  'openai:gpt-4.1-nano': { input: 0.1, output: 0.4, cache_write: 0.1, cache_read: 0.025 },
+  'openai:gpt-4o': { input: 2.5, output: 10, cache_write: 2.5, cache_read: 1.25 },
+  'openai:gpt-4o-mini': { input: 0.15, output: 0.6, cache_write: 0.15, cache_read: 0.075 },
+  'openai:o3': { input: 2, output: 8, cache_write: 2, cache_read: 0.5 },
+  'openai:o3-mini': { input: 1.1, output: 4.4, cache_write: 1.1, cache_read: 0.55 },
+  'openai:o4-mini': { input: 1.1, output: 4.4, cache_write: 1.1, cache_read: 0.275 },
 };
 
 /** The current default model (claude-sonnet-4-5 reaches end of life on 2026-11-30). */
@@ -61,13 +75,43 @@ export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 /** Price for a model id; scripted/unknown models fall back to the default model's price. */
 export function priceOf(model: string, overrides: PriceTable = {}): Price {
+  return listedPrice(model, overrides) ?? { ...DEFAULT_PRICES, ...overrides }[DEFAULT_MODEL] ?? { input: 3, output: 15 };
+}
+
+/** The table's entry: the exact id, else the longest family prefix; null when none. */
+function listedPrice(model: string, overrides: PriceTable): Price | null {
   const id = model.replace(/^anthropic:/, '');
   const table = { ...DEFAULT_PRICES, ...overrides };
   if (table[id]) return table[id];
   const family = Object.keys(table)
     .filter((k) => id.startsWith(k))
     .sort((a, b) => b.length - a.length)[0];
-  return table[family ?? DEFAULT_MODEL] ?? { input: 3, output: 15 };
+  return family ? (table[family] ?? null) : null;
+}
+
+/** Another provider's model ("openai:…", "ollama:…"): never priced as Claude. */
+export function isOtherProvider(model: string): boolean {
+  const scheme = /^([a-z]+):/.exec(model)?.[1];
+  return scheme !== undefined && scheme !== 'anthropic' && scheme !== 'script' && scheme !== 'replay';
+}
+
+/** The provider part of a model id: "openai", "ollama"…; a bare id is Anthropic's. */
+export function providerOf(model: string): string {
+  return /^([a-z]+):/.exec(model)?.[1] ?? 'anthropic';
+}
+
+/** The price, or null for another provider's model the table and config `prices` do not list ("price unknown"). */
+export function knownPriceOf(model: string, overrides: PriceTable = {}): Price | null {
+  return listedPrice(model, overrides) ?? (isOtherProvider(model) ? null : priceOf(model, overrides));
+}
+
+/** Why a run with this model and a dollar budget must not start (its spend cannot be counted), or null. */
+export function unknownPriceProblem(model: string, usdLimit: number | null, overrides: PriceTable = {}): string | null {
+  if (usdLimit === null || knownPriceOf(model, overrides) !== null) return null;
+  return (
+    `${model} has no known price, so the dollar budget ($${usdLimit}) cannot be enforced; the run was not started. ` +
+    `Add its price to .kite/config.json, e.g. "prices": {"${model}": {"input": 0, "output": 0}} for a local model (USD per million tokens).`
+  );
 }
 
 const promptTokens = (u: Usage) => u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);

@@ -4,6 +4,11 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ModelError, type ModelErrorCode } from './model';
 
+/** Per-call defaults every adapter shares: transport retries, the silence that counts as a stall, max_tokens. */
+export const DEFAULT_MAX_RETRIES = 4;
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_TOKENS = 8192;
+
 export type RetryReason = 'rate_limited' | 'overloaded' | 'server_error' | 'timeout' | 'connection' | 'stream_cut';
 
 /** Thrown by the stream reader when a reply stops before message_stop or stalls. */
@@ -21,7 +26,7 @@ export type Verdict =
   | { retry: true; reason: RetryReason; retryAfterMs: number | null; detail: string; finalCode: ModelErrorCode }
   | { retry: false; error: ModelError };
 
-export const KEY_HINT = 'set the ANTHROPIC_API_KEY environment variable, or in VS Code run the "Kite: Set Anthropic API Key" command';
+export const KEY_HINT = 'set the ANTHROPIC_API_KEY environment variable, or in VS Code run "Kite: Set API Key…" and pick Anthropic';
 
 /** Parses retry-after-ms / retry-after (seconds or an HTTP date) from response headers. */
 export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
@@ -42,6 +47,29 @@ function apiDetail(e: APIError): string {
   return `${what ? what + ': ' : ''}${msg}${e.requestID ? ` [request-id ${e.requestID}]` : ''}`;
 }
 
+/** Who answered, for the messages of httpVerdict. */
+export interface Service {
+  name: string; // "the Anthropic API", "Ollama"
+  keyHint: string; // how to set a valid key
+}
+
+const ANTHROPIC: Service = { name: 'the Anthropic API', keyHint: KEY_HINT };
+const upper = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The verdict for an HTTP error status, shared by every provider (429/408/5xx retried, retry-after honoured). */
+export function httpVerdict(status: number, headers: Headers | undefined, detail: string, svc: Service): Verdict {
+  const who = upper(svc.name);
+  if (status === 401 || status === 403)
+    // The fix first: a clipped one-line display still shows it.
+    return { retry: false, error: new ModelError('auth', `${who} rejected the API key; ${svc.keyHint} with a valid key (${detail}).`) };
+  if (status === 429) return { retry: true, reason: 'rate_limited', retryAfterMs: retryAfterMs(headers), detail, finalCode: 'overloaded' };
+  if (status === 529) return { retry: true, reason: 'overloaded', retryAfterMs: retryAfterMs(headers), detail, finalCode: 'overloaded' };
+  if (status === 408) return { retry: true, reason: 'timeout', retryAfterMs: retryAfterMs(headers), detail, finalCode: 'network' };
+  if (status >= 500) return { retry: true, reason: 'server_error', retryAfterMs: retryAfterMs(headers), detail, finalCode: 'network' };
+  if (status >= 400) return { retry: false, error: new ModelError('bad_request', `${who} refused the request: ${detail}`) };
+  return { retry: false, error: new ModelError('unknown', `${who} failed: ${detail}`) };
+}
+
 export function classify(e: unknown): Verdict {
   if (e instanceof ModelError) return { retry: false, error: e };
   if (e instanceof StreamInterrupted) return { retry: true, reason: e.reason, retryAfterMs: null, detail: e.message, finalCode: 'network' };
@@ -53,19 +81,12 @@ export function classify(e: unknown): Verdict {
     const status = e.status;
     const shouldRetry = e.headers?.get('x-should-retry');
     const detail = apiDetail(e);
-    if (status === 401 || status === 403)
-      // The fix first: a clipped one-line display still shows it.
-      return { retry: false, error: new ModelError('auth', `The Anthropic API rejected the API key; ${KEY_HINT} with a valid key (${detail}).`) };
     // An error event inside a stream has no status; its type says what happened.
     if (status === undefined && e.type === 'overloaded_error') return { retry: true, reason: 'overloaded', retryAfterMs: null, detail, finalCode: 'overloaded' };
     if (status === undefined && e.type === 'rate_limit_error') return { retry: true, reason: 'rate_limited', retryAfterMs: null, detail, finalCode: 'overloaded' };
     if (status === undefined && e.type === 'api_error') return { retry: true, reason: 'server_error', retryAfterMs: null, detail, finalCode: 'network' };
-    if (shouldRetry === 'false') return { retry: false, error: new ModelError(status !== undefined && status < 500 ? 'bad_request' : 'network', `The Anthropic API failed: ${detail}`) };
-    if (status === 429) return { retry: true, reason: 'rate_limited', retryAfterMs: retryAfterMs(e.headers), detail, finalCode: 'overloaded' };
-    if (status === 529) return { retry: true, reason: 'overloaded', retryAfterMs: retryAfterMs(e.headers), detail, finalCode: 'overloaded' };
-    if (status === 408) return { retry: true, reason: 'timeout', retryAfterMs: retryAfterMs(e.headers), detail, finalCode: 'network' };
-    if (status !== undefined && status >= 500) return { retry: true, reason: 'server_error', retryAfterMs: retryAfterMs(e.headers), detail, finalCode: 'network' };
-    if (status !== undefined && status >= 400) return { retry: false, error: new ModelError('bad_request', `The Anthropic API refused the request: ${detail}`) };
+    if (status !== 401 && status !== 403 && shouldRetry === 'false') return { retry: false, error: new ModelError(status !== undefined && status < 500 ? 'bad_request' : 'network', `The Anthropic API failed: ${detail}`) };
+    if (status !== undefined) return httpVerdict(status, e.headers, detail, ANTHROPIC);
     return { retry: false, error: new ModelError('unknown', `The Anthropic API failed: ${detail}`) };
   }
   // Errors from inside a streaming body are turned into StreamInterrupted by the reader; what is

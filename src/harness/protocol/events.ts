@@ -136,6 +136,8 @@ export const ModelEventSchema = z.object({
   cache_creation_input_tokens: z.number().int().nonnegative(),
   cache_read_input_tokens: z.number().int().nonnegative(),
   cost_usd: z.number().nonnegative(),
+  /** The answering model has no known price: cost_usd is 0 because nothing could be counted. */
+  price_unknown: z.literal(true).optional(),
   model: z.string(), // model id that answered
   retries: z.number().int().nonnegative(), // transport retries before this reply
 });

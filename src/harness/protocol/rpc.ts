@@ -91,9 +91,17 @@ export const ResolvedSettingsSchema = z.object({
 });
 export type ResolvedSettings = z.infer<typeof ResolvedSettingsSchema>;
 
-/** Whether a model spec (a ResolvedSettings model, or a log's) needs an Anthropic API key. */
+/** Whether a model spec (a ResolvedSettings model, or a log's) needs an API key. */
 export function needsApiKey(modelSpec: string): boolean {
-  return modelSpec.startsWith('anthropic:');
+  return keyProviderOf(modelSpec) !== null;
+}
+
+/** The providers whose keys Kite keeps (local OpenAI-compatible servers need none). */
+export type KeyProvider = 'anthropic' | 'openai';
+
+/** Whose API key a model spec needs, or null for none (script, replay, local servers). */
+export function keyProviderOf(modelSpec: string): KeyProvider | null {
+  return modelSpec.startsWith('anthropic:') ? 'anthropic' : modelSpec.startsWith('openai:') ? 'openai' : null;
 }
 
 export const StartRunResultSchema = z.object({ token: RunTokenSchema });

@@ -21,6 +21,7 @@ export const RUN_ERROR_WIRE: Record<RunErrorCode, WireCode> = {
   symlink: 'invalid_config', // a Kite path in the repository is a symlink: the project needs fixing
   locked: 'locked', // another Kite writes this log (wireLockHolder: its pid)
   untrusted_hooks: 'invalid_config', // the workspace's hooks are not approved (kite trust)
+  price_unknown: 'invalid_config', // the fix is a `prices` entry in .kite/config.json
 };
 
 export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
@@ -35,6 +36,7 @@ export const RESUME_ERROR_WIRE: Record<ResumeErrorCode, WireCode> = {
   wrong_workspace: 'cannot_resume', // a log from another project or repository
   locked: 'locked', // another window or process is running it (wireLockHolder: its pid)
   symlink: 'invalid_config',
+  price_unknown: 'invalid_config',
 };
 
 export const CONFIG_ERROR_WIRE: Record<ConfigErrorCode, WireCode> = {

@@ -2,6 +2,7 @@
 // the bytes never change between turns — the prompt-cache prefix depends on it), validation that
 // turns unknown tools and bad arguments into precise is_error results, and a run that never throws.
 import { z } from 'zod';
+import { describeMalformed, malformedOf } from '../model/malformedCall';
 import type { ToolSpec } from '../model/model';
 import { fail } from './defineTool';
 import { reduceOutput } from './reduce';
@@ -49,6 +50,9 @@ export function createToolboxFrom(tools: AnyTool[]): Toolbox {
     specs: () => specs,
     validate(name: string, input: unknown): Validation {
       const tool = byName.get(name);
+      // A call the model got wrong on the wire (not JSON, written as text): say exactly that.
+      const malformed = malformedOf(input);
+      if (malformed) return { ok: false, outcome: fail('invalid_args', describeMalformed(name, malformed) + (tool ? '' : ` (Note: there is no tool named "${name}"; available tools: ${names}.)`)) };
       if (!tool) return { ok: false, outcome: fail('unknown_tool', `There is no tool named "${name}". Nothing was run. Available tools: ${names}.`) };
       const parsed = tool.input.safeParse(input ?? {});
       if (!parsed.success) {

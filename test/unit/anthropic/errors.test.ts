@@ -17,7 +17,7 @@ describe('AnthropicModel errors', () => {
     await assert.rejects(model.complete(request([userText('hi')])), (e: unknown) => {
       assert.ok(e instanceof ModelError);
       assert.equal(e.code, 'missing_key');
-      assert.equal(e.message, 'No Anthropic API key: set the ANTHROPIC_API_KEY environment variable, or in VS Code run the "Kite: Set Anthropic API Key" command.');
+      assert.equal(e.message, 'No Anthropic API key: set the ANTHROPIC_API_KEY environment variable, or in VS Code run "Kite: Set API Key…" and pick Anthropic.');
       return true;
     });
   });
@@ -39,7 +39,7 @@ describe('AnthropicModel errors', () => {
       assert.equal(e.code, 'auth');
       assert.equal(
         e.message.replace(/req_[0-9a-f]+/, 'req_X'),
-        'The Anthropic API rejected the API key; set the ANTHROPIC_API_KEY environment variable, or in VS Code run the "Kite: Set Anthropic API Key" command with a valid key (401 authentication_error: invalid x-api-key [request-id req_X]).',
+        'The Anthropic API rejected the API key; set the ANTHROPIC_API_KEY environment variable, or in VS Code run "Kite: Set API Key…" and pick Anthropic with a valid key (401 authentication_error: invalid x-api-key [request-id req_X]).',
       );
       assert.doesNotMatch(e.message, /sk-ant-wrong/, 'the key itself never appears');
       assert.doesNotMatch(e.message, /\n\s+at /, 'no stack trace in the message');

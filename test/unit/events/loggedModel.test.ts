@@ -73,7 +73,7 @@ describe('createModel', () => {
     assert.match(createModel(`script:${join(dir, 's.json')}`).id, /^script:/);
     assert.equal(defaultModelSpec(null), `anthropic:${DEFAULT_MODEL}`);
     assert.equal(defaultModelSpec('claude-haiku-4-5'), 'anthropic:claude-haiku-4-5');
-    assert.throws(() => createModel('openai:gpt'), ModelSpecError);
+    assert.throws(() => createModel('gemini:pro'), ModelSpecError); // openai: is a provider since issue 16
     assert.throws(() => createModel('script:'), /nothing after "script:"/);
   });
 

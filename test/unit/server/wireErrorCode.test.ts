@@ -26,13 +26,14 @@ describe('server: wire error codes', () => {
       wrong_workspace: 'cannot_resume',
       locked: 'locked',
       symlink: 'invalid_config',
+      price_unknown: 'invalid_config',
     };
     for (const code of Object.keys(expected) as ResumeErrorCode[]) assert.equal(wireErrorCode(new ResumeError(code, 'm')), expected[code], code);
     assert.deepEqual(RESUME_ERROR_WIRE, expected);
   });
 
   it('every RunError code maps to its wire code', () => {
-    const expected: Record<RunErrorCode, string> = { no_root: 'not_found', not_a_repo: 'not_a_repo', dirty: 'dirty_tree', repo_state: 'repo_state', symlink: 'invalid_config', locked: 'locked', untrusted_hooks: 'invalid_config' };
+    const expected: Record<RunErrorCode, string> = { no_root: 'not_found', not_a_repo: 'not_a_repo', dirty: 'dirty_tree', repo_state: 'repo_state', symlink: 'invalid_config', locked: 'locked', untrusted_hooks: 'invalid_config', price_unknown: 'invalid_config' };
     for (const code of Object.keys(expected) as RunErrorCode[]) assert.equal(wireErrorCode(new RunError(code, 'm')), expected[code], code);
     assert.deepEqual(RUN_ERROR_WIRE, expected);
   });

@@ -1,0 +1,124 @@
+// Any OpenAI-compatible chat-completions endpoint through the official SDK: OpenAI itself and the
+// local presets (providers.ts). Like the Claude adapter it streams each reply, aborts the HTTP
+// request on cancel, and retries transport failures itself (each one a `model_retry` event). A
+// retry re-sends the whole call and drops the partial reply: tools only run after a complete
+// Reply, so a retry can never execute a tool twice.
+import OpenAI, { APIError } from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions/completions';
+import type { Reply } from '../protocol/content';
+import { ModelError, type Model, type ModelObserver, type ModelRequest } from './model';
+import { OpenAIAssembler } from './openaiAssembler';
+import { toChatMessages, toChatTools } from './openaiMapping';
+import { classifyOpenAI, type OpenAIService } from './openaiRetry';
+import { OPENAI_KEY_HINT, type ResolvedProvider } from './providers';
+import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, StreamInterrupted, backoffMs, sleep, type BackoffOptions } from './retry';
+
+export interface OpenAIModelOptions {
+  model: string; // the id the server knows ("gpt-4.1-mini", "qwen2.5-coder:7b")
+  provider: ResolvedProvider;
+  maxRetries?: number;
+  timeoutMs?: number; // wait for the first byte, and the longest silence inside a stream
+  maxTokensDefault?: number;
+  backoff?: Partial<BackoffOptions>;
+}
+
+export class OpenAIModel implements Model {
+  readonly id: string;
+  private readonly client: OpenAI;
+  private readonly service: OpenAIService;
+  private readonly maxRetries: number;
+  private readonly timeoutMs: number;
+  private readonly maxTokensDefault: number;
+  private readonly backoff: BackoffOptions;
+
+  constructor(private readonly opts: OpenAIModelOptions) {
+    const p = opts.provider;
+    this.id = `${p.provider}:${opts.model}`;
+    this.maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxTokensDefault = opts.maxTokensDefault ?? DEFAULT_MAX_TOKENS;
+    this.backoff = { ...DEFAULT_BACKOFF, ...opts.backoff };
+    // Kite never sends a key to a local preset, so a local server that wants one needs another route.
+    const keyHint = p.provider === 'openai' ? OPENAI_KEY_HINT : `Kite sends no key to a local server: start ${p.label} without one, or use openai:<model> with OPENAI_BASE_URL and OPENAI_API_KEY`;
+    this.service = { name: p.label, keyHint, baseURL: p.baseURL };
+    this.client = new OpenAI({
+      // A local server takes any key; the SDK insists on one. Organization and project come
+      // only from the person's environment, and only for OpenAI itself.
+      apiKey: p.apiKey ?? 'no-key',
+      baseURL: p.baseURL,
+      ...(p.provider === 'openai' ? {} : { organization: null, project: null }),
+      maxRetries: 0, // retries are ours, so they are logged
+      timeout: this.timeoutMs,
+      logLevel: 'off',
+    });
+  }
+
+  async complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
+    const maxTokens = request.max_tokens > 0 ? request.max_tokens : this.maxTokensDefault;
+    const params = {
+      model: this.opts.model,
+      messages: toChatMessages(request.system, request.messages),
+      ...(request.tools.length ? { tools: toChatTools(request.tools) } : {}),
+      [this.opts.provider.maxTokensField]: maxTokens,
+      stream: true,
+      stream_options: { include_usage: true },
+    } as ChatCompletionCreateParamsStreaming;
+    const toolNames = request.tools.map((t) => t.name);
+
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(params, toolNames, request.signal, observer);
+      } catch (e) {
+        if (request.signal?.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
+        const verdict = classifyOpenAI(e, this.service);
+        if (!verdict.retry) throw verdict.error;
+        if (attempt > this.maxRetries) throw new ModelError(verdict.finalCode, `The call to ${this.service.name} failed after ${attempt} attempts: ${verdict.detail}`);
+        const wait = backoffMs(attempt, verdict.retryAfterMs, this.backoff);
+        observer?.onRetry?.({ attempt, reason: `${verdict.reason}: ${verdict.detail}`, wait_ms: wait });
+        await sleep(wait, request.signal);
+      }
+    }
+  }
+
+  /** One HTTP call. Throws StreamInterrupted for a stalled or cut stream; the caller decides on a retry. */
+  private async attempt(params: ChatCompletionCreateParamsStreaming, toolNames: string[], signal: AbortSignal | undefined, observer?: ModelObserver): Promise<Reply> {
+    const ctl = new AbortController();
+    const cancel = () => ctl.abort();
+    if (signal?.aborted) ctl.abort();
+    signal?.addEventListener('abort', cancel, { once: true });
+    let stalled = false;
+    let idle: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        stalled = true;
+        ctl.abort();
+      }, this.timeoutMs);
+    };
+    try {
+      const stream = await this.client.chat.completions.create(params, { signal: ctl.signal, timeout: this.timeoutMs, maxRetries: 0 });
+      const assembler = new OpenAIAssembler(this.opts.provider.provider, toolNames, {
+        onText: (d) => observer?.onText?.(d),
+        onWarning: (code, message) => observer?.onWarning?.({ code, message }),
+      });
+      arm();
+      try {
+        for await (const chunk of stream) {
+          arm();
+          assembler.add(chunk);
+        }
+      } catch (e) {
+        if (e instanceof APIError || e instanceof ModelError) throw e; // an error the server sent inside the stream
+        throw new StreamInterrupted('stream_cut', `the connection broke mid-reply (${(e as Error).message})`);
+      }
+      if (signal?.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
+      if (stalled) throw new StreamInterrupted('timeout', `the reply stream was silent for ${this.timeoutMs} ms`);
+      if (!assembler.complete) throw new StreamInterrupted('stream_cut', 'the reply stream ended before a finish_reason');
+      return assembler.reply();
+    } finally {
+      clearTimeout(idle);
+      signal?.removeEventListener('abort', cancel);
+      ctl.abort();
+    }
+  }
+}
