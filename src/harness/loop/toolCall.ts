@@ -2,6 +2,8 @@
 //   proposed → (invalid: tool is_error) | policy → [deny: tool is_error 'denied']
 //   | [ask: approval_request → approval] → intent (write/exec, BEFORE running) → tool.
 // Returns exactly what the model will see. Never throws for tool problems; only for cancellation.
+import { lstatSync } from 'node:fs';
+import { GUARD_RULES } from '../tools/openGuarded';
 import { createTwoFilesPatch } from 'diff';
 import type { EventSink } from '../events/sink';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
@@ -127,6 +129,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   // Confinement first: a path outside the workspace is refused whatever the policy says.
   const { path: rawPath, command } = describeCall(tool, args);
   let rel: string | null = null;
+  let hardLinks: number | undefined;
   if (rawPath !== null) {
     const r = resolveInWorkspace(deps.toolContext.root, deps.toolContext.logDir, rawPath, { forWrite: tool.effect === 'write' });
     if (!r.ok) {
@@ -134,9 +137,11 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
       return refuse(r.code, refusal(`Refused (${r.rule}): ${r.message}`, tool.effect, null));
     }
     rel = r.rel;
+    if (tool.effect === 'none') hardLinks = linkCount(r.abs);
   }
 
-  const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command }, deps.policyContext);
+  const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command, ...(hardLinks !== undefined ? { hardLinks } : {}) }, deps.policyContext);
+  const hardLinkRead = verdict.rule === GUARD_RULES.hardlink && verdict.decision === 'ask';
   log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
   if (verdict.decision === 'deny') return refuse('denied', refusal(`Denied by policy (rule ${verdict.rule}): ${verdict.reason}`, tool.effect, rel));
   // PreToolUse hooks come after the policy (each run is a `hook` event); a block is a refusal the model sees.
@@ -224,12 +229,22 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   }
   const began = deps.now();
   // An edited write stores exactly the person's content (same write path as the tools use).
-  const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal });
+  const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal, ...(hardLinkRead ? { hardLinkApproved: true } : {}) });
   if (outcome.path === undefined && rel) outcome.path = rel;
   const ms = deps.now() - began;
   // PostToolUse hooks see the result; what they report goes to the model with it (the call already ran).
   const post = deps.hooks ? await deps.hooks.postToolUse({ id, name, args: runArgs, output: outcome.output, is_error: outcome.is_error }, signal) : null;
   return finish(outcome, ms, runArgs, name, editNote + (post !== null ? `\n\n[Kite] A PostToolUse hook reported: ${post}` : ''));
+}
+
+/** Hard links of the regular file a read names (undefined for anything else: the tool reports it). */
+function linkCount(abs: string): number | undefined {
+  try {
+    const st = lstatSync(abs);
+    return st.isFile() ? st.nlink : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function awaitApproval(host: Host, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {

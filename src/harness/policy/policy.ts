@@ -8,6 +8,7 @@
 //                           protected files, protect.ts, ask as "protect:<pattern>", refused unattended)
 // Unattended: writes inside the workspace are allowed; anything else that would ask is refused
 // with rule "unattended:refuse" and a reason the model is told.
+import { GUARD_RULES } from '../tools/openGuarded';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { matchGlob } from '../tools/glob';
@@ -75,6 +76,7 @@ export class Policy {
     const v = this.attended(call, ctx);
     if (ctx.mode === 'attended' || v.decision !== 'ask') return v;
     if (v.rule === 'ask:writes') return { decision: 'allow', rule: 'unattended:writes', reason: 'Unattended run: writes inside the workspace are allowed.' };
+    if (v.rule === GUARD_RULES.hardlink) return { decision: 'deny', rule: v.rule, reason: `This run is unattended, so nobody can approve this read; the file was not read. (${v.reason})` };
     // Keep the protect rule's name: the log says which pattern refused the write.
     if (v.rule.startsWith('protect:')) return { decision: 'deny', rule: v.rule, reason: `This run is unattended, so nobody can approve this write; the file was not modified. (${v.reason})` };
     return { decision: 'deny', rule: 'unattended:refuse', reason: this.unattendedReason(call, ctx, v) };
@@ -100,6 +102,9 @@ export class Policy {
     }
     switch (call.effect) {
       case 'none':
+        if ((call.hardLinks ?? 1) > 1) {
+          return { decision: 'ask', rule: GUARD_RULES.hardlink, reason: `"${p}" has ${call.hardLinks} hard links; another of its names may be a file outside the workspace, so reading it needs a person's approval.` };
+        }
         if (p !== null && isSecretFile(p)) return { decision: 'ask', rule: 'ask:secret-file', reason: `"${p}" usually holds secrets, so reading it needs a person's approval.` };
         return { decision: 'allow', rule: 'allow:reads', reason: 'Reading is allowed.' };
       case 'write':

@@ -7,6 +7,8 @@ export interface PolicyCall {
   effect: Effect;
   path: string | null; // workspace-relative target for file tools
   command: string | null; // for `run`
+  /** For a read of an existing file: its hard-link count (> 1: another name may be a file outside the workspace). */
+  hardLinks?: number;
 }
 
 export interface PolicyVerdict {

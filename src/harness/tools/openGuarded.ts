@@ -2,8 +2,8 @@
 // file is lstat'ed first (special files are never opened: a FIFO would block the event loop),
 // opened without following a symlink at its last component and without blocking, then fstat'ed
 // on the descriptor, and on Linux the descriptor's real path is checked to still be the file
-// confinement approved. Files with more than one hard link are refused: the other link may be a
-// file outside the workspace.
+// confinement approved. Files with more than one hard link are refused (the other link may be a
+// file outside the workspace) unless a person approved that read (policy rule confine:hardlink).
 import * as fs from 'node:fs';
 import type { ToolErrorCode } from './types';
 
@@ -19,12 +19,17 @@ export type GuardedRead =
 
 const refuse = (code: ToolErrorCode, rule: string | null, message: string): GuardedRead => ({ ok: false, code, rule, message });
 
+export interface GuardOptions {
+  /** Read a file with several hard links: only after a person approved it (policy rule confine:hardlink). */
+  allowHardLink?: boolean;
+}
+
 /** Why a file's stat rules it out for a tool, or null when it is a plain, singly linked file. */
-export function statRefusal(st: fs.Stats, rel: string, maxBytes: number): GuardedRead | null {
+export function statRefusal(st: fs.Stats, rel: string, maxBytes: number, opts: GuardOptions = {}): GuardedRead | null {
   if (st.isDirectory()) return refuse('is_directory', null, `"${rel || '.'}" is a directory, not a file.`);
   if (st.isSymbolicLink()) return refuse('failed', GUARD_RULES.changed, `"${rel}" changed into a symlink while Kite was checking it (rule ${GUARD_RULES.changed}).`);
   if (!st.isFile()) return refuse('special_file', GUARD_RULES.special, `"${rel}" is not a regular file (a FIFO, socket or device); Kite's tools never open such files (rule ${GUARD_RULES.special}).`);
-  if (st.nlink > 1) {
+  if (st.nlink > 1 && !opts.allowHardLink) {
     return refuse('hardlink', GUARD_RULES.hardlink, `"${rel}" has ${st.nlink} hard links; another link may be a file outside the workspace, so Kite's tools neither read nor change it (rule ${GUARD_RULES.hardlink}). Copy it to a new file with run if you need its content.`);
   }
   if (st.size > maxBytes) return refuse('too_large', null, `"${rel}" is ${st.size} bytes, over the ${maxBytes}-byte limit.`);
@@ -42,7 +47,7 @@ function fdPath(fd: number): string | null {
 }
 
 /** Reads `abs` (a real path confinement approved) if it is a regular, singly linked file within `maxBytes`. Never throws. */
-export function readGuarded(abs: string, rel: string, maxBytes: number): GuardedRead {
+export function readGuarded(abs: string, rel: string, maxBytes: number, opts: GuardOptions = {}): GuardedRead {
   let st: fs.Stats;
   try {
     st = fs.lstatSync(abs);
@@ -51,7 +56,7 @@ export function readGuarded(abs: string, rel: string, maxBytes: number): Guarded
     if (code === 'ENOENT' || code === 'ENOTDIR') return refuse('not_found', null, `No file at "${rel}".`);
     return refuse('failed', null, `"${rel}" could not be examined (${code ?? 'error'}).`);
   }
-  const before = statRefusal(st, rel, maxBytes);
+  const before = statRefusal(st, rel, maxBytes, opts);
   if (before) return before;
   let fd: number;
   try {
@@ -64,7 +69,7 @@ export function readGuarded(abs: string, rel: string, maxBytes: number): Guarded
   }
   try {
     const fst = fs.fstatSync(fd);
-    const after = statRefusal(fst, rel, maxBytes);
+    const after = statRefusal(fst, rel, maxBytes, opts);
     if (after) return after;
     const real = fdPath(fd);
     if (real !== null && real !== abs) return refuse('failed', GUARD_RULES.changed, `"${rel}" was moved or replaced while Kite was opening it (rule ${GUARD_RULES.changed}).`);

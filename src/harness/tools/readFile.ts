@@ -42,7 +42,7 @@ export const readFileTool = defineTool({
   description: [
     'Read a text file from the workspace. Returns its lines numbered like `   12\\tcode` (the number and a tab are not part of the file; never copy them into edit_file).',
     'Use start_line/end_line (1-based, inclusive) to read part of a large file. At most 2000 lines or 256 KB are shown per call; when more exists, the result ends with a note giving the next start_line to use. Lines longer than 2000 characters are cut.',
-    'Paths are relative to the workspace root; paths outside it (including through symlinks) are refused. Binary files (a NUL byte in the first 8 KB) are refused, as are files over 10 MB, special files (FIFOs, sockets, devices), files with more than one hard link, and anything in .git/ or Kite\'s log folder. A directory gives an is_directory error: use list_files for directories. Files that usually hold secrets (.env, private keys) need a person\'s approval.',
+    'Paths are relative to the workspace root; paths outside it (including through symlinks) are refused. Binary files (a NUL byte in the first 8 KB) are refused, as are files over 10 MB, special files (FIFOs, sockets, devices), and anything in .git/ or Kite\'s log folder. A directory gives an is_directory error: use list_files for directories. Files that usually hold secrets (.env, private keys) and files with more than one hard link need a person\'s approval (refused in unattended runs).',
   ].join('\n'),
   input: Input,
   target: (args) => ({ path: args.path }),
@@ -50,7 +50,7 @@ export const readFileTool = defineTool({
     const r = resolveInWorkspace(ctx.root, ctx.logDir, args.path, { forWrite: false });
     if (!r.ok) return fail(r.code, `${r.message} Nothing was read.`);
     // One guarded open: no special files, no hard links, no symlink swapped in since the check.
-    const g = readGuarded(r.abs, r.rel, READ_LIMITS.maxFileBytes);
+    const g = readGuarded(r.abs, r.rel, READ_LIMITS.maxFileBytes, { allowHardLink: ctx.hardLinkApproved === true });
     if (!g.ok) {
       if (g.code === 'not_found') return fail('not_found', `No file at "${r.rel}". Nothing was read. Use list_files to see what exists.`, { path: r.rel });
       if (g.code === 'is_directory') return fail('is_directory', `"${r.rel || '.'}" is a directory, not a file. Use list_files to see its contents.`, { path: r.rel });

@@ -32,6 +32,8 @@ export interface ToolContext {
   runner: ProcessRunner;
   commandTimeoutS: number;
   signal?: AbortSignal;
+  /** A person approved reading this call's file although it has several hard links (rule confine:hardlink). */
+  hardLinkApproved?: boolean;
 }
 
 export interface ToolOutcome {

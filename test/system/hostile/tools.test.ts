@@ -113,12 +113,43 @@ describe('hostile: tools', function () {
     ]);
     assert.equal(fs.readFileSync(outside, 'utf8'), 'OUTSIDE-SECRET-10\n', 'the outside file is unchanged');
     assert.doesNotMatch(run.seen, /OUTSIDE-SECRET-10/);
-    for (const i of [0, 2, 3]) {
+    // Unattended, nobody can approve the read: refused by the policy with the confinement rule.
+    assert.equal(run.results[0].is_error, true);
+    assert.match(run.results[0].output, /rule confine:hardlink.*unattended.*"linked\.txt" has 2 hard links/);
+    for (const i of [2, 3]) {
       assert.equal(run.results[i].is_error, true);
       assert.match(run.results[i].output, /2 hard links.*rule confine:hardlink/);
     }
     assert.match(run.results[1].output, /with more than one hard link was not searched \(linked\.txt/);
     assert.equal(run.r.outcome, 'done');
+  });
+
+  it('attended, reading a hard-linked file asks the person first (rule confine:hardlink): a no keeps it unread, a yes reads it (item 10)', async () => {
+    for (const decision of ['deny', 'approve'] as const) {
+      const root = tempRepo({ 'src/a.js': 'x\n' });
+      const outside = outsideOf(root);
+      fs.writeFileSync(outside, 'LINKED-CONTENT-10\n');
+      fs.linkSync(outside, join(root, 'linked.txt'));
+      const asked: ApprovalRequest[] = [];
+      const host = new RacingHost(
+        (req) => asked.push(req),
+        () => (decision === 'deny' ? { decision: 'deny', reason: 'not that one' } : { decision: 'approve' }),
+      );
+      const run = await attack(root, [['read_file', { path: 'linked.txt' }]], { mode: 'attended', host });
+      assert.equal(asked.length, 1, `${decision}: the person was asked once`);
+      assert.equal(asked[0].kind, 'read');
+      assert.match(asked[0].kind === 'read' ? asked[0].reason : '', /2 hard links.*outside the workspace/);
+      assert.equal(run.sink.of('policy')[0].rule, 'confine:hardlink');
+      if (decision === 'deny') {
+        assert.equal(run.results[0].is_error, true);
+        assert.doesNotMatch(run.seen, /LINKED-CONTENT-10/);
+      } else {
+        assert.equal(run.results[0].is_error, false);
+        assert.match(run.results[0].output, /LINKED-CONTENT-10/);
+      }
+      assert.equal(fs.readFileSync(outside, 'utf8'), 'LINKED-CONTENT-10\n', 'the file is unchanged either way');
+      assert.equal(run.r.outcome, 'done');
+    }
   });
 
   it('edit_file and write_file on a Latin-1 file are refused and it stays byte-identical (item 12)', async () => {

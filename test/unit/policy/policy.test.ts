@@ -23,6 +23,15 @@ describe('policy: default rules', () => {
     for (const f of ['.env.example', 'keys/id_rsa.pub', 'src/env.ts']) assert.equal(p.decide(read(f), attended).decision, 'allow', f);
   });
 
+  it('asks before reading a file with several hard links, and refuses it unattended under the same rule', () => {
+    const linked: PolicyCall = { ...read('docs/linked.txt'), hardLinks: 2 };
+    assert.deepEqual(pick(p.decide(linked, attended)), ['ask', 'confine:hardlink']);
+    const u = p.decide(linked, unattended);
+    assert.deepEqual(pick(u), ['deny', 'confine:hardlink']);
+    assert.match(u.reason, /unattended.*has 2 hard links/);
+    assert.deepEqual(pick(p.decide({ ...read('docs/single.txt'), hardLinks: 1 }, unattended)), ['allow', 'allow:reads']);
+  });
+
   it('asks for writes (ask:writes) and for other commands (ask:commands)', () => {
     assert.deepEqual(pick(p.decide(write('src/a.js'), attended)), ['ask', 'ask:writes']);
     assert.deepEqual(pick(p.decide(write('src/a.js', 'edit_file'), attended)), ['ask', 'ask:writes']);
