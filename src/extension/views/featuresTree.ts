@@ -17,6 +17,7 @@ const ICONS: Record<FeatureStatus, [string, string | undefined]> = {
   stuck: ['debug-pause', 'list.warningForeground'],
   error: ['error', 'errorForeground'],
   proposed: ['lightbulb', 'charts.yellow'],
+  unverified: ['question', 'list.warningForeground'],
 };
 
 export type FeatureNode = { kind: 'feature'; feature: Feature; running: boolean } | { kind: 'problem'; message: string };

@@ -15,12 +15,25 @@ export const FeatureSchema = z.looseObject({
   id: z.string().min(1),
   title: z.string().min(1),
   status: FeatureStatusSchema,
-  verify: z.string().nullable().optional(), // shell command the gate runs for this feature
+  // Shell command the gate runs for this feature; "none": no command can check it, a person confirms done (attended runs).
+  verify: z.string().nullable().optional(),
   notes: z.string().optional(), // closing summaries of earlier sessions
   tools: z.array(z.string()).optional(), // restricts the tools this feature may use
   may_change: z.array(z.string()).optional(), // protected files (globs) this feature is meant to change
+  // The feature is done without changing any file (e.g. "confirm the tests pass"); otherwise a run that changed nothing is not done.
+  expects_no_change: z.boolean().optional(),
 });
 export type Feature = z.infer<typeof FeatureSchema>;
+
+/** The feature's verify command; `"none"` is not a command (it says a person confirms done). */
+export function verifyOf(feature: Feature): string | null {
+  const v = feature.verify?.trim();
+  return v && !isVerifyNone(feature) ? v : null;
+}
+
+export function isVerifyNone(feature: Feature): boolean {
+  return feature.verify?.trim().toLowerCase() === 'none';
+}
 
 export const LogEntrySchema = z.looseObject({
   date: z.string(),
