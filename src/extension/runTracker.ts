@@ -7,6 +7,8 @@ import type { SandboxInfo } from '../harness/protocol/sandboxInfo';
 import { addModelEvent, emptyTotals, type RunTotals } from '../harness/protocol/totals';
 import { logTotals } from '../harness/events/logTotals';
 import type { HarnessClient } from './harnessClient';
+import { gateAttemptSentence } from '../harness/events/whyEnded';
+import { nextStepActions, type Notices } from './notices';
 import { DEV_CONTAINERS_EXTENSION, REOPEN_IN_CONTAINER_COMMAND, statusSandbox } from './sandbox/sandboxText';
 
 export interface ActiveRun {
@@ -21,6 +23,8 @@ export interface ActiveRun {
   lastActivity: string;
   /** How this run contains its commands (session_start / resumed; null: not known yet or an older log). */
   sandbox: SandboxInfo | null;
+  /** Gate attempts before the run ends gate_failed (session_start; null: not known yet). */
+  maxGateFailures?: number | null;
 }
 
 /** What the status bar adds up: the part of the log before this process took over (a resume),
@@ -53,6 +57,7 @@ export class RunTracker implements vscode.Disposable {
   constructor(
     private readonly client: HarnessClient,
     private readonly log: vscode.LogOutputChannel,
+    private readonly notices: Notices,
   ) {
     this.status.name = 'Kite run';
     this.disposables.push(
@@ -100,6 +105,7 @@ export class RunTracker implements vscode.Disposable {
         r.tokenLimit = e.limits.tokens;
         r.lastActivity = 'started';
         r.sandbox = e.sandbox ?? null;
+        r.maxGateFailures = e.max_gate_failures;
         break;
       case 'resumed':
         r.usdLimit = e.limits.usd;
@@ -124,6 +130,10 @@ export class RunTracker implements vscode.Disposable {
         break;
       case 'gate':
         r.lastActivity = e.passed ? 'gate passed' : `gate failed (attempt ${e.attempt})`;
+        // A failed attempt the run goes on from is worth a notification (the last one ends the run, which says why).
+        if (!e.passed && e.unverified === undefined && (r.maxGateFailures == null || e.attempt < r.maxGateFailures)) {
+          this.notices.show({ level: 'warning', text: `Kite: ${gateAttemptSentence(r.feature, e, r.maxGateFailures ?? null)}`, actions: r.log ? [{ title: 'Open Log', command: 'kite.openRun', args: [r.log] }] : [] });
+        }
         break;
       case 'warning':
         // Said at the start of a run on a machine without a sandbox (e.g. Windows), before the
@@ -193,10 +203,16 @@ export class RunTracker implements vscode.Disposable {
       return;
     }
     const s = e.summary!;
-    const text = `Kite: ${feature} ended ${s.outcome} after ${s.turns} turn(s), ${formatTokens(s.tokens)} tokens, ${formatUsd(s.cost_usd)}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
-    this.log.info(`${text} (${s.logPath})`);
-    const show = s.outcome === 'done' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(text, 'Open Timeline').then((p) => (p ? vscode.commands.executeCommand('kite.openRun', s.logPath) : undefined));
+    const totals = `${s.turns} turn(s), ${formatTokens(s.tokens)} tokens, ${formatUsd(s.cost_usd)}`;
+    if (s.outcome === 'done') {
+      const text = `Kite: ${feature} ended done after ${totals}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
+      this.log.info(`${text} (${s.logPath})`);
+      return this.notices.show({ level: 'info', text, actions: [{ title: 'Open Timeline', command: 'kite.openRun', args: [s.logPath] }] });
+    }
+    // Not done: the cause in one sentence (the CLI prints the same one), and what to do next.
+    const why = s.why ?? `${feature} ended ${s.outcome}.`;
+    this.log.info(`Kite: ${why} (${totals}; ${s.logPath})`);
+    this.notices.show({ level: 'warning', text: `Kite: ${why}`, actions: nextStepActions(s.feature, s.logPath, s.paused === true) });
   }
 
   private forget(token: string): void {

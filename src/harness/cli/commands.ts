@@ -8,6 +8,7 @@ import { costCommand } from './costCommand';
 import { diagnoseCommand } from './diagnoseCommand';
 import { exportCommand } from './exportCommand';
 import { debugAdapterCommand } from '../replay/debugAdapterCommand';
+import { resetCommand } from './resetCommand';
 
 export interface Command {
   name: string;
@@ -16,4 +17,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, resetCommand];

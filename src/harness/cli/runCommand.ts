@@ -219,7 +219,9 @@ export async function report(s: RunSummary, out: Out, live = false): Promise<num
   }
   out.out(formatSummary(s));
   // The reason must reach stderr too: a CI log or a script reading stderr sees it without the timeline.
-  if (s.outcome === 'error' && s.error) out.err(`kite: ${s.error}`);
+  // One sentence, the same the VS Code notification shows (events/whyEnded.ts).
+  if (s.outcome !== 'done') out.err(`kite: ${s.why ?? s.error ?? `${s.feature} ended ${s.outcome}`}`);
+  if (s.outcome === 'error' && s.error?.includes('\n')) out.err(s.error); // the full error under its sentence
   return s.outcome === 'done' ? 0 : 1;
 }
 

@@ -189,6 +189,8 @@ export const RunSummaryWireSchema = z.object({
   proposals: z.array(z.string()),
   /** Paused for an approval nobody answered (no session_end): Resume Run continues it. */
   paused: z.boolean().optional(),
+  /** Why it ended as it did, one sentence (events/whyEnded.ts): the notification says it. */
+  why: z.string().optional(),
 });
 export type RunSummaryWire = z.infer<typeof RunSummaryWireSchema>;
 
