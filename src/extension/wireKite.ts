@@ -10,6 +10,7 @@ import { initWorkspace } from './initWorkspace';
 import type { RunLogFolders } from './runLogFolders';
 import { RunTracker, type ActiveRun } from './runTracker';
 import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
+import { confirmDoneWithoutCheck } from './confirmDone';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
 import { Notices, type Notice } from './notices';
@@ -50,7 +51,7 @@ export interface KiteParts {
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log));
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log));
   const notices = new Notices();
   const tracker = new RunTracker(client, log, notices);
   const approvals = new ApprovalController(client, log);

@@ -17,6 +17,8 @@ export const Rpc = {
   resolveSettings: 'kite/resolveSettings',
   /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
+  /** request server → extension: a feature with "verify": "none" claims done; may it be marked done? (a modal asks) */
+  confirmDoneWithoutCheck: 'kite/confirmDoneWithoutCheck',
   /** notifications (server → extension) */
   event: 'kite/event',
   approvalRequested: 'kite/approvalRequested',
@@ -158,6 +160,13 @@ export type ConfirmUnsandboxedParams = z.infer<typeof ConfirmUnsandboxedParamsSc
 /** run: true only when the person chose "Run Without Sandbox". */
 export const ConfirmUnsandboxedResultSchema = z.object({ run: z.boolean() });
 export type ConfirmUnsandboxedResult = z.infer<typeof ConfirmUnsandboxedResultSchema>;
+
+/** Mirrors host.ts DoneWithoutCheckQuestion, plus which run asks. */
+export const ConfirmDoneParamsSchema = z.object({ token: RunTokenSchema, feature: z.string(), title: z.string() });
+export type ConfirmDoneParams = z.infer<typeof ConfirmDoneParamsSchema>;
+/** done: true only when the person chose "Mark Done". */
+export const ConfirmDoneResultSchema = z.object({ done: z.boolean() });
+export type ConfirmDoneResult = z.infer<typeof ConfirmDoneResultSchema>;
 
 export const EventNotificationSchema = z.object({
   token: RunTokenSchema,
