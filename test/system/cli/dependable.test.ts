@@ -8,6 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { EventSchema, type KiteEvent } from '../../../src/harness/protocol/events';
 import { loadProgress } from '../../../src/harness/progress/progressFile';
 import { git, tempDir, tempRepo } from '../../unit/loop/kit';
+import type { Host } from '../../../src/harness/host';
+import { say as sayReply, ScriptedModel, use } from '../../../src/harness/model/scripted';
+import { runFeature } from '../../../src/harness/run';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'src', 'harness', 'cli.ts');
@@ -70,6 +73,26 @@ describe('kite CLI: dependable endings (issue 18)', function () {
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^kite: F1 ended unverified: feature F1 says "verify": "none" .*nobody confirmed/m);
     assert.equal(git(repo, 'rev-list', '--count', 'HEAD'), '1');
+  });
+
+  it('"verify": "none" attended: done only when the person confirms (then committed); a "no" ends unverified', async () => {
+    const asked: string[] = [];
+    const person = (answer: boolean): Host => ({
+      approve: () => Promise.resolve({ decision: 'approve' }),
+      confirmDoneWithoutCheck: (q) => (asked.push(q.feature), Promise.resolve(answer)),
+    });
+    const model = () => new ScriptedModel([use('write_file', 'w1', { path: 'src/fee.js', content: 'module.exports = () => 3;\n' }), sayReply('Done.')]);
+    const yes = project({ verify: 'none' }, { checks: [] });
+    const s = await runFeature({ root: yes, mode: 'attended', model: '', modelOverride: model() }, person(true));
+    assert.equal(s.outcome, 'done');
+    assert.deepEqual(asked, ['F1']);
+    assert.equal(git(yes, 'log', '-1', '--format=%s'), 'F1: Fee is three');
+    const no = project({ verify: 'none' }, { checks: [] });
+    const n = await runFeature({ root: no, mode: 'attended', model: '', modelOverride: model() }, person(false));
+    assert.equal(n.outcome, 'unverified');
+    assert.equal(git(no, 'rev-list', '--count', 'HEAD'), '1');
+    const gate = lastLog(yes).find((e) => e.kind === 'gate');
+    assert.ok(gate?.kind === 'gate' && gate.confirmed_by_person === true, 'the log records who decided');
   });
 
   it('a run that changed no file is not done: the gate tells the model, and the run ends gate_failed saying so', () => {
