@@ -61,6 +61,7 @@ describe('kite CLI: dependable endings (issue 18)', function () {
     const r = kite(['run', '--unattended', '--model', `script:${script([write('w1', 'src/fee.js', 'module.exports = () => 3;\n'), say('Done.')])}`], repo);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /^kite: F1 ended unverified: nothing verified this work: .*Add a check \(e\.g\. "checks": \["npm test"\]/m);
+    assert.match(r.stdout, /gate UNVERIFIED {2}no check to run/);
     assert.equal(git(repo, 'rev-parse', 'HEAD'), head, 'nothing was committed');
     assert.equal(loadProgress(join(repo, 'kite-progress.json')).features[0].status, 'unverified');
     assert.equal(readFileSync(join(repo, 'src', 'fee.js'), 'utf8'), 'module.exports = () => 3;\n', 'the work stays in the tree for review');
@@ -104,6 +105,7 @@ describe('kite CLI: dependable endings (issue 18)', function () {
     const told = lastLog(repo).find((e) => e.kind === 'user' && e.reason === 'gate_feedback');
     assert.ok(told?.kind === 'user' && /has not changed any file/.test(told.text));
     assert.match(r.stderr, /^kite: F1 ended gate_failed: the run had changed no file at gate attempt 2 of 2/m);
+    assert.match(r.stdout, /gate FAILED \(1 of 2\) {2}the run changed no file/);
   });
 
   it('a feature that says "expects_no_change": true can end done without a change (its check passes)', () => {
