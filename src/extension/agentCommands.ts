@@ -75,7 +75,8 @@ export class AgentCommands {
         settings: s.raw,
         allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
       });
-      this.tracker.track(token, featureId ?? 'current feature');
+      // The feature's name from the start (issue 18 item 7), not "current feature".
+      this.tracker.track(token, featureId ?? ws.feature ?? 'current feature');
       this.features.refresh();
       return token;
     } catch (err) {
@@ -112,7 +113,7 @@ export class AgentCommands {
 
   /** The progress file and config parse, and (without a feature id) some feature is left to work on;
    *  otherwise says what is wrong and what to do, and returns ok: false. */
-  private checkWorkspace(root: string, featureId: string | undefined): { ok: boolean } {
+  private checkWorkspace(root: string, featureId: string | undefined): { ok: boolean; feature?: string } {
     const progressPath = join(root, PROGRESS_FILE);
     let progress: ProgressFile;
     try {
@@ -124,10 +125,9 @@ export class AgentCommands {
       this.notices.show({ level: 'error', text: `Kite cannot start: ${message}`, actions: [{ title: 'Open File', command: 'vscode.open', args: [vscode.Uri.file(file)] }] });
       return { ok: false };
     }
-    if (featureId !== undefined) return { ok: true };
+    if (featureId !== undefined) return { ok: true, feature: featureId };
     try {
-      currentFeature(progress);
-      return { ok: true };
+      return { ok: true, feature: currentFeature(progress).id };
     } catch (err) {
       if (!(err instanceof ProgressError) || err.code !== 'no_feature') throw err;
     }

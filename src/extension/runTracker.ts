@@ -125,6 +125,13 @@ export class RunTracker implements vscode.Disposable {
       case 'approval_request':
         r.lastActivity = `waiting for your approval (${e.name})`;
         break;
+      case 'approval':
+        // Answered: no longer "waiting for your approval" (issue 18 item 7).
+        r.lastActivity = e.decision === 'deny' ? 'denied; the agent is told why' : 'approved';
+        break;
+      case 'intent':
+        r.lastActivity = `running ${e.name}${e.path ? ` (${e.path})` : ''}`;
+        break;
       case 'tool':
         r.lastActivity = `${e.name}${e.is_error ? ' failed' : ''}`;
         break;
@@ -140,10 +147,8 @@ export class RunTracker implements vscode.Disposable {
         // first command asks; a dev container is the recommended way to get one.
         if (e.code === 'sandbox_unavailable') this.warnNoSandbox(e.message);
         return void this.render();
-      case 'approval':
       case 'budget_stop':
       case 'divergence':
-      case 'intent':
       case 'model_retry':
       case 'paused':
       case 'policy':

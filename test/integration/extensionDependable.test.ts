@@ -39,6 +39,7 @@ describe('extension: dependable endings (issue 18)', function () {
     const ended = nextRunEnd(k, 90_000);
     const token = await vscode.commands.executeCommand<string>('kite.startAgent');
     assert.ok(token, 'the run did not start');
+    assert.equal(k.activeRuns().find((r) => r.token === token)?.feature, 'F1', 'named from the start, not "current feature"');
     const end = await ended;
     assert.equal(end.summary?.outcome, 'error');
     // The agent claimed done without changing a file: gate attempt 1 failed (notified), then the script ran out.
