@@ -1,14 +1,22 @@
 // Starting, stopping and resuming agent runs from the palette and the Kite views.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { keyProviderOf, type RawSettings, type ResolvedSettings } from '../harness/protocol/rpc';
+import { loadConfig } from '../harness/config/config';
+import { currentFeature, parseProgress, PROGRESS_FILE, ProgressError, type ProgressFile } from '../harness/progress/progressFile';
+import { resetFeature } from '../harness/progress/resetFeature';
 import type { HarnessClient } from './harnessClient';
+import { nextStepActions, type Notices } from './notices';
 import type { RunTracker } from './runTracker';
 import { ApiKeyStore } from './secrets';
 import { readRunSettings } from './settings/readSettings';
 import type { FeatureNode, FeaturesTree } from './views/featuresTree';
 import type { RunNode, RunsTree } from './views/runsTree';
+
+function featureIdOf(arg: FeatureArg): string | undefined {
+  return typeof arg === 'string' ? arg : arg?.kind === 'feature' ? arg.feature.id : undefined;
+}
 
 export function workspaceRoot(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -34,6 +42,7 @@ export class AgentCommands {
     private readonly features: FeaturesTree,
     private readonly runs: RunsTree,
     private readonly log: vscode.LogOutputChannel,
+    private readonly notices: Notices,
   ) {}
 
   /** Starts a run; resolves with the run token, or undefined when it did not start (reason shown). */
@@ -50,6 +59,9 @@ export class AgentCommands {
       void vscode.window.showWarningMessage(`Kite: ${this.tracker.all()[0]!.feature} is still running. Stop it first (Kite: Stop Agent).`);
       return undefined;
     }
+    // The workspace first: a broken progress file or config is the problem to fix, not a missing key.
+    const ws = this.checkWorkspace(root, featureId);
+    if (!ws.ok) return undefined;
     const s = await this.settingsFor(root, 'start the agent');
     if (!s) return undefined;
     const key = await this.keyFor(s.resolved.model);
@@ -63,13 +75,80 @@ export class AgentCommands {
         settings: s.raw,
         allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
       });
-      this.tracker.track(token, featureId ?? 'current feature');
+      // The feature's name from the start (issue 18 item 7), not "current feature".
+      this.tracker.track(token, featureId ?? ws.feature ?? 'current feature');
       this.features.refresh();
       return token;
     } catch (err) {
       this.fail('start the agent', err);
       return undefined;
     }
+  }
+
+  /** Retry: a fresh run on the feature, whatever its last run ended with. */
+  async retry(arg?: FeatureArg): Promise<string | undefined> {
+    const id = featureIdOf(arg);
+    return id ? this.start(id) : this.startPick();
+  }
+
+  /** Reset to Todo: the feature's status back to todo (notes kept, nothing committed), like `kite reset`. */
+  async reset(arg?: FeatureArg): Promise<boolean> {
+    const root = workspaceRoot();
+    const id = featureIdOf(arg) ?? (await vscode.window.showQuickPick((await this.features.features()).filter((f) => f.status !== 'todo').map((f) => ({ label: f.id, description: `${f.title} — ${f.status}` })), { title: 'Kite: reset which feature to todo?' }))?.label;
+    if (!root || !id) return false;
+    if (this.tracker.all().some((r) => r.feature === id)) {
+      void vscode.window.showWarningMessage(`Kite: ${id} is running; stop it before resetting it.`);
+      return false;
+    }
+    try {
+      const { was } = resetFeature(join(root, PROGRESS_FILE), id);
+      this.features.refresh();
+      this.notices.show({ level: 'info', text: was === 'todo' ? `Kite: ${id} is already todo.` : `Kite: ${id} is todo again (was ${was}); its notes are kept and nothing was committed.`, actions: [{ title: 'Start Agent', command: 'kite.startAgent', args: [id] }] });
+      return true;
+    } catch (err) {
+      this.fail(`reset ${id}`, err);
+      return false;
+    }
+  }
+
+  /** The progress file and config parse, and (without a feature id) some feature is left to work on;
+   *  otherwise says what is wrong and what to do, and returns ok: false. */
+  private checkWorkspace(root: string, featureId: string | undefined): { ok: boolean; feature?: string } {
+    const progressPath = join(root, PROGRESS_FILE);
+    let progress: ProgressFile;
+    try {
+      progress = parseProgress(readFileSync(progressPath, 'utf8'), progressPath);
+      loadConfig(root);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const file = err instanceof ProgressError ? progressPath : join(root, '.kite', 'config.json');
+      this.notices.show({ level: 'error', text: `Kite cannot start: ${message}`, actions: [{ title: 'Open File', command: 'vscode.open', args: [vscode.Uri.file(file)] }] });
+      return { ok: false };
+    }
+    if (featureId !== undefined) return { ok: true, feature: featureId };
+    try {
+      return { ok: true, feature: currentFeature(progress).id };
+    } catch (err) {
+      if (!(err instanceof ProgressError) || err.code !== 'no_feature') throw err;
+    }
+    // Not a dead end: offer what can be done with the features whose runs did not end done.
+    const open = progress.features.filter((f) => f.status !== 'done' && f.status !== 'proposed');
+    const f = open[0];
+    const text = f
+      ? `Kite: no feature is todo or in progress; ${f.id} (${f.title}) is ${f.status.replace(/_/g, ' ')}. Retry it, reset it to todo, or pick another feature.`
+      : `Kite: every feature is done or proposed; add a feature (status "todo") to ${PROGRESS_FILE}, or pick a proposal to start.`;
+    const actions = f
+      ? [
+          { title: `Retry ${f.id}`, command: 'kite.retryFeature', args: [f.id] },
+          { title: `Reset ${f.id} to Todo`, command: 'kite.resetFeature', args: [f.id] },
+          { title: 'Pick a Feature…', command: 'kite.startAgentOnFeature', args: [] },
+        ]
+      : [
+          { title: 'Pick a Feature…', command: 'kite.startAgentOnFeature', args: [] },
+          { title: 'Open kite-progress.json', command: 'vscode.open', args: [vscode.Uri.file(progressPath)] },
+        ];
+    this.notices.show({ level: 'warning', text, actions });
+    return { ok: false };
   }
 
   /** The settings as read (sent with the run) and what the harness makes of them here, or
@@ -130,7 +209,8 @@ export class AgentCommands {
   }
 
   /** Resumes an interrupted run from its log (the Runs view, the palette, or after a crash). */
-  async resume(arg?: RunArg): Promise<string | undefined> {
+  async resume(arg?: RunArg | FeatureNode): Promise<string | undefined> {
+    if (arg && typeof arg === 'object' && 'kind' in arg) return this.resumeFeature(arg);
     let logPath = logPathOf(arg);
     if (!logPath) {
       const open = (await this.runs.list()).filter((n) => n.summary.outcome === 'open' && !n.running);
@@ -163,6 +243,17 @@ export class AgentCommands {
       this.fail('resume the run', err);
       return undefined;
     }
+  }
+
+  /** Resume on a feature: its newest run, when that log never ended (paused, interrupted). */
+  private async resumeFeature(node: FeatureNode): Promise<string | undefined> {
+    if (node.kind !== 'feature') return undefined;
+    const id = node.feature.id;
+    const last = (await this.runs.list()).find((n) => n.summary.feature === id);
+    if (last && last.summary.outcome === 'open' && !last.running) return this.resume(last.path);
+    const why = last ? `its last run ended ${last.summary.outcome.replace(/_/g, ' ')}, and a run that ended cannot be resumed` : 'it has no run yet';
+    this.notices.show({ level: 'info', text: `Kite: ${id} cannot be resumed: ${why}. Retry starts a fresh run.`, actions: nextStepActions(id, last?.path ?? null, false) });
+    return undefined;
   }
 
   /** After a crash or reload: offer to resume runs that never ended. */

@@ -5,6 +5,8 @@ export const KITE_COMMANDS = [
   'kite.startAgentOnFeature',
   'kite.stopAgent',
   'kite.resumeRun',
+  'kite.retryFeature',
+  'kite.resetFeature',
   'kite.openRun',
   'kite.openLastRun',
   'kite.replayRun',

@@ -8,6 +8,9 @@ import {
   ApprovalRequestedSchema,
   ApprovalWithdrawnSchema,
   ConfirmUnsandboxedParamsSchema,
+  ConfirmDoneParamsSchema,
+  type ConfirmDoneParams,
+  type ConfirmDoneResult,
   EventNotificationSchema,
   ResolvedSettingsSchema,
   Rpc,
@@ -72,6 +75,8 @@ export class HarnessClient implements vscode.Disposable {
     private readonly secretEnv: () => Promise<NodeJS.ProcessEnv> = async () => ({}),
     /** Answers the server's "run without a sandbox?" (a modal); anything but true is no. */
     private readonly confirmUnsandboxed: (q: ConfirmUnsandboxedParams) => Promise<boolean> = async () => false,
+    /** Answers "mark this verify-none feature done without a check?" (a modal); anything but true is no. */
+    private readonly confirmDone: (q: ConfirmDoneParams) => Promise<boolean> = async () => false,
   ) {}
 
   /** After the key changed: a server with no runs is stopped, so the next command starts one with the new key. */
@@ -176,6 +181,14 @@ export class HarnessClient implements vscode.Disposable {
         return { run: false };
       }
       return { run: (await this.confirmUnsandboxed(q.data).catch(() => false)) === true };
+    });
+    client.onRequest(Rpc.confirmDoneWithoutCheck, async (p: unknown): Promise<ConfirmDoneResult> => {
+      const q = ConfirmDoneParamsSchema.safeParse(p);
+      if (!q.success) {
+        this.log.error(`bad ${Rpc.confirmDoneWithoutCheck} from the harness server: ${q.error.message}`);
+        return { done: false };
+      }
+      return { done: (await this.confirmDone(q.data).catch(() => false)) === true };
     });
     client.onNotification(Rpc.serverLog, (p: unknown) => {
       const l = ServerLogSchema.safeParse(p);

@@ -11,9 +11,10 @@ export function starterProgress(root: string): string {
   return JSON.stringify(progress, null, 2) + '\n';
 }
 
-export function starterConfig(): string {
+/** `checks`: the detected test command (config/detectChecks.ts), or none. */
+export function starterConfig(checks: readonly string[] = []): string {
   const config = {
-    checks: [],
+    checks: [...checks],
     budget: { turns: 30, usd: 2 },
     max_gate_failures: 3,
   };

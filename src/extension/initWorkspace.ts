@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { detectTestCommand, type DetectedCheck } from '../harness/config/detectChecks';
 import { starterConfig, starterProgress } from './initTemplates';
 
 export async function initWorkspace(root: string): Promise<string[]> {
@@ -14,9 +15,11 @@ export async function initWorkspace(root: string): Promise<string[]> {
     written.push('kite-progress.json');
   }
   const config = join(root, '.kite', 'config.json');
+  // The gate needs a command (a run with none ends unverified): propose the project's test command.
+  const detected = detectTestCommand(root);
   if (!existsSync(config)) {
     await mkdir(join(root, '.kite'), { recursive: true });
-    await writeFile(config, starterConfig(), { flag: 'wx' });
+    await writeFile(config, starterConfig(detected ? [detected.command] : []), { flag: 'wx' });
     written.push('.kite/config.json');
   }
   if (written.length === 0) {
@@ -24,6 +27,16 @@ export async function initWorkspace(root: string): Promise<string[]> {
   } else {
     await vscode.window.showTextDocument(vscode.Uri.file(progress));
     void vscode.window.showInformationMessage(`Kite: wrote ${written.join(' and ')}. Describe your features, then start the agent.`);
+    if (written.includes('.kite/config.json')) void proposeCheck(config, detected);
   }
   return written;
+}
+
+/** Says which check was proposed (or that none was found) and offers to change it. */
+async function proposeCheck(config: string, detected: DetectedCheck | null): Promise<void> {
+  const text = detected
+    ? `Kite: every run must pass ${detected.command} (found in ${detected.from}) before it is committed. Is that your test command?`
+    : 'Kite found no test command (package.json scripts.test, pytest, cargo test, go test, make test). Add one to "checks" in .kite/config.json: a run with nothing to verify it ends unverified, never done.';
+  const pick = await vscode.window.showInformationMessage(text, ...(detected ? ['Keep It', 'Change Check…'] : ['Add a Check…']));
+  if (pick === 'Change Check…' || pick === 'Add a Check…') await vscode.window.showTextDocument(vscode.Uri.file(config));
 }

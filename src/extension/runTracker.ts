@@ -8,6 +8,8 @@ import { addModelEvent, emptyTotals, type RunTotals } from '../harness/protocol/
 import { logTotals } from '../harness/events/logTotals';
 import { runErrorText } from './runErrorText';
 import type { HarnessClient } from './harnessClient';
+import { gateAttemptSentence } from '../harness/events/whyEnded';
+import { nextStepActions, type Notices } from './notices';
 import { DEV_CONTAINERS_EXTENSION, REOPEN_IN_CONTAINER_COMMAND, statusSandbox } from './sandbox/sandboxText';
 
 export interface ActiveRun {
@@ -24,6 +26,8 @@ export interface ActiveRun {
   sandbox: SandboxInfo | null;
   /** A reply came from a model with no known price: the dollars shown are not its cost. */
   priceUnknown?: boolean;
+  /** Gate attempts before the run ends gate_failed (session_start; null: not known yet). */
+  maxGateFailures?: number | null;
 }
 
 /** What the status bar adds up: the part of the log before this process took over (a resume),
@@ -56,6 +60,7 @@ export class RunTracker implements vscode.Disposable {
   constructor(
     private readonly client: HarnessClient,
     private readonly log: vscode.LogOutputChannel,
+    private readonly notices: Notices,
   ) {
     this.status.name = 'Kite run';
     this.disposables.push(
@@ -103,6 +108,7 @@ export class RunTracker implements vscode.Disposable {
         r.tokenLimit = e.limits.tokens;
         r.lastActivity = 'started';
         r.sandbox = e.sandbox ?? null;
+        r.maxGateFailures = e.max_gate_failures;
         break;
       case 'resumed':
         r.usdLimit = e.limits.usd;
@@ -123,21 +129,30 @@ export class RunTracker implements vscode.Disposable {
       case 'approval_request':
         r.lastActivity = `waiting for your approval (${e.name})`;
         break;
+      case 'approval':
+        // Answered: no longer "waiting for your approval" (issue 18 item 7).
+        r.lastActivity = e.decision === 'deny' ? 'denied; the agent is told why' : 'approved';
+        break;
+      case 'intent':
+        r.lastActivity = `running ${e.name}${e.path ? ` (${e.path})` : ''}`;
+        break;
       case 'tool':
         r.lastActivity = `${e.name}${e.is_error ? ' failed' : ''}`;
         break;
       case 'gate':
         r.lastActivity = e.passed ? 'gate passed' : `gate failed (attempt ${e.attempt})`;
+        // A failed attempt the run goes on from is worth a notification (the last one ends the run, which says why).
+        if (!e.passed && e.unverified === undefined && (r.maxGateFailures == null || e.attempt < r.maxGateFailures)) {
+          this.notices.show({ level: 'warning', text: `Kite: ${gateAttemptSentence(r.feature, e, r.maxGateFailures ?? null)}`, actions: r.log ? [{ title: 'Open Log', command: 'kite.openRun', args: [r.log] }] : [] });
+        }
         break;
       case 'warning':
         // Said at the start of a run on a machine without a sandbox (e.g. Windows), before the
         // first command asks; a dev container is the recommended way to get one.
         if (e.code === 'sandbox_unavailable') this.warnNoSandbox(e.message);
         return void this.render();
-      case 'approval':
       case 'budget_stop':
       case 'divergence':
-      case 'intent':
       case 'model_retry':
       case 'paused':
       case 'policy':
@@ -198,10 +213,16 @@ export class RunTracker implements vscode.Disposable {
       return;
     }
     const s = e.summary!;
-    const text = `Kite: ${feature} ended ${s.outcome} after ${s.turns} turn(s), ${formatTokens(s.tokens)} tokens, ${formatUsd(s.cost_usd)}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
-    this.log.info(`${text} (${s.logPath})`);
-    const show = s.outcome === 'done' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(text, 'Open Timeline').then((p) => (p ? vscode.commands.executeCommand('kite.openRun', s.logPath) : undefined));
+    const totals = `${s.turns} turn(s), ${formatTokens(s.tokens)} tokens, ${formatUsd(s.cost_usd)}`;
+    if (s.outcome === 'done') {
+      const text = `Kite: ${feature} ended done after ${totals}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
+      this.log.info(`${text} (${s.logPath})`);
+      return this.notices.show({ level: 'info', text, actions: [{ title: 'Open Timeline', command: 'kite.openRun', args: [s.logPath] }] });
+    }
+    // Not done: the cause in one sentence (the CLI prints the same one), and what to do next.
+    const why = s.why ?? `${feature} ended ${s.outcome}.`;
+    this.log.info(`Kite: ${why} (${totals}; ${s.logPath})`);
+    this.notices.show({ level: 'warning', text: `Kite: ${why}`, actions: nextStepActions(s.feature, s.logPath, s.paused === true) });
   }
 
   private forget(token: string): void {

@@ -10,8 +10,10 @@ import { initWorkspace } from './initWorkspace';
 import type { RunLogFolders } from './runLogFolders';
 import { RunTracker, type ActiveRun } from './runTracker';
 import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
+import { confirmDoneWithoutCheck } from './confirmDone';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
+import { Notices, type Notice } from './notices';
 import { ApprovalsTree } from './views/approvalsTree';
 import { FeaturesTree } from './views/featuresTree';
 import { readLogSummary } from '../harness/events/runLogSummary';
@@ -41,23 +43,29 @@ export interface KiteParts {
   storeApiKey(key: string, provider?: KeyProvider): Promise<void>;
   onDidChangeFeatures: vscode.Event<void>;
   refreshViews(): void;
+  /** The Features view's items as VS Code shows them (label, contextValue, click command). */
+  featureItems(): Promise<vscode.TreeItem[]>;
+  /** Every run notification Kite shows (text and action buttons), as it is shown. */
+  onDidNotify: vscode.Event<Notice>;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log));
-  const tracker = new RunTracker(client, log);
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log));
+  const notices = new Notices();
+  const tracker = new RunTracker(client, log, notices);
   const approvals = new ApprovalController(client, log);
   const runningFeatures = () => new Set(tracker.all().map((r) => r.feature));
   const runningLogs = () => new Set(tracker.all().flatMap((r) => (r.log ? [r.log] : [])));
   const features = new FeaturesTree(workspaceRoot, runningFeatures);
   const runs = new RunsTree(workspaceRoot, runningLogs, folders);
-  const agent = new AgentCommands(client, tracker, keys, features, runs, log);
+  const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices);
   const approvalsTree = new ApprovalsTree(approvals.queue);
   let runningKey = '';
 
   context.subscriptions.push(
     keys,
+    notices,
     keys.onDidChange(() => void client.restartIfIdle()),
     client,
     tracker,
@@ -88,6 +96,8 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.startAgentOnFeature': (arg?: Parameters<AgentCommands['start']>[0]) => (arg ? agent.start(arg) : agent.startPick()),
     'kite.stopAgent': (arg?: Parameters<AgentCommands['stop']>[0]) => agent.stop(arg),
     'kite.resumeRun': (arg?: Parameters<AgentCommands['resume']>[0]) => agent.resume(arg),
+    'kite.retryFeature': (arg?: Parameters<AgentCommands['start']>[0]) => agent.retry(arg),
+    'kite.resetFeature': (arg?: Parameters<AgentCommands['start']>[0]) => agent.reset(arg),
     'kite.openRun': (arg?: Parameters<AgentCommands['openRun']>[0]) => agent.openRun(arg),
     'kite.openLastRun': (arg?: Parameters<AgentCommands['openLastRun']>[0]) => agent.openLastRun(arg),
     'kite.replayRun': (arg?: Parameters<AgentCommands['replay']>[0]) => agent.replay(arg),
@@ -141,6 +151,8 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       features.refresh();
       runs.refresh();
     },
+    onDidNotify: notices.onDidShow,
+    featureItems: async () => (await features.getChildren()).map((n) => features.getTreeItem(n)),
   };
 }
 

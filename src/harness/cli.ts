@@ -1,5 +1,8 @@
 // The `kite` command line (dist/cli.js). Subcommands live in ONE table, cli/commands.ts.
 import { cliMain } from './cli/main';
+import { survivePipeClose } from './cli/output';
+
+survivePipeClose();
 
 cliMain(process.argv.slice(2)).then(
   (code) => {

@@ -37,6 +37,11 @@ export interface ReadApprovalRequest {
   reason: string; // why the policy asks, for the person
 }
 
+export interface DoneWithoutCheckQuestion {
+  feature: string;
+  title: string;
+}
+
 export type ApprovalRequest = WriteApprovalRequest | CommandApprovalRequest | ReadApprovalRequest;
 
 export type ApprovalAnswer =
@@ -50,6 +55,9 @@ export interface Host {
   /** Asked once per attended run when no OS sandbox can be set up: may commands run without one?
    *  Absent, rejecting or false: no (every command is refused and the run ends). */
   confirmUnsandboxed?(question: UnsandboxedQuestion, signal: AbortSignal): Promise<boolean>;
+  /** The feature says `"verify": "none"` and no check is configured: may it be marked done (and
+   *  committed) without any check? Absent, rejecting or false: no, the run ends unverified. */
+  confirmDoneWithoutCheck?(question: DoneWithoutCheckQuestion, signal: AbortSignal): Promise<boolean>;
   /** Every event, after it is on disk. */
   onEvent?(event: KiteEvent): void;
 }

@@ -23,6 +23,7 @@ import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature
 import { assembleLoop } from './loop/assemble';
 import { hasHooks } from './hooks/hookConfig';
 import { isTrusted } from './hooks/trust';
+import { whyRunEnded } from './events/whyEnded';
 import { workspaceLogDir } from './events/logFiles';
 import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
@@ -68,6 +69,9 @@ export interface RunSummary {
   summary?: string;
   /** Why a run ended `error`, in one sentence (printed on stderr by the CLI). */
   error?: string | null;
+  /** Why the run ended as it did, one sentence from its fold (events/whyEnded.ts): the CLI's last
+   *  stderr line and the VS Code notification of a run that is not done. */
+  why?: string;
 }
 
 /** Problems with the request itself (exit 2 in the CLI), as opposed to a run that went badly. */
@@ -253,18 +257,18 @@ export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' 
 export function endRun(c: FinishContext, result: LoopResult): RunSummary {
   const s = result.state;
   const totals = { turns: s.turns, tokens: s.tokens.total, cost_usd: s.cost_usd };
-  if (result.paused) return { feature: c.feature.id, outcome: result.outcome, paused: true, summary: result.summary, ...totals, commit: null, logPath: c.writer.path, proposals: [] };
+  if (result.paused) return { feature: c.feature.id, outcome: result.outcome, paused: true, summary: result.summary, ...totals, commit: null, logPath: c.writer.path, proposals: [], why: whyRunEnded(s) };
   if (!c.commits) {
     // A replay: no progress file, no commit; only the closing event of its own log.
     c.log.append({ kind: 'session_end', status: result.outcome, ...totals, commit: null, summary: result.summary, error: result.error });
-    return { feature: c.feature.id, outcome: result.outcome, ...totals, commit: null, logPath: c.writer.path, proposals: [], error: result.error };
+    return { feature: c.feature.id, outcome: result.outcome, ...totals, commit: null, logPath: c.writer.path, proposals: [], error: result.error, why: whyRunEnded(s) };
   }
   if (c.closingLogged) {
     // Only the end is missing.
     const head = result.outcome === 'done' ? gitHead(c.root) : null;
     const commit = head !== null && head !== s.meta?.git_head ? head : null;
     c.log.append({ kind: 'session_end', status: result.outcome, ...totals, commit, summary: result.summary, error: null });
-    return { feature: c.feature.id, outcome: result.outcome, ...totals, commit, logPath: c.writer.path, proposals: [] };
+    return { feature: c.feature.id, outcome: result.outcome, ...totals, commit, logPath: c.writer.path, proposals: [], why: whyRunEnded(s) };
   }
   const fin = finishFeature({
     root: c.root,
@@ -289,5 +293,5 @@ export function endRun(c: FinishContext, result: LoopResult): RunSummary {
   c.log.append({ kind: 'progress', features: fin.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: fin.proposals });
   const error = fin.error ?? result.error;
   c.log.append({ kind: 'session_end', status: fin.outcome, ...totals, commit: fin.commit, summary: [fin.error ?? result.summary, leftOut].filter(Boolean).join('\n\n'), error });
-  return { feature: c.feature.id, outcome: fin.outcome, ...totals, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals, error };
+  return { feature: c.feature.id, outcome: fin.outcome, ...totals, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals, error, why: whyRunEnded(s) };
 }

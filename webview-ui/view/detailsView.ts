@@ -147,6 +147,7 @@ export function detailText(e: KiteEvent): string {
     case 'resumed':
     case 'session_start':
     case 'warning':
+    case 'hook':
     default: {
       const { v: _v, run: _r, seq: _s, t: _t, kind: _k, ...rest } = e;
       return JSON.stringify(rest, null, 2);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { FeatureStatus } from '../../harness/protocol/events';
 import { parseProgress, type Feature } from '../../harness/progress/progressFile';
+import { describeJsonProblem, parseJsonText } from '../../harness/config/jsonText';
 
 export const PROGRESS_FILE = 'kite-progress.json';
 
@@ -17,9 +18,14 @@ const ICONS: Record<FeatureStatus, [string, string | undefined]> = {
   stuck: ['debug-pause', 'list.warningForeground'],
   error: ['error', 'errorForeground'],
   proposed: ['lightbulb', 'charts.yellow'],
+  unverified: ['question', 'list.warningForeground'],
 };
 
-export type FeatureNode = { kind: 'feature'; feature: Feature; running: boolean } | { kind: 'problem'; message: string };
+/** A problem with the file; `at`: where (1-based) when the JSON itself does not parse. */
+export type FeatureNode = { kind: 'feature'; feature: Feature; running: boolean } | { kind: 'problem'; message: string; at?: { line: number; column: number } };
+
+/** Statuses whose last run did not end done: the feature offers Retry, Resume, Reset to Todo. */
+const NOT_DONE: ReadonlySet<FeatureStatus> = new Set(['gate_failed', 'budget_exceeded', 'stuck', 'error', 'unverified']);
 
 export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -61,7 +67,10 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
       const item = new vscode.TreeItem(n.message);
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
       item.tooltip = n.message;
-      item.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(join(this.root() ?? '', PROGRESS_FILE))] };
+      // Open at the error's line and column, not at line 1.
+      const at = n.at ? new vscode.Position(n.at.line - 1, n.at.column - 1) : null;
+      const options: vscode.TextDocumentShowOptions | undefined = at ? { selection: new vscode.Range(at, at) } : undefined;
+      item.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(join(this.root() ?? '', PROGRESS_FILE)), options] };
       return item;
     }
     const f = n.feature;
@@ -74,7 +83,7 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
     if (f.verify) tip.appendMarkdown(`\n\nverify: \`${f.verify}\``);
     if (f.notes) tip.appendMarkdown(`\n\n${f.notes}`);
     item.tooltip = tip;
-    item.contextValue = n.running ? 'kite.feature.running' : f.status === 'proposed' ? 'kite.feature.proposal' : 'kite.feature';
+    item.contextValue = n.running ? 'kite.feature.running' : f.status === 'proposed' ? 'kite.feature.proposal' : NOT_DONE.has(f.status) ? 'kite.feature.notDone' : 'kite.feature';
     return item;
   }
 
@@ -99,6 +108,8 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
       return [];
     }
     await vscode.commands.executeCommand('setContext', 'kite.hasProgressFile', true);
+    const json = parseJsonText(text);
+    if (!json.ok) return [{ kind: 'problem', message: describeJsonProblem(PROGRESS_FILE, json.problem), at: { line: json.problem.line, column: json.problem.column } }];
     try {
       const running = this.running();
       return parseProgress(text, PROGRESS_FILE).features.map((feature) => ({ kind: 'feature' as const, feature, running: running.has(feature.id) }));

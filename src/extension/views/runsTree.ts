@@ -23,6 +23,7 @@ const OUTCOME_ICONS: Record<string, [string, string | undefined]> = {
   refused: ['circle-slash', 'list.warningForeground'],
   context_exceeded: ['warning', 'list.warningForeground'],
   cancelled: ['debug-stop', undefined],
+  unverified: ['question', 'list.warningForeground'],
 };
 
 export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {

@@ -11,6 +11,7 @@ import { debugAdapterCommand } from '../replay/debugAdapterCommand';
 import { evalCommand } from './evalCommand';
 import { checkCommand } from './checkCommand';
 import { trustCommand } from './trustCommand';
+import { resetCommand } from './resetCommand';
 
 export interface Command {
   name: string;
@@ -19,4 +20,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, resetCommand];

@@ -1,7 +1,8 @@
 // `kite init [DIR]` — a starter kite-progress.json and .kite/config.json. Never overwrites.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, parseConfig } from '../config/config';
+import { detectTestCommand } from '../config/detectChecks';
 import { DEFAULT_MODEL } from '../model/pricing';
 import { isGitRepo } from '../progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, parseProgress, type Feature } from '../progress/progressFile';
@@ -26,23 +27,6 @@ export function starterProblem(progressPath: string): string | null {
 const FLAGS: FlagSpec[] = [{ name: 'goal', type: 'string', value: 'TEXT', help: 'the project goal written into the progress file' }];
 export const INIT_USAGE = `usage: kite init [DIR] [--goal TEXT]\n\nWrites a starter ${PROGRESS_FILE} and ${CONFIG_FILE} in DIR (default: the current folder). Existing files are left unchanged.\n\n${formatFlags(FLAGS)}`;
 
-/** Checks guessed from the project: `npm test` when package.json has a real test script. */
-export function guessChecks(root: string): string[] {
-  const pkg = join(root, 'package.json');
-  if (existsSync(pkg)) {
-    try {
-      const scripts = (JSON.parse(readFileSync(pkg, 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-      if (scripts.test && !/no test specified/.test(scripts.test)) return ['npm test'];
-    } catch {
-      return [];
-    }
-  }
-  if (existsSync(join(root, 'Cargo.toml'))) return ['cargo test'];
-  if (existsSync(join(root, 'go.mod'))) return ['go test ./...'];
-  if (existsSync(join(root, 'pyproject.toml')) || existsSync(join(root, 'pytest.ini'))) return ['python -m pytest -q'];
-  return [];
-}
-
 export async function initMain(argv: string[], out: Out = stdio): Promise<number> {
   try {
     const args = parseArgs(argv, FLAGS, 1);
@@ -54,7 +38,8 @@ export async function initMain(argv: string[], out: Out = stdio): Promise<number
     if (!existsSync(root)) throw new UsageError(`${root}: no such directory`);
     const progressPath = join(root, PROGRESS_FILE);
     const configPath = join(root, CONFIG_FILE);
-    const checks = guessChecks(root);
+    const detected = detectTestCommand(root);
+    const checks = detected ? [detected.command] : [];
     const goal = typeof args.flags.goal === 'string' ? args.flags.goal : 'Describe what this project is for and what the agent should keep in mind.';
     const progress = {
       goal,
@@ -86,6 +71,14 @@ export async function initMain(argv: string[], out: Out = stdio): Promise<number
       out.out(`wrote ${path}`);
     }
     if (wrote.length) {
+      // The gate needs a command: without one no run can end done (it ends unverified).
+      if (wrote.includes(configPath)) {
+        out.out(
+          detected
+            ? `\nProposed check: \`${detected.command}\` (found in ${detected.from}); every run must pass it before Kite commits. Change "checks" in ${CONFIG_FILE} if that is not your test command.`
+            : `\nNo test command found (package.json scripts.test, pytest, cargo test, go test, make test). Add one to "checks" in ${CONFIG_FILE}, or a "verify" command to each feature: a run with nothing to verify it ends unverified, never done.`,
+        );
+      }
       out.out(`\nNext: edit the goal and features in ${PROGRESS_FILE} (give each a "verify" command), check "checks" in ${CONFIG_FILE}, commit, then run \`kite run\`.`);
       if (!isGitRepo(root)) {
         out.out(`\n${root} is not a git repository yet. Kite commits each finished feature, so start one first:\n  git init && git add -A && git commit -m "initial"`);

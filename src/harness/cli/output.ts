@@ -16,9 +16,31 @@ export interface Out {
 // Control characters that reach here unescaped (model text in a message no view escaped) are shown,
 // not obeyed: no OSC clipboard write or `\r`-erase reaches the terminal (issue 13, item 14).
 export const stdio: Out = {
-  out: (t) => process.stdout.write(terminalSafe(t.endsWith('\n') ? t : `${t}\n`)),
-  err: (t) => process.stderr.write(terminalSafe(t.endsWith('\n') ? t : `${t}\n`)),
+  out: (t) => write(process.stdout, t),
+  err: (t) => write(process.stderr, t),
 };
+
+/** Streams whose reader went away (`kite run | head -1`): further output is dropped, the run goes on. */
+const closedStreams = new WeakSet<NodeJS.WriteStream>();
+
+function write(stream: NodeJS.WriteStream, t: string): void {
+  if (closedStreams.has(stream)) return;
+  stream.write(terminalSafe(t.endsWith('\n') ? t : `${t}\n`));
+}
+
+/**
+ * A closed stdout or stderr must not stop a run: without a listener the EPIPE of the next write is
+ * an uncaught error that kills Kite mid-run (no session_end, commands orphaned). Called once by the
+ * `kite` entry point; the run finishes, its log and progress file are written as usual.
+ */
+export function survivePipeClose(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      closedStreams.add(stream);
+      if (e.code !== 'EPIPE' && stream !== process.stderr) process.stderr.write(`kite: cannot write to stdout (${e.code ?? e.message}); the run goes on, its log has everything\n`);
+    });
+  }
+}
 
 /** Errors that mean "the request or the project setup is wrong" (exit 2), with their one line. */
 export function usageProblem(e: unknown): string | null {

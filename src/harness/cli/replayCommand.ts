@@ -17,6 +17,8 @@ const FLAGS: FlagSpec[] = [
   { name: 'replay', type: 'string', value: 'LOG', help: 'the recorded run to replay: its log, or its run id in the log folder of DIR' },
   { name: 'worktree', type: 'bool', help: 'replay in a scratch git worktree checked out at the recorded starting commit' },
   { name: 'on-divergence', type: 'string', value: 'stop|continue', help: 'at the first difference from the recording: stop (default) or continue' },
+  // The original Kite took `--unattended --replay` together; a replay never asks anyway (answers come from the log).
+  { name: 'unattended', type: 'bool', help: 'accepted for compatibility: a replay never asks' },
 ];
 
 const USAGE = `usage: kite run --replay LOG [DIR] [options]\n\nReplays a recorded run against the work tree in DIR (default: the current folder). Never commits, never writes the progress file.\n\n${formatFlags(FLAGS)}`;

@@ -119,7 +119,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
             const where = f.worktree ? `; working in ${e.root} on branch ${e.branch ?? '?'}` : '';
             out.out(`${e.feature}: ${e.title}  (${e.mode}, ${e.model.replace(/^script:.*[/\\]/, 'script:')}${where})`);
             if (!e.checks.length && !e.verify) {
-              out.err(`kite: warning: no checks in .kite/config.json and ${e.feature} has no verify command, so the gate will accept the agent's word that it is done`);
+              out.err(`kite: warning: no checks in .kite/config.json and ${e.feature} has no verify command, so this run cannot end done: it ends unverified (nothing committed) unless a person confirms a feature marked "verify": "none"`);
             }
           }
           const r = rows.row(e);
@@ -178,8 +178,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
         const code = await report(s, out, live);
         if (code !== 0) return code;
         if (controller.signal.aborted) return 1;
-        // the next feature's run starts from the commit this one made; only Kite's own
-        // progress file is modified, which the dirty check tolerates.
+        // the next feature's run starts from the commit this one made (its progress entry included: the tree is clean).
       }
     } finally {
       for (const s of STOP_SIGNALS) {
@@ -198,6 +197,7 @@ function withRows(inner: Host, onEvent: ((e: KiteEvent) => void) | undefined): H
   if (!onEvent) return inner;
   return {
     approve: (req, signal) => inner.approve(req, signal),
+    ...(inner.confirmDoneWithoutCheck ? { confirmDoneWithoutCheck: (q, signal) => inner.confirmDoneWithoutCheck?.(q, signal) ?? Promise.resolve(false) } : {}),
     onEvent: (e) => {
       inner.onEvent?.(e);
       onEvent(e);
@@ -220,7 +220,9 @@ export async function report(s: RunSummary, out: Out, live = false): Promise<num
   }
   out.out(formatSummary(s));
   // The reason must reach stderr too: a CI log or a script reading stderr sees it without the timeline.
-  if (s.outcome === 'error' && s.error) out.err(`kite: ${s.error}`);
+  // One sentence, the same the VS Code notification shows (events/whyEnded.ts).
+  if (s.outcome !== 'done') out.err(`kite: ${s.why ?? s.error ?? `${s.feature} ended ${s.outcome}`}`);
+  if (s.outcome === 'error' && s.error?.includes('\n')) out.err(s.error); // the full error under its sentence
   return s.outcome === 'done' ? 0 : 1;
 }
 

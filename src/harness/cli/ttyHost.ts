@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline/promises';
-import type { ApprovalAnswer, ApprovalRequest, Host, UnsandboxedQuestion } from '../host';
+import type { ApprovalAnswer, ApprovalRequest, DoneWithoutCheckQuestion, Host, UnsandboxedQuestion } from '../host';
 import type { KiteEvent } from '../protocol/events';
 import { bold, red, requestText } from './approvalText';
 import { editorArgv } from './editorCommand';
@@ -60,6 +60,13 @@ export class TtyHost implements Host {
   async confirmUnsandboxed(q: UnsandboxedQuestion, signal: AbortSignal): Promise<boolean> {
     this.say(`\n${bold(red('Kite cannot sandbox commands on this machine:'))} ${q.reason}.\n  Fix: ${q.fix}.\n  Without a sandbox, commands (the agent's and the gate's) run as you, with your files and network.`);
     const answer = (await this.readline().question('Run this run\'s commands WITHOUT a sandbox? [y/N] ', { signal })).trim().toLowerCase();
+    return answer === 'y' || answer === 'yes';
+  }
+
+  /** `"verify": "none"` and no check: only a yes marks the feature done without one. */
+  async confirmDoneWithoutCheck(q: DoneWithoutCheckQuestion, signal: AbortSignal): Promise<boolean> {
+    this.say(`\n${bold(`${q.feature} (${q.title}) has no check`)} ("verify": "none") and .kite/config.json lists none: nothing verified the agent's claim that it is done.`);
+    const answer = (await this.readline().question(`Mark ${q.feature} done and commit it without a check? [y/N] `, { signal })).trim().toLowerCase();
     return answer === 'y' || answer === 'yes';
   }
 

@@ -21,7 +21,12 @@ export class LoggedGate implements GateLike {
       return v;
     }
     const changed = v.changed_gate_files !== undefined ? { changed_gate_files: v.changed_gate_files } : {};
-    this.log.append({ kind: 'gate', attempt: opts.attempt, passed: v.passed, feedback: v.feedback, checks: v.checks, ...changed });
+    const verdictNotes = {
+      ...(v.unverified !== undefined ? { unverified: v.unverified } : {}),
+      ...(v.no_change ? { no_change: true } : {}),
+      ...(v.confirmed_by_person ? { confirmed_by_person: true } : {}),
+    };
+    this.log.append({ kind: 'gate', attempt: opts.attempt, passed: v.passed, feedback: v.feedback, checks: v.checks, ...changed, ...verdictNotes });
     return v;
   }
 }

@@ -88,8 +88,12 @@ export class TimelineFormatter {
           .map((x) => [x, showControlChars(x.command, { oneLine: true })] as const)
           .map(([x, cmd]) => (x.exit_code === 0 && !x.timed_out ? `✓ ${cmd}` : `✗ ${cmd} (${x.timed_out ? 'timed out' : x.exit_code === null ? 'killed' : `exit ${x.exit_code}`})`))
           .join('  ');
+        // Issue 18: nothing to run is not a failed attempt; no change is one, and says so.
+        if (e.unverified !== undefined && !e.passed) return `${secs(e.t)}  gate ${paint(c, 33, 'UNVERIFIED')}  no check to run`;
+        if (e.confirmed_by_person && e.passed) return `${secs(e.t)}  gate ${paint(c, 32, 'PASSED')}  no check ("verify": "none"): confirmed by a person`;
         const attempt = e.passed ? '' : ` (${this.maxGateFailures ? `${e.attempt} of ${this.maxGateFailures}` : `attempt ${e.attempt}`})`;
-        return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}${attempt}  ${checks}`;
+        const what = e.no_change && !e.passed ? 'the run changed no file' : checks;
+        return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}${attempt}  ${what}`;
       }
       case 'budget_stop':
         return `${secs(e.t)}  ${paint(c, 31, 'budget stop')}: ${e.limit} ${e.limit === 'usd' ? `$${e.used.toFixed(4)} of $${e.max}` : `${n(Math.round(e.used))} of ${n(e.max)}`}`;

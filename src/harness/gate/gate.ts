@@ -12,6 +12,12 @@ export interface GateVerdict {
   checks: CheckResult[];
   /** Gate-defining files (package.json, Makefile, test configs, verify files…) this run changed. */
   changed_gate_files?: string[];
+  /** Nothing could verify the claim (no gate command): why, and how to add a check. */
+  unverified?: string;
+  /** The run had changed no file (and the feature expects a change). */
+  no_change?: boolean;
+  /** `"verify": "none"`: a person confirmed done without a check. */
+  confirmed_by_person?: boolean;
 }
 
 export interface GateCheckOptions {
@@ -36,6 +42,16 @@ export interface GateOptions {
   changedGateFiles?: () => string[];
   /** Unattended: nobody reviewed those changes, so a gate that passes with them does not pass. */
   refuseChangedGateFiles?: boolean;
+  /** The feature (named in the unverified message). */
+  featureId?: string;
+  /** The feature says `"verify": "none"`: with no check configured, a person may confirm done. */
+  verifyNone?: boolean;
+  /** Asks the person (attended runs); absent or false: the run ends unverified. */
+  confirmWithoutCheck?: (signal?: AbortSignal) => Promise<boolean>;
+  /** Files the run changed (null: cannot tell). An empty list fails the gate unless expectsNoChange. */
+  changedFiles?: () => string[] | null;
+  /** The feature's `"expects_no_change": true`. */
+  expectsNoChange?: boolean;
 }
 
 export class Gate implements GateLike {
@@ -49,6 +65,13 @@ export class Gate implements GateLike {
   }
 
   async check(opts: GateCheckOptions): Promise<GateVerdict> {
+    // A run that changed nothing did not do the feature (its one edit may have failed): say so
+    // before running checks that would pass on the untouched code.
+    if (!this.opts.expectsNoChange && this.opts.changedFiles?.()?.length === 0) {
+      return { passed: false, no_change: true, feedback: noChangeFeedback(opts), checks: [] };
+    }
+    // No command at all: the gate would pass vacuously. Never done on the agent's word alone.
+    if (this.commands.length === 0) return this.withoutCommands(opts);
     const results: CheckResult[] = [];
     // Every command runs (not stop-at-first) so the model sees all that is wrong at once.
     for (const { command, source } of this.commands) {
@@ -76,6 +99,35 @@ export class Gate implements GateLike {
     const feedback = checksPassed ? (passed ? note : `${note}\n\n${retryLine(opts)}`) : `${gateFeedback(results, opts, this.opts.timeoutS)}\n\n${note}`;
     return { passed, feedback, checks: results, changed_gate_files: changed };
   }
+
+  private async withoutCommands(opts: GateCheckOptions): Promise<GateVerdict> {
+    const id = this.opts.featureId ? `feature ${this.opts.featureId}` : 'the feature';
+    if (this.opts.verifyNone) {
+      if ((await this.opts.confirmWithoutCheck?.(opts.signal).catch(() => false)) === true) return { passed: true, feedback: '', checks: [], confirmed_by_person: true };
+      return {
+        passed: false,
+        feedback: '',
+        checks: [],
+        unverified: `${id} says "verify": "none" and no check is configured, so only a person can mark it done, and nobody confirmed (an unattended run never does); nothing was committed. Review the changes, then commit them yourself and reset the feature, or run it attended and confirm.`,
+      };
+    }
+    return {
+      passed: false,
+      feedback: '',
+      checks: [],
+      unverified:
+        `nothing verified this work: .kite/config.json has no "checks" and ${id} has no "verify" command, so Kite did not mark it done and committed nothing. ` +
+        `Add a check (e.g. "checks": ["npm test"] in .kite/config.json) or a "verify" command to the feature, then run it again; a feature no command can check says "verify": "none" and is confirmed by a person in an attended run.`,
+    };
+  }
+}
+
+function noChangeFeedback(opts: GateCheckOptions): string {
+  return (
+    `Kite ran the gate (attempt ${opts.attempt} of ${opts.maxAttempts}) and it did NOT pass: this run has not changed any file in the workspace ` +
+    `(a failed edit_file or write_file changes nothing), so the feature is not done and nothing was committed. ` +
+    `Check the results of your edits, make the change the feature asks for, then reply without a tool call to claim done again. ${retryLine(opts)}`
+  );
 }
 
 function joinOutput(stdout: string, stderr: string): string {

@@ -1,6 +1,7 @@
 // Builds the loop's collaborators for one feature in one work tree, around the run's state: every
 // collaborator writes through one sink that folds into it. runFeature gives it the empty state,
 // resume the fold of the log; both then call the same runLoop.
+import { relative } from 'node:path';
 import type { KiteConfig } from '../config/config';
 import { LoggedGate } from '../events/loggedGate';
 import { workspaceLogDir } from '../events/logFiles';
@@ -15,7 +16,7 @@ import { existingProtected, isGateDefining, protectionOf } from '../policy/prote
 import { changedSince } from '../progress/changedFiles';
 import { existsAtCommit } from '../progress/git';
 import type { Limits, Mode } from '../protocol/events';
-import type { Feature, ProgressFile } from '../progress/progressFile';
+import { isVerifyNone, PROGRESS_FILE, verifyOf, type Feature, type ProgressFile } from '../progress/progressFile';
 import type { RunState } from '../protocol/reducer';
 import { agentsMdUncommitted, buildBriefing, readAgentsMd } from '../prompts/briefing';
 import { FoldingSink } from './foldingSink';
@@ -62,9 +63,7 @@ export interface AssembleInput {
 
 export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
 
-export function verifyOf(feature: Feature): string | null {
-  return feature.verify?.trim() ? feature.verify.trim() : null;
-}
+export { isVerifyNone, verifyOf }; // defined with the feature schema (progressFile.ts)
 
 export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel; sandbox: RunSandbox } {
   const { root, config, feature, state } = input;
@@ -112,7 +111,35 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
       return []; // not a repository (a replay of a copied log): no starting commit to compare with
     }
   };
-  const gateOpts = { root, checks: config.checks, verify, timeoutS: config.command_timeout, runner, changedGateFiles, refuseChangedGateFiles: input.mode === 'unattended' };
+  // What the run changed, Kite's own files aside (the progress file, .kite/, the log folder).
+  const logRel = relative(root, workspaceLogDir(root, config)).replace(/\\/g, '/');
+  const changedFiles = (): string[] | null => {
+    const base = state.meta?.git_head ?? null;
+    if (base === null) return null; // no starting commit: cannot tell
+    try {
+      return changedSince(root, base).filter((f) => f !== PROGRESS_FILE && !f.startsWith('.kite/') && !(logRel && (f === logRel || f.startsWith(`${logRel}/`))));
+    } catch {
+      return null;
+    }
+  };
+  const gateOpts = {
+    root,
+    checks: config.checks,
+    verify,
+    timeoutS: config.command_timeout,
+    runner,
+    changedGateFiles,
+    refuseChangedGateFiles: input.mode === 'unattended',
+    featureId: feature.id,
+    verifyNone: isVerifyNone(feature),
+    // Only a person confirms done without a check: unattended runs end unverified.
+    confirmWithoutCheck:
+      input.mode === 'attended' && input.host.confirmDoneWithoutCheck
+        ? (signal?: AbortSignal) => input.host.confirmDoneWithoutCheck?.({ feature: feature.id, title: feature.title }, signal ?? new AbortController().signal) ?? Promise.resolve(false)
+        : undefined,
+    changedFiles,
+    expectsNoChange: feature.expects_no_change === true,
+  };
   const policy = new LivePolicy(root, config, sink);
   // One guard for the run's tool results and (through the registry) its notes and commit scan.
   const secrets = new SecretGuard({ root, env: input.env ?? process.env, config: config.redaction });

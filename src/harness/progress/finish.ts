@@ -4,7 +4,7 @@
 import { assertNever, type FeatureStatus, type Outcome } from '../protocol/events';
 import { commitAll, type CommitScope } from './git';
 import type { RunRecord } from './commitScope';
-import { loadProgress, nextFeatureId, saveProgress, type ProgressFile } from './progressFile';
+import { loadProgress, nextFeatureId, saveProgress, type LogEntry, type ProgressFile } from './progressFile';
 import { SecretGuard } from '../secrets/secretGuard';
 
 export const MAX_NOTES_CHARS = 4_000;
@@ -34,6 +34,7 @@ export function statusFor(outcome: Outcome): FeatureStatus {
     case 'budget_exceeded':
     case 'stuck':
     case 'error':
+    case 'unverified': // left for a person: not picked up again by the next run
       return outcome;
     case 'refused':
     case 'context_exceeded':
@@ -126,7 +127,12 @@ export function finishFeature(input: FinishInput): FinishResult {
     proposals.push(id);
   }
 
-  const entry = { date, feature: input.featureId, outcome, turns: input.turns, tokens: input.tokens, cost: Math.round(input.costUsd * 10_000) / 10_000, commit: null as string | null };
+  // After a done run the tree must be clean, so this entry goes into the feature's own commit
+  // (one commit, nothing rewritten; amending instead would change the very sha it records). A commit
+  // cannot contain its own sha: a done entry has no `commit` field; the sha is the event log's
+  // session_end.commit and git's (the commit `<id>: <title>` that added this entry).
+  const willCommit = outcome === 'done' && input.commit;
+  const entry: LogEntry = { date, feature: input.featureId, outcome, turns: input.turns, tokens: input.tokens, cost: Math.round(input.costUsd * 10_000) / 10_000, ...(willCommit ? {} : { commit: null }) };
   data.log.push(entry);
   // The progress file cannot be written (ENOSPC, read-only…): it stays as it was (the save is
   // atomic), nothing is committed, and the run ends error naming the file and the errno.
@@ -139,18 +145,15 @@ export function finishFeature(input: FinishInput): FinishResult {
   let commit: string | null = null;
   let error: string | null = null;
   const scope: CommitScope | undefined = input.record ? { record: input.record, leftOut: [] } : undefined;
-  if (outcome === 'done' && input.commit) {
+  if (willCommit) {
     try {
       commit = commitAll(input.root, `${feature.id}: ${feature.title}`, [input.logDir], guard.commitSecrets(), input.keep, scope);
-      // The sha can only be known after the commit; recording it leaves the progress file
-      // modified, which the next run's dirty check tolerates (Kite owns that file).
-      entry.commit = commit;
-      saveProgress(input.progressPath, data);
     } catch (e) {
       outcome = 'error';
-      error = commit ? `committed ${commit.slice(0, 7)}, but ${(e as Error).message}` : `the gate passed but the commit failed: ${(e as Error).message}`;
+      error = `the gate passed but the commit failed: ${(e as Error).message}`;
       feature.status = 'error';
       entry.outcome = outcome;
+      entry.commit = null;
       try {
         saveProgress(input.progressPath, data);
       } catch (e2) {

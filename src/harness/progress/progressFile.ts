@@ -16,13 +16,30 @@ export const FeatureSchema = z.looseObject({
   id: z.string().min(1),
   title: z.string().min(1),
   status: FeatureStatusSchema,
-  verify: z.string().nullable().optional(), // shell command the gate runs for this feature
+  // Shell command the gate runs for this feature; "none": no command can check it, a person confirms done (attended runs).
+  verify: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Shell command the gate runs for this feature (exit 0 = verified). "none": no command can check it; a person confirms done in an attended run, an unattended run ends unverified. With no verify and no checks, a run ends unverified, never done.'),
   notes: z.string().optional(), // closing summaries of earlier sessions
   tools: z.array(z.string()).optional(), // restricts the tools this feature may use
   may_change: z.array(z.string()).optional(), // protected files (globs) this feature is meant to change
   contracts: ContractsSchema.optional(), // trajectory contracts of this feature, on top of the config's
+  // The feature is done without changing any file (e.g. "confirm the tests pass"); otherwise a run that changed nothing is not done.
+  expects_no_change: z.boolean().optional().describe('true: this feature may be done without changing any file. Otherwise a run that changed no file does not pass the gate.'),
 });
 export type Feature = z.infer<typeof FeatureSchema>;
+
+/** The feature's verify command; `"none"` is not a command (it says a person confirms done). */
+export function verifyOf(feature: Feature): string | null {
+  const v = feature.verify?.trim();
+  return v && !isVerifyNone(feature) ? v : null;
+}
+
+export function isVerifyNone(feature: Feature): boolean {
+  return feature.verify?.trim().toLowerCase() === 'none';
+}
 
 export const LogEntrySchema = z.looseObject({
   date: z.string(),

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Limits, Mode } from '../protocol/events';
-import type { Feature, ProgressFile } from '../progress/progressFile';
+import { isVerifyNone, verifyOf, type Feature, type ProgressFile } from '../progress/progressFile';
 import { runGit } from '../progress/runGit';
 
 export const AGENTS_FILE = 'AGENTS.md';
@@ -99,12 +99,16 @@ export function buildBriefing(input: BriefingInput): string {
   if (session) out.push(session);
 
   const gate = [...checks.map((c) => `- \`${c}\` (project check)`)];
-  if (feature.verify) gate.push(`- \`${feature.verify}\` (this feature's verify command)`);
+  const verify = verifyOf(feature);
+  if (verify) gate.push(`- \`${verify}\` (this feature's verify command)`);
+  const noGate = isVerifyNone(feature)
+    ? 'No checks are configured and the feature says "verify": "none": when you claim done, a person decides whether it is done. Describe how you verified your change in your final message.'
+    : 'No checks are configured and the feature has no verify command, so Kite cannot verify this work: the run ends unverified (nothing is committed) and a person reviews it. Describe how you verified your change in your final message.';
   out.push(
     `## The gate: what "done" means\n` +
       (gate.length
         ? `When you reply without a tool call, Kite runs these commands from the workspace root, each with a ${input.commandTimeoutS} s time limit. Every one must exit 0:\n${gate.join('\n')}`
-        : 'No checks are configured and the feature has no verify command: describe how you verified your change in your final message.') +
+        : noGate) +
       `\nYou may run these commands yourself with the run tool before claiming done.`,
   );
   if (feature.tools?.length) out.push(`## Tools for this feature\nOnly these tools are available to this feature: ${feature.tools.join(', ')}.`);

@@ -32,6 +32,7 @@ export const OutcomeSchema = z.enum([
   'refused', // the model declined (stop_reason refusal)
   'context_exceeded', // stop_reason model_context_window_exceeded
   'cancelled', // a person stopped the run
+  'unverified', // the gate had no command to run (and no person confirmed): nothing committed, left for a person
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -61,6 +62,7 @@ export const FeatureStatusSchema = z.enum([
   'stuck',
   'error',
   'proposed',
+  'unverified', // its last run had nothing to verify it with: a person decides (add a check, or reset it)
 ]);
 export type FeatureStatus = z.infer<typeof FeatureStatusSchema>;
 
@@ -237,6 +239,12 @@ export const GateEventSchema = z.object({
   feedback: z.string(), // what the model is told ('' when passed)
   checks: z.array(CheckResultSchema),
   changed_gate_files: z.array(z.string()).optional(), // gate-defining files the run changed (package.json, Makefile, verify test…)
+  // No gate command at all: why nothing verified the claim. The run ends `unverified` (not counted as a failed attempt).
+  unverified: z.string().optional(),
+  // The run changed no file and the feature does not say it expects none (counted as a failed attempt).
+  no_change: z.boolean().optional(),
+  // `"verify": "none"` and a person confirmed done without a check (attended runs only).
+  confirmed_by_person: z.boolean().optional(),
 });
 
 export const BudgetStopSchema = z.object({

@@ -81,6 +81,10 @@ export interface GateRecord {
   passed: boolean;
   feedback: string;
   checks: CheckResult[];
+  /** Nothing verified the claim (no gate command): the run ends unverified. */
+  unverified?: string;
+  /** The run had changed no file (the feature expects a change). */
+  noChange?: boolean;
 }
 
 /** What the run does next: ask the model, finish its tool calls, run the gate (the model said
@@ -321,7 +325,12 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       break;
     }
     case 'gate':
-      s.gates.push({ seq: e.seq, attempt: e.attempt, passed: e.passed, feedback: e.feedback, checks: e.checks });
+      s.gates.push({ seq: e.seq, attempt: e.attempt, passed: e.passed, feedback: e.feedback, checks: e.checks, ...(e.unverified !== undefined ? { unverified: e.unverified } : {}), ...(e.no_change ? { noChange: true } : {}) });
+      // No command to run is not a failed attempt the model could fix: the run ends unverified.
+      if (e.unverified !== undefined && !e.passed) {
+        s.phase = 'finishing';
+        break;
+      }
       if (!e.passed) s.gateFailures++;
       if (e.passed || (s.meta !== null && s.gateFailures >= s.meta.max_gate_failures)) s.phase = 'finishing';
       else {

@@ -17,6 +17,8 @@ export const Rpc = {
   resolveSettings: 'kite/resolveSettings',
   /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
+  /** request server → extension: a feature with "verify": "none" claims done; may it be marked done? (a modal asks) */
+  confirmDoneWithoutCheck: 'kite/confirmDoneWithoutCheck',
   /** notifications (server → extension) */
   event: 'kite/event',
   approvalRequested: 'kite/approvalRequested',
@@ -167,6 +169,13 @@ export type ConfirmUnsandboxedParams = z.infer<typeof ConfirmUnsandboxedParamsSc
 export const ConfirmUnsandboxedResultSchema = z.object({ run: z.boolean() });
 export type ConfirmUnsandboxedResult = z.infer<typeof ConfirmUnsandboxedResultSchema>;
 
+/** Mirrors host.ts DoneWithoutCheckQuestion, plus which run asks. */
+export const ConfirmDoneParamsSchema = z.object({ token: RunTokenSchema, feature: z.string(), title: z.string() });
+export type ConfirmDoneParams = z.infer<typeof ConfirmDoneParamsSchema>;
+/** done: true only when the person chose "Mark Done". */
+export const ConfirmDoneResultSchema = z.object({ done: z.boolean() });
+export type ConfirmDoneResult = z.infer<typeof ConfirmDoneResultSchema>;
+
 export const EventNotificationSchema = z.object({
   token: RunTokenSchema,
   log: z.string(), // absolute path of the run's log
@@ -197,6 +206,8 @@ export const RunSummaryWireSchema = z.object({
   proposals: z.array(z.string()),
   /** Paused for an approval nobody answered (no session_end): Resume Run continues it. */
   paused: z.boolean().optional(),
+  /** Why it ended as it did, one sentence (events/whyEnded.ts): the notification says it. */
+  why: z.string().optional(),
 });
 export type RunSummaryWire = z.infer<typeof RunSummaryWireSchema>;
 

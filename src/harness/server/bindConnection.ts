@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import {
   AnswerApprovalParamsSchema,
   ConfirmUnsandboxedResultSchema,
+  ConfirmDoneResultSchema,
   ResolveSettingsParamsSchema,
   ResumeRunParamsSchema,
   Rpc,
@@ -43,6 +44,18 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
         cts.dispose();
       }
     },
+  };
+  notify.confirmDoneWithoutCheck = async (q, signal) => {
+    const cts = new CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const r = ConfirmDoneResultSchema.safeParse(await connection.sendRequest(Rpc.confirmDoneWithoutCheck, q, cts.token));
+      return r.success && r.data.done && !signal.aborted;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
   };
   const manager = new RunManager(starters, notify);
 

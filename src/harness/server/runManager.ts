@@ -10,6 +10,7 @@ import { wireErrorCode, wireLockHolder } from './wireErrorCode';
 import type {
   ApprovalRequested,
   ConfirmUnsandboxedParams,
+  ConfirmDoneParams,
   ApprovalWithdrawn,
   EventNotification,
   RawSettings,
@@ -56,6 +57,8 @@ export interface Notifier {
   /** Asks the extension whether this run's commands may run without a sandbox (a modal there).
    *  Absent, rejecting or false: no — commands are refused (runSandbox.ts fails closed). */
   confirmUnsandboxed?(q: ConfirmUnsandboxedParams, signal: AbortSignal): Promise<boolean>;
+  /** Asks the extension whether a "verify": "none" feature may be marked done. Absent or false: unverified. */
+  confirmDoneWithoutCheck?(q: ConfirmDoneParams, signal: AbortSignal): Promise<boolean>;
 }
 
 interface Pending {
@@ -209,6 +212,14 @@ export class RunManager {
           // No window to ask (or it went away): the answer is no.
           this.notify.log({ level: 'warn', message: `could not ask whether to run without a sandbox (${err instanceof Error ? err.message : String(err)}); not running commands` });
           return false;
+        }
+      },
+      confirmDoneWithoutCheck: async (q, signal) => {
+        if (!this.notify.confirmDoneWithoutCheck || signal.aborted) return false;
+        try {
+          return await this.notify.confirmDoneWithoutCheck({ token: run.token, feature: q.feature, title: q.title }, signal);
+        } catch {
+          return false; // nobody to ask: the run ends unverified
         }
       },
       onEvent: (event: KiteEvent) => {

@@ -72,7 +72,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     before(async () => {
       const marks = tempDir();
       repo = tempRepo({
-        'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Slow', status: 'todo', verify: null, notes: '' }] }),
+        'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Slow', status: 'todo', verify: null, notes: '', expects_no_change: true }] }), // its script changes nothing; the slow check is under test
         // The gate's check announces itself (commands may only write inside the workspace), then
         // takes far longer than the test, in the sandbox.
         '.kite/config.json': JSON.stringify({ checks: [`touch started.tmp && mv started.tmp started && exec sleep ${token}`] }),
@@ -142,7 +142,7 @@ describe('kite run stopped by a second Ctrl-C while the first is still stopping'
   it('exits 130 at once and takes the running command (which ignores SIGTERM) along', async () => {
     const marks = tempDir();
     const repo = tempRepo({
-      'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Stubborn', status: 'todo', verify: null, notes: '' }] }),
+      'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Stubborn', status: 'todo', verify: null, notes: '', expects_no_change: true }] }),
       // SIGTERM is ignored by the shell and (inherited) by sleep: the graceful stop must wait for
       // the SIGKILL grace period, and the second Ctrl-C must not wait for it. Only on the host
       // ("sandbox": "off"): in the sandbox SIGTERM ends bwrap and with it every process inside.

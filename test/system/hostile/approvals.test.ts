@@ -27,7 +27,7 @@ const HIDDEN_COMMAND = 'rm -rf x\r\x1b[2K$ npm run lint';
 
 /** A project whose agent says HOSTILE_TEXT and proposes HIDDEN_COMMAND, then claims done. */
 function hiddenCommandProject() {
-  const p = hostileProject(me, 'exit 0', { checks: [] }, { x: 'keep me\n' });
+  const p = hostileProject(me, 'exit 0', { checks: ['test -d .git'] }, { x: 'keep me\n' });
   writeFileSync(
     p.script,
     JSON.stringify([
@@ -118,7 +118,7 @@ describe('hostile: approvals show exactly what they approve', function () {
 
   it('`kite resume --approve` without ids would approve a second, unseen command: it refuses, shows each waiting call in full, and approves only the ids named', async () => {
     buildOnce();
-    const p = hostileProject(me, 'exit 0', { checks: [] });
+    const p = hostileProject(me, 'exit 0', { checks: ['test -d .git'] });
     writeFileSync(
       p.script,
       JSON.stringify([
@@ -168,7 +168,7 @@ describe('hostile: approvals show exactly what they approve', function () {
 
   it('`npm run lint` after the run rewrote the lint script in package.json: the prompt says so and shows the change', async () => {
     const pkg = (lint: string) => JSON.stringify({ name: 'x', scripts: { lint } }, null, 2) + '\n';
-    const p = hostileProject(me, 'exit 0', { checks: [] }, { 'package.json': pkg('echo lint ok') });
+    const p = hostileProject(me, 'exit 0', { checks: ['test -d .git'] }, { 'package.json': pkg('echo lint ok') });
     writeFileSync(
       p.script,
       JSON.stringify([
@@ -193,7 +193,7 @@ describe('hostile: approvals show exactly what they approve', function () {
   });
 
   it('`bash build.sh` and `make` after the run rewrote build.sh and the Makefile: the prompt shows both diffs', async () => {
-    const p = hostileProject(me, 'exit 0', { checks: [] }, { 'build.sh': 'echo build\n', Makefile: 'all:\n\techo all\n' });
+    const p = hostileProject(me, 'exit 0', { checks: ['test -d .git'] }, { 'build.sh': 'echo build\n', Makefile: 'all:\n\techo all\n' });
     writeFileSync(
       p.script,
       JSON.stringify([

@@ -45,7 +45,7 @@ describe('hostile: commits hold only the run’s work (issue 13, items 3 and 20)
   });
 
   it("--allow-dirty: the person's staged hunk stays staged, and is not committed", async () => {
-    const root = project([], { 'notes.txt': 'one\n' });
+    const root = project(['test -f src/fee.js'], { 'notes.txt': 'one\n' }); // a real check: a run without one ends unverified (issue 18)
     writeFileSync(join(root, 'notes.txt'), 'one\ntwo (staged by the person)\n');
     git(root, 'add', 'notes.txt');
     writeFileSync(join(root, 'notes.txt'), 'one\ntwo (staged by the person)\nthree (not staged)\n');
@@ -60,7 +60,7 @@ describe('hostile: commits hold only the run’s work (issue 13, items 3 and 20)
   });
 
   it('--allow-dirty: a file the person created during the run is left out of the commit and named', async () => {
-    const root = project([], { 'notes.txt': 'one\n' });
+    const root = project(['test -f src/fee.js'], { 'notes.txt': 'one\n' }); // a real check: a run without one ends unverified (issue 18)
     writeFileSync(join(root, 'notes.txt'), 'dirty before the run\n');
     const { s, files, end } = await run(root, {
       allowDirty: true,

@@ -13,8 +13,8 @@ import { CannedHost, tempRepo } from '../../unit/loop/kit';
 const KEY_TEXT = '-----BEGIN OPENSSH PRIVATE KEY-----\nhostile-suite-key\n';
 
 function project(...allow: string[]): string {
-  const progress = { goal: 'g', log: [], features: [{ id: 'F1', title: 'Look around', status: 'todo', verify: null }] };
-  return tempRepo({ 'a.txt': 'a\n', 'kite-progress.json': JSON.stringify(progress), '.kite/config.json': JSON.stringify({ checks: [], policy: { allow } }) });
+  const progress = { goal: 'g', log: [], features: [{ id: 'F1', title: 'Look around', status: 'todo', verify: null, expects_no_change: true }] };
+  return tempRepo({ 'a.txt': 'a\n', 'kite-progress.json': JSON.stringify(progress), '.kite/config.json': JSON.stringify({ checks: ['test -f a.txt'], policy: { allow } }) });
 }
 
 describe('hostile: git allow rules (issue 13, item 19)', function () {

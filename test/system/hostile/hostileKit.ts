@@ -63,7 +63,7 @@ export function hostileProject(as: As, attack: string, config: Record<string, un
   mkdirSync(join(repo, '.kite'), { recursive: true });
   mkdirSync(join(repo, 'out'));
   writeFileSync(join(repo, 'out', '.keep'), '');
-  writeFileSync(join(repo, 'kite-progress.json'), JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Attack', status: 'todo', verify: null, notes: '' }] }, null, 2) + '\n');
+  writeFileSync(join(repo, 'kite-progress.json'), JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Attack', status: 'todo', verify: null, notes: '', expects_no_change: true }] }, null, 2) + '\n');
   writeFileSync(join(repo, '.kite', 'config.json'), JSON.stringify({ checks: ['sh attack.sh'], command_timeout: 30, ...config }, null, 2) + '\n');
   for (const [rel, text] of Object.entries(extraFiles)) writeFileSync(join(repo, rel), text);
   const script = join(base, 'script.json');

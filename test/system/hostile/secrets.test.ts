@@ -37,7 +37,7 @@ const say = (text: string): Reply => ({ content: [{ type: 'text', text }], stop_
 
 function project(files: Record<string, string>, config: Record<string, unknown> = {}): string {
   return tempRepo({
-    'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Secrets', status: 'todo', verify: null, notes: '' }] }),
+    'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Secrets', status: 'todo', verify: null, notes: '', expects_no_change: true }] }),
     '.kite/config.json': JSON.stringify({ checks: ['true'], ...config }),
     '.gitignore': '.env\nconfig/.env.*\n',
     '.env': DOTENV_TEXT,

@@ -304,7 +304,7 @@ describe('hostile: tools', function () {
     const token = `50.${process.pid}77`; // a sleep nobody else runs
     const repo = tempRepo({
       'long.txt': 'a'.repeat(200_000) + 'b\n',
-      'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Slow', status: 'todo', verify: null, notes: '' }] }),
+      'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'Slow', status: 'todo', verify: null, notes: '', expects_no_change: true }] }),
       '.kite/config.json': JSON.stringify({ checks: [`touch started.tmp && mv started.tmp started && exec sleep ${token}`] }),
     });
     const script = join(marks, 'script.json');

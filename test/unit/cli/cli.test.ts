@@ -32,9 +32,10 @@ function twoFeatureRepo(verify2 = 'true'): string {
       goal: 'g',
       log: [],
       features: [
-        { id: 'F1', title: 'First', status: 'todo', verify: 'true', notes: '' },
-        { id: 'F2', title: 'Second', status: 'todo', verify: verify2, notes: '' },
-        { id: 'F3', title: 'Third', status: 'todo', verify: 'true', notes: '' },
+        // Their scripted replies change no file: these features say so (issue 18: no change is not done otherwise).
+        { id: 'F1', title: 'First', status: 'todo', verify: 'true', notes: '', expects_no_change: true },
+        { id: 'F2', title: 'Second', status: 'todo', verify: verify2, notes: '', expects_no_change: true },
+        { id: 'F3', title: 'Third', status: 'todo', verify: 'true', notes: '', expects_no_change: true },
       ],
     }),
     '.kite/config.json': JSON.stringify({ max_gate_failures: 1 }),
@@ -193,10 +194,11 @@ describe('kite CLI (in process)', function () {
     // rows are printed as they happen even into a pipe, after a header naming feature, mode and model
     assert.match(r.stdout, /^F1: First {2}\(unattended, script:short\.json\)\n {4}\d+\.\ds {2}commands run in the sandbox \(bwrap\): no network\n {4}\d+\.\ds {2}turn 1 /);
     assert.doesNotMatch(r.stderr, /warning/); // F1 has a verify command
-    const bare = tempRepo({ 'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'T', status: 'todo', verify: null }] }) });
+    const bare = tempRepo({ 'kite-progress.json': JSON.stringify({ goal: 'g', log: [], features: [{ id: 'F1', title: 'T', status: 'todo', verify: null, expects_no_change: true }] }) });
     const b = await run([bare], { modelOverride: new ScriptedModel([say('done')]) });
-    assert.equal(b.code, 0);
-    assert.match(b.stderr, /^kite: warning: no checks in \.kite\/config\.json and F1 has no verify command, so the gate will accept the agent's word that it is done$/m);
+    // issue 18 item 1: with nothing to verify it, the run ends unverified (exit 1), never done
+    assert.equal(b.code, 1);
+    assert.match(b.stderr, /^kite: warning: no checks in \.kite\/config\.json and F1 has no verify command, so this run cannot end done: it ends unverified/m);
     assert.match(r.stdout, /end {2}error — model error \(script_exhausted\): the script ran out of replies after 1 \(script:short\.json\); the run needed another model turn/);
     assert.match(r.stdout, /^F1: error in 1 turn, .* Nothing committed\./m);
     const p = loadProgress(join(repo, 'kite-progress.json'));

@@ -1,27 +1,43 @@
-// Where VS Code runs Kite: beside the files (the workspace side of Remote-SSH, WSL and dev
-// containers), never in a virtual workspace — Kite needs a real file system, git and processes.
-// VS Code reads these from the manifest; a wrong value runs Kite on the UI side of a remote
-// window, where it would see none of the project's files.
+// What a person sees of package.json's contributions (issue 18, item 10): every command has its own
+// title, welcome texts render (no markdown code spans, which viewsWelcome shows as literal
+// backticks), and the Runs view only offers Start Agent where there is a feature to work on.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-  extensionKind?: string[];
-  capabilities?: { virtualWorkspaces?: { supported: unknown; description?: string }; untrustedWorkspaces?: { supported: unknown } };
-};
+interface Manifest {
+  contributes: {
+    commands: { command: string; title: string; category?: string }[];
+    viewsWelcome: { view: string; contents: string; when?: string }[];
+    menus: Record<string, { command: string; when?: string }[]>;
+  };
+}
 
-describe('extension manifest: where Kite runs', () => {
-  it('runs on the workspace side of a remote window (extensionKind workspace only)', () => {
-    assert.deepEqual(manifest.extensionKind, ['workspace']);
+const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
+
+describe('package.json contributions', () => {
+  it('no two commands share a title (the palette and menus tell them apart)', () => {
+    const seen = new Map<string, string>();
+    for (const c of manifest.contributes.commands) {
+      const title = `${c.category ?? ''}: ${c.title}`;
+      assert.ok(!seen.has(title), `${c.command} and ${seen.get(title)} are both "${title}"`);
+      seen.set(title, c.command);
+    }
   });
 
-  it('declines virtual workspaces and says why', () => {
-    assert.equal(manifest.capabilities?.virtualWorkspaces?.supported, false);
-    assert.match(manifest.capabilities?.virtualWorkspaces?.description ?? '', /file system/);
+  it('welcome texts have no backticks (viewsWelcome shows them literally)', () => {
+    for (const w of manifest.contributes.viewsWelcome) assert.ok(!w.contents.includes('`'), `${w.view}: ${w.contents}`);
   });
 
-  it('keeps limited support in untrusted workspaces (features and past runs, no agent)', () => {
-    assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited');
+  it('the Runs view offers Start Agent only when the workspace has a progress file, else Initialize', () => {
+    const runs = manifest.contributes.viewsWelcome.filter((w) => w.view === 'kite.runs');
+    for (const w of runs.filter((x) => x.contents.includes('command:kite.startAgent'))) assert.match(w.when ?? '', /(^|&& )kite\.hasProgressFile\b/);
+    assert.ok(runs.some((w) => /!kite\.hasProgressFile/.test(w.when ?? '') && w.contents.includes('command:kite.init')));
+  });
+
+  it('a feature whose run did not end done offers Retry, Resume and Reset to Todo in the Features view', () => {
+    const items = manifest.contributes.menus['view/item/context'].filter((m) => (m.when ?? '').includes('view == kite.features'));
+    const forNotDone = (cmd: string) => items.some((m) => m.command === cmd && new RegExp(/viewItem (==|=~) \/?\^?(.+?)\$?\/?$/.exec(m.when ?? '')?.[2] ?? '^$').test('kite.feature.notDone'));
+    for (const cmd of ['kite.retryFeature', 'kite.resumeRun', 'kite.resetFeature', 'kite.openLastRun']) assert.ok(forNotDone(cmd), cmd);
   });
 });

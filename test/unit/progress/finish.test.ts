@@ -68,9 +68,11 @@ describe('finishing a feature', function () {
     assert.deepEqual(r.proposals, ['Q1']);
     assert.match(p.features[0].notes ?? '', /\[2026-03-01 10:15 done\] Fees round half-up now\.$/);
     assert.doesNotMatch(p.features[0].notes ?? '', /QUEUE/);
-    assert.deepEqual(p.log.at(-1), { date: '2026-03-01 10:15', feature: 'F1', outcome: 'done', turns: 7, tokens: 12345, cost: 0.0123, commit: r.commit });
-    // the committed progress file already says done
+    // issue 18 item 2: the entry is in the feature's own commit, so it cannot hold that commit's sha
+    // (the event log's session_end has it); the committed file is the file on disk: the tree is clean.
+    assert.deepEqual(p.log.at(-1), { date: '2026-03-01 10:15', feature: 'F1', outcome: 'done', turns: 7, tokens: 12345, cost: 0.0123 });
     assert.match(git(s.root, 'show', `${r.commit}:kite-progress.json`), /"status": "done"/);
+    assert.equal(git(s.root, 'status', '--porcelain', '--', 'kite-progress.json'), '');
   });
 
   it('not done: status and log entry are written, nothing is committed', () => {

@@ -1,0 +1,70 @@
+// Why a run ended, in one sentence, from its fold: the line the CLI prints on stderr and the VS Code
+// notification shows (through RunSummary.why), so both say the same thing. The cause a person can
+// act on, not the totals: which check and its exit code, which budget, what the model error was.
+import { describeStop } from '../budget/budget';
+import { assertNever, type CheckResult } from '../protocol/events';
+import type { GateRecord, RunState } from '../protocol/reducer';
+
+/** "F1 ended gate_failed: `npm test` (a project check) exited with code 1 at gate attempt 3 of 3." */
+export function whyRunEnded(s: RunState): string {
+  const feature = s.meta?.feature ?? 'the run';
+  const o = s.outcome;
+  if (!o) return s.paused ? `${feature} is paused: ${s.paused.reason}` : `${feature} has not ended (its log has no session_end).`;
+  return `${feature} ended ${o.status}: ${sentence(causeOf(s, o.status, o))}`;
+}
+
+function causeOf(s: RunState, status: NonNullable<RunState['outcome']>['status'], o: NonNullable<RunState['outcome']>): string {
+  const last = s.gates.at(-1);
+  switch (status) {
+    case 'done':
+      return o.commit ? `the gate passed; commit ${o.commit.slice(0, 7)}` : 'the gate passed';
+    case 'gate_failed':
+      return last ? gateCause(last, s) : firstLine(o.summary);
+    case 'budget_exceeded':
+      return s.budgetStop ? describeStop(s.budgetStop) : firstLine(o.summary);
+    case 'unverified':
+      return last?.unverified ?? firstLine(o.summary);
+    case 'error':
+      return firstLine(o.error ?? o.summary) || 'the run stopped with an error the log does not describe';
+    case 'cancelled':
+      return 'it was stopped before it finished';
+    case 'stuck':
+    case 'refused':
+    case 'context_exceeded':
+      return firstLine(o.summary);
+    default:
+      return assertNever(status, 'outcome');
+  }
+}
+
+function gateCause(g: GateRecord, s: RunState): string {
+  const max = s.meta?.max_gate_failures;
+  const at = `at gate attempt ${g.attempt}${max ? ` of ${max}` : ''}`;
+  if (g.noChange) return `the run had changed no file ${at} (a feature that needs no change says "expects_no_change": true)`;
+  const failed = g.checks.filter((c) => c.exit_code !== 0 || c.timed_out);
+  if (failed.length === 0) return `the gate did not pass ${at}: ${firstLine(g.feedback) || 'no failing check was recorded'}`;
+  return `${failed.map(checkFailure).join('; ')} ${at}`;
+}
+
+function checkFailure(c: CheckResult): string {
+  const what = c.source === 'verify' ? "the feature's verify command" : 'a project check';
+  const how = c.timed_out ? 'timed out' : c.exit_code === null ? 'was killed' : c.exit_code === 127 ? 'exited with code 127 (command not found)' : `exited with code ${c.exit_code}`;
+  return `\`${c.command}\` (${what}) ${how}`;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0]?.trim() ?? '';
+}
+
+function sentence(text: string): string {
+  const t = text.trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/** A failed gate attempt the run goes on from: "F1: gate attempt 1 of 3 failed: `npm test` (a project check) exited with code 1; …". */
+export function gateAttemptSentence(feature: string, g: { attempt: number; checks: CheckResult[]; no_change?: boolean; feedback: string }, maxAttempts: number | null): string {
+  const of = maxAttempts ? ` of ${maxAttempts}` : '';
+  const failed = g.checks.filter((c) => c.exit_code !== 0 || c.timed_out);
+  const cause = g.no_change ? 'the run had changed no file' : failed.length ? failed.map(checkFailure).join('; ') : firstLine(g.feedback) || 'no failing check was recorded';
+  return `${feature}: gate attempt ${g.attempt}${of} failed: ${cause}; the agent was told and tries again.`;
+}
