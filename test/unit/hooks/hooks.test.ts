@@ -36,7 +36,7 @@ async function run(hooks: HooksConfig, script: ConstructorParameters<typeof Scri
   const root = tempRepo({ 'src/a.js': 'a\n', 'README.md': 'hi\n' });
   if (trusted) trustWorkspace(root, hooks);
   const model = new ScriptedModel(script);
-  const config: KiteConfigFile = { checks: [], hooks };
+  const config: KiteConfigFile = { checks: ['test -d .git'], hooks };
   const { deps, sink } = makeDeps({ root, model, config, feature });
   brief(deps);
   const r = await runLoop(deps, new AbortController().signal);

@@ -17,7 +17,7 @@ const feature = { ...FEATURE, verify: null };
 async function run(contracts: unknown[], script: ConstructorParameters<typeof ScriptedModel>[0]) {
   const root = tempRepo({ 'README.md': 'hello\n', 'CHANGELOG.md': 'v1\n', 'src/a.js': 'a\n' });
   const model = new ScriptedModel(script);
-  const config: KiteConfigFile = { checks: [], contracts: ContractsSchema.parse(contracts) }; // as loadConfig parses it
+  const config: KiteConfigFile = { checks: ['test -d .git'], contracts: ContractsSchema.parse(contracts) }; // as loadConfig parses it
   const { deps, sink } = makeDeps({ root, model, config, feature });
   brief(deps);
   const r = await runLoop(deps, new AbortController().signal);
