@@ -8,7 +8,7 @@ import { LoggedModel } from '../events/loggedModel';
 import type { EventSink } from '../events/sink';
 import { Gate } from '../gate/gate';
 import type { Host } from '../host';
-import type { Model } from '../model/model';
+import type { Model, ToolSpec } from '../model/model';
 import { priceOf } from '../model/pricing';
 import { LivePolicy } from '../policy/livePolicy';
 import { existingProtected, isGateDefining, protectionOf } from '../policy/protect';
@@ -55,6 +55,14 @@ export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existin
 
 export function verifyOf(feature: Feature): string | null {
   return feature.verify?.trim() ? feature.verify.trim() : null;
+}
+
+/** The tools the model is sent: only the feature's (`features[].tools`), in the toolbox's order.
+ *  Policy still refuses any other name (rule feature:tools); this keeps them off the wire. */
+export function wireTools(toolbox: Toolbox, feature: Feature): ToolSpec[] {
+  const allowed = feature.tools;
+  const all = toolbox.specs();
+  return allowed ? all.filter((t) => allowed.includes(t.name)) : all;
 }
 
 export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel; sandbox: RunSandbox } {
@@ -137,7 +145,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     toolContext: { root, logDir: workspaceLogDir(root, config), runner, commandTimeoutS: config.command_timeout },
     now: input.now,
     system: SYSTEM_PROMPT,
-    tools: toolbox.specs(),
+    tools: wireTools(toolbox, feature),
     maxTokens: config.max_tokens,
     limits: input.limits,
     maxGateFailures: config.max_gate_failures,

@@ -110,6 +110,7 @@ export const SessionStartSchema = z.object({
   system: z.string(), // system prompt exactly as sent
   tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
   features: z.array(FeatureSnapshotSchema), // the progress file's features at the start
+  allowed_tools: z.array(z.string()).nullable().optional(), // the feature's tool list (null: all); only these are sent (absent in older logs)
   sandbox: SandboxInfoSchema.optional(), // how this run contains its commands (absent in older logs)
 });
 
