@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { AssistantBlock } from '../../src/harness/protocol/content';
-import { CacheSimulator, tokensOf } from './caching';
+import { CacheSimulator, promptTokensOf, tokensOf } from './caching';
 import { newRequestId, sendError, sendHttpFault } from './faults';
 import { FaultSchema, type Fault, type ScriptEntry } from './script';
 import { formatSse, messageEvents, type FakeMessage, type FullUsage } from './sse';
@@ -23,6 +23,9 @@ export interface FakeAnthropicOptions {
   minCacheTokens?: number;
   chunkChars?: number; // size of text/json pieces in the stream
   eventDelayMs?: number; // pause between SSE events, so a test can act mid-stream
+  /** Context window in tokens, one for every model or per model id: a longer prompt gets the
+   *  service's 400 "prompt is too long". Absent: no limit. */
+  contextWindow?: number | Record<string, number>;
 }
 
 export type RequestOutcome = 'served' | 'rejected' | 'fault' | 'client_closed';
@@ -127,6 +130,8 @@ export class FakeAnthropicServer extends EventEmitter {
     }
     const bodyError = validateBody(body);
     if (bodyError) return reject(bodyError, body);
+    const tooLong = this.overWindow(body);
+    if (tooLong) return reject(tooLong, body);
     const stream = body.stream === true;
     const rec = { ...base, body, stream, cacheControlBlocks: countCacheControl(body) };
     const turn = this.nextTurn;
@@ -188,6 +193,15 @@ export class FakeAnthropicServer extends EventEmitter {
     this.nextTurn++; // synchronously with the final write: the next request is for the next turn
     res.end();
     this.record({ ...done, status: 200, outcome: 'served', fault });
+  }
+
+  /** The service's answer to a prompt longer than the model's window (same type and wording). */
+  private overWindow(body: Obj): ApiErrorInfo | null {
+    const w = this.opts.contextWindow;
+    const max = typeof w === 'number' ? w : w?.[String(body.model)];
+    if (max === undefined) return null;
+    const n = promptTokensOf(body);
+    return n > max ? { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${n} tokens > ${max} maximum` } : null;
   }
 
   private control(path: string, method: string, raw: string, res: ServerResponse, requestId: string): void {

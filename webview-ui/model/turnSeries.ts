@@ -90,6 +90,7 @@ export class TurnSeries {
       case 'session_end':
       case 'user':
       case 'warning':
+      case 'compaction':
       default:
         break;
     }

@@ -71,6 +71,7 @@ export class RowActions {
       case 'session_end':
       case 'session_start':
       case 'warning':
+      case 'compaction':
       default:
         return this.openRaw(src, seq);
     }

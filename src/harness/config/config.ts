@@ -7,6 +7,7 @@ import { PriceTableSchema } from '../model/pricing';
 import { HostPolicySchema, PolicyConfigSchema } from '../policy/config';
 import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } from '../sandbox/settings';
 import { RedactionConfigSchema } from '../secrets/detectors';
+import { ContextConfigSchema, resolveContextSettings, type ContextSettings } from '../context/contextConfig';
 import { formatIssues } from './formatIssues';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
@@ -18,6 +19,10 @@ export const BudgetConfigSchema = z.strictObject({
   tokens: z.number().int().positive().optional(),
   usd: z.number().positive().optional(),
   wall_s: z.number().positive().optional(),
+  /** Tokens tool results may put into the conversation over a run (context/observationBudget.ts). */
+  observation_tokens: z.number().int().positive().optional(),
+  /** The same per tool, e.g. {"run": 20000}. */
+  per_tool: z.record(z.string().min(1), z.number().int().positive()).optional(),
 });
 
 export const KiteConfigFileSchema = z.strictObject({
@@ -42,6 +47,8 @@ export const KiteConfigFileSchema = z.strictObject({
   sandbox: SandboxConfigSchema.optional(),
   /** Per secret detector: redact (default) | block | audit (secrets/detectors.ts). */
   redaction: RedactionConfigSchema.optional(),
+  /** Compaction and the context window (context/contextConfig.ts). */
+  context: ContextConfigSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -64,6 +71,8 @@ export const KiteConfigSchema = z.object({
     tokens: z.number().int().positive().nullable(),
     usd: z.number().positive().nullable(),
     wall_s: z.number().positive().nullable(),
+    observation_tokens: z.number().int().positive().nullable().optional(),
+    per_tool: z.record(z.string(), z.number().int().positive()).nullable().optional(),
   }),
   max_gate_failures: z.number().int().positive(),
   policy: PolicyConfigSchema.optional(),
@@ -74,6 +83,7 @@ export const KiteConfigSchema = z.object({
   /** Who turned the sandbox off, for the log and the status bar (null: it is on). */
   sandbox_off_by: z.string().nullable(),
   redaction: RedactionConfigSchema.optional(),
+  context: z.custom<ContextSettings>(),
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -141,6 +151,8 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
       tokens: b.tokens ?? DEFAULTS.budget.tokens,
       usd: b.usd ?? DEFAULTS.budget.usd,
       wall_s: b.wall_s ?? DEFAULTS.budget.wall_s,
+      ...(b.observation_tokens !== undefined ? { observation_tokens: b.observation_tokens } : {}),
+      ...(b.per_tool !== undefined ? { per_tool: b.per_tool } : {}),
     },
     max_gate_failures: c.max_gate_failures ?? DEFAULTS.max_gate_failures,
     policy: c.policy,
@@ -148,6 +160,7 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     sandbox: resolveSandboxSettings(c.sandbox),
     sandbox_off_by: c.sandbox === 'off' ? 'sandbox: off in .kite/config.json' : null,
     redaction: c.redaction,
+    context: resolveContextSettings(c.context),
   };
 }
 

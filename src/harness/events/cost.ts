@@ -5,6 +5,8 @@
 import { costOf, priceOf, uncachedCostOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
 import { addTokens, emptyTokenTotals, type TokenTotals } from '../protocol/totals';
+import { observationTokens } from '../protocol/contextTally';
+import { foldEvents } from '../protocol/reducer';
 
 
 export interface RunCost {
@@ -18,6 +20,10 @@ export interface RunCost {
   list_usd: number;
   billed_usd: number;
   replay: boolean; // replays re-use recorded replies: listed, never counted in totals
+  /** Tokens tool results put into the conversation (estimated, corrected by reported usage). */
+  observation_tokens: number;
+  observation_limit: number | null; // budget.observation_tokens the run started with
+  compactions: number;
 }
 
 export interface CostGroup {
@@ -36,7 +42,7 @@ export interface CostReport {
 const group = (): CostGroup => ({ runs: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0 });
 
 export function costOfRun(events: readonly KiteEvent[], log: string, prices: PriceTable = {}): RunCost {
-  const r: RunCost = { run: '', log, feature: '?', model: '', outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false };
+  const r: RunCost = { run: '', log, feature: '?', model: '', outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false, observation_tokens: 0, observation_limit: null, compactions: 0 };
   for (const e of events) {
     if (!r.run) r.run = e.run;
     if (e.kind === 'session_start') {
@@ -51,8 +57,18 @@ export function costOfRun(events: readonly KiteEvent[], log: string, prices: Pri
       addTokens(r.tokens, e);
       r.list_usd += uncachedCostOf(usage, price);
       r.billed_usd += costOf(usage, price);
+    } else if (e.kind === 'compaction' && e.summary) {
+      // A compaction's summary is a model call: billed like a reply.
+      const price = priceOf(e.summary.model, prices);
+      addTokens(r.tokens, e.summary);
+      r.list_usd += uncachedCostOf(e.summary, price);
+      r.billed_usd += costOf(e.summary, price);
     } else if (e.kind === 'session_end') r.outcome = e.status;
   }
+  const s = foldEvents(events, { conversation: false }); // the one count of observation tokens
+  r.observation_tokens = observationTokens(s.context);
+  r.observation_limit = s.start?.limits.observation_tokens ?? null;
+  r.compactions = s.compactions.length;
   return r;
 }
 
@@ -103,6 +119,12 @@ export function formatCostReport(report: CostReport): string {
   const t = report.total;
   const totalRow = ['TOTAL', `${t.runs} run${t.runs === 1 ? '' : 's'}`, '', '', n(t.tokens.input), n(t.tokens.output), n(t.tokens.cache_write), n(t.tokens.cache_read), n(t.tokens.total), usd(t.list_usd), usd(t.billed_usd)];
   const out = [table([head, ...rows], right), '', 'Per feature:', table([['FEATURE', 'RUNS', '', '', 'INPUT', 'OUTPUT', 'CACHE WRITE', 'CACHE READ', 'TOTAL', 'LIST $', 'BILLED $'], ...featureRows, totalRow], right)];
+  out.push('', 'Observation tokens (what tool results put into the conversation):');
+  for (const r of report.runs) {
+    const limit = r.observation_limit !== null ? ` of ${n(r.observation_limit)} (budget.observation_tokens)` : '';
+    const compacted = r.compactions ? ` · ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}` : '';
+    out.push(`  ${r.run}: ~${n(r.observation_tokens)}${limit}${compacted}`);
+  }
   const saved = t.list_usd - t.billed_usd;
   if (t.list_usd > 0) {
     const pct = `${((Math.abs(saved) / t.list_usd) * 100).toFixed(0)}% of the list price`;

@@ -72,6 +72,7 @@ export class PromMetrics {
         case 'session_start':
         case 'user':
         case 'warning':
+        case 'compaction':
         default:
           break;
       }

@@ -87,6 +87,7 @@ export class WriteIndex {
       case 'session_start':
       case 'user':
       case 'warning':
+      case 'compaction':
       default:
         return;
     }

@@ -28,6 +28,7 @@ import type { ProcessRunner } from '../sandbox/types';
 import type { Toolbox } from '../tools/types';
 import type { LoopDeps } from './session';
 import { SYSTEM_PROMPT } from '../prompts/system';
+import { observationStop, withheldResult } from '../context/observationBudget';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -151,5 +152,9 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     maxGateFailures: config.max_gate_failures,
     sandbox,
     secrets,
+    observation: (tool, output) => {
+      const stop = observationStop(input.limits, state.context, tool, output);
+      return stop ? { stop, withheld: withheldResult(stop, output.length, state.context.ratio) } : null;
+    },
   };
 }

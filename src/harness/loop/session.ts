@@ -130,6 +130,11 @@ async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBefore
     stopReason = reply.stop_reason;
   } catch (e) {
     if (signal.aborted || (e instanceof ModelError && e.code === 'cancelled')) return { outcome: 'cancelled', summary: 'the run was cancelled', error: null };
+    if (e instanceof ModelError && e.code === 'context_exceeded') {
+      // The provider refused the request as too long: the run cannot go on, the feature did not fail.
+      deps.log.append({ kind: 'warning', code: 'context_exceeded', message: e.message });
+      return { outcome: 'context_exceeded', summary: e.message, error: null };
+    }
     const msg = e instanceof ModelError ? `model error (${e.code}): ${e.message}` : `model error: ${(e as Error).message ?? String(e)}`;
     return { outcome: 'error', summary: msg, error: msg, modelUnavailable: e instanceof ModelError && MODEL_UNAVAILABLE.has(e.code) };
   }

@@ -30,7 +30,7 @@ export interface Model {
   complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply>;
 }
 
-export type ModelErrorCode = 'script_exhausted' | 'script_invalid' | 'auth' | 'missing_key' | 'bad_request' | 'network' | 'overloaded' | 'cancelled' | 'unknown';
+export type ModelErrorCode = 'script_exhausted' | 'script_invalid' | 'auth' | 'missing_key' | 'bad_request' | 'context_exceeded' | 'network' | 'overloaded' | 'cancelled' | 'unknown';
 
 export class ModelError extends Error {
   constructor(

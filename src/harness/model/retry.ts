@@ -65,6 +65,10 @@ export function classify(e: unknown): Verdict {
     if (status === 529) return { retry: true, reason: 'overloaded', retryAfterMs: retryAfterMs(e.headers), detail, finalCode: 'overloaded' };
     if (status === 408) return { retry: true, reason: 'timeout', retryAfterMs: retryAfterMs(e.headers), detail, finalCode: 'network' };
     if (status !== undefined && status >= 500) return { retry: true, reason: 'server_error', retryAfterMs: retryAfterMs(e.headers), detail, finalCode: 'network' };
+    // The service says "prompt is too long: N tokens > M maximum" with the generic 400 type; its
+    // wording is the only mark it has, so it is recognized here, at the boundary, and typed.
+    if (status === 400 && e.type === 'invalid_request_error' && /prompt is too long/i.test(e.apiMessage ?? e.message))
+      return { retry: false, error: new ModelError('context_exceeded', `The conversation no longer fits the model's context window (${e.apiMessage ?? e.message}).`) };
     if (status !== undefined && status >= 400) return { retry: false, error: new ModelError('bad_request', `The Anthropic API refused the request: ${detail}`) };
     return { retry: false, error: new ModelError('unknown', `The Anthropic API failed: ${detail}`) };
   }

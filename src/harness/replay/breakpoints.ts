@@ -70,6 +70,7 @@ export function classify(e: KiteEvent): ExceptionHit | null {
     case 'session_start':
     case 'user':
     case 'warning':
+    case 'compaction':
     default:
       return null;
   }

@@ -50,3 +50,9 @@ export function logEvents(repo: string): KiteEvent[] {
 
 export type Body = { tools?: { name: string }[]; system?: unknown; messages: { role: string; content: unknown }[] };
 export const bodyOf = (server: FakeAnthropicServer, i: number): Body => server.requests[i]!.body as Body;
+
+/** The closing summary the run's session_end recorded (why it stopped). */
+export function endSummary(repo: string): string {
+  const end = logEvents(repo).at(-1);
+  return end?.kind === 'session_end' ? end.summary : '(no session_end)';
+}
