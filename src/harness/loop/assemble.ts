@@ -29,6 +29,7 @@ import type { Toolbox } from '../tools/types';
 import type { LoopDeps } from './session';
 import { SYSTEM_PROMPT } from '../prompts/system';
 import { observationStop, withheldResult } from '../context/observationBudget';
+import { contextWindowOf } from '../model/contextWindows';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -152,6 +153,13 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     maxGateFailures: config.max_gate_failures,
     sandbox,
     secrets,
+    compaction: {
+      settings: config.context,
+      window: contextWindowOf(fallback, config.context.window),
+      summaryModel: input.model, // unlogged: the compaction event records the summary and its usage
+      price,
+      maxTokens: config.max_tokens,
+    },
     observation: (tool, output) => {
       const stop = observationStop(input.limits, state.context, tool, output);
       return stop ? { stop, withheld: withheldResult(stop, output.length, state.context.ratio) } : null;

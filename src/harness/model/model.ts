@@ -14,6 +14,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   max_tokens: number;
   signal?: AbortSignal;
+  /** 'compaction': a summary call with its own prompt (context/compactor.ts), not a turn of the run. */
+  purpose?: 'turn' | 'compaction';
 }
 
 /** Called for transport retries so the log can record them (never re-runs tools). */
