@@ -2,7 +2,7 @@
 // the loop (compaction, the observation budget), the reducer's folds (resume, replay, timeline)
 // and `kite cost` agree. Sizes are estimated from characters (~4 a token) and corrected by the
 // prompt size the provider reported for the last request (ratio = reported / estimated).
-import type { EventOf } from './events';
+import type { EventOf, KiteEvent } from './events';
 
 export const CHARS_PER_TOKEN = 4;
 
@@ -38,7 +38,7 @@ export function observationTokens(t: ContextTally, tool?: string): number {
 }
 
 export function tallyStart(t: ContextTally, e: Pick<EventOf<'session_start'>, 'system' | 'tools'>): void {
-  t.baseChars = e.system.length + JSON.stringify(e.tools).length;
+  t.baseChars = (e.system?.length ?? 0) + (e.tools ? JSON.stringify(e.tools).length : 0); // older logs may lack them
 }
 
 export function tallyToolResult(t: ContextTally, tool: string, output: string): void {
@@ -54,6 +54,15 @@ export function tallyModel(t: ContextTally, e: Pick<EventOf<'model'>, 'input_tok
   // Clamped: a scripted model's canned usage must not swing the estimate by more than 2x.
   if (estimated > 0 && reported > 0) t.ratio = Math.min(2, Math.max(0.5, reported / estimated));
   t.convChars += JSON.stringify(e.content).length;
+}
+
+/** One event's effect on the tally: the reducer and the timeline both fold with it. */
+export function tallyEvent(t: ContextTally, e: KiteEvent): void {
+  if (e.kind === 'session_start') tallyStart(t, e);
+  else if (e.kind === 'user') t.convChars += e.text.length;
+  else if (e.kind === 'model') tallyModel(t, e);
+  else if (e.kind === 'tool') tallyToolResult(t, e.name, e.output);
+  else if (e.kind === 'compaction') t.convChars = e.conv_chars_after;
 }
 
 export function cloneContextTally(t: ContextTally): ContextTally {

@@ -5,7 +5,7 @@ import type { StopReason, ToolUseBlock } from './content';
 import { Conversation } from './conversation';
 import { countRepeat, repetitionKey, resetAfterChange } from './repetition';
 import { addModelEvent, addTokens, emptyTokenTotals, type TokenTotals } from './totals';
-import { cloneContextTally, emptyContextTally, tallyModel, tallyStart, tallyToolResult, type ContextTally } from './contextTally';
+import { cloneContextTally, emptyContextTally, tallyEvent, type ContextTally } from './contextTally';
 import {
   assertNever,
   type CheckResult,
@@ -207,6 +207,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
   s.events++;
   s.lastSeq = e.seq;
   s.lastT = e.t;
+  tallyEvent(s.context, e);
   switch (e.kind) {
     case 'session_start':
       s.start = e;
@@ -230,13 +231,11 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       };
       s.mode = e.mode;
       s.limits = e.limits;
-      tallyStart(s.context, e);
       if (e.features.length) s.features = e.features;
       s.phase = 'awaiting_model';
       break;
     case 'user':
       s.conversation?.addUserText(e.text);
-      s.context.convChars += e.text.length;
       if (e.reason === 'gate_feedback') s.feedbackOwed = null;
       else if (e.reason === 'briefing') s.briefed = true;
       break;
@@ -245,7 +244,6 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.modelCalls++;
       s.lastStop = e.stop;
       addModelEvent(s, e);
-      tallyModel(s.context, e);
       s.conversation?.addAssistant(e.content);
       const text = replyText(e.content);
       if (text) s.lastText = text;
@@ -322,7 +320,6 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       c.recorded = null;
       delete s.pendingApprovals[e.id];
       setStage(s, c, 'done');
-      tallyToolResult(s.context, e.name, e.output);
       const conv = s.conversation;
       if (conv) {
         conv.addToolResult(e.id, e.output, e.is_error);
@@ -345,7 +342,6 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       break;
     case 'compaction':
       s.conversation?.applyCompaction(e);
-      s.context.convChars = e.conv_chars_after;
       s.compactions.push(e);
       if (e.summary) {
         // The summary was a model call: its tokens and dollars count like a reply's (not a turn).
