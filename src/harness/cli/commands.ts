@@ -5,6 +5,7 @@ import { runCommand } from './runCommand';
 import { resumeCommand } from './resumeCommand';
 import { timelineCommand } from './timelineCommand';
 import { costCommand } from './costCommand';
+import { cacheAuditCommand } from './cacheAuditCommand';
 import { diagnoseCommand } from './diagnoseCommand';
 import { exportCommand } from './exportCommand';
 import { debugAdapterCommand } from '../replay/debugAdapterCommand';
@@ -16,4 +17,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand];
