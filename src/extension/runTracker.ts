@@ -136,6 +136,14 @@ export class RunTracker implements vscode.Disposable {
       case 'intent':
         r.lastActivity = `running ${e.name}${e.path ? ` (${e.path})` : ''}`;
         break;
+      case 'compaction': {
+        // A summary is a model call: its tokens and dollars join the live totals.
+        const c = this.counts.get(token);
+        if (c && e.summary) addModelEvent(c.live, e.summary);
+        r.lastActivity = `compacted the conversation (~${e.tokens_before} → ~${e.tokens_after} tokens)`;
+        this.show(r);
+        break;
+      }
       case 'tool':
         r.lastActivity = `${e.name}${e.is_error ? ' failed' : ''}`;
         break;

@@ -60,6 +60,13 @@ export function segmentsOf(body: Obj): Segment[] {
   return out;
 }
 
+/** The prompt's size as this server counts it (the same ~4 characters a token as the cache). */
+export function promptTokensOf(body: Obj): number {
+  let chars = 0;
+  for (const s of segmentsOf(body)) chars += s.text.length + 1;
+  return tokensOf(chars);
+}
+
 export class CacheSimulator {
   private readonly entries = new Map<string, number>(); // prefix hash → expiry (ms)
   private readonly clock: () => number;

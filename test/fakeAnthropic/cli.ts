@@ -1,4 +1,4 @@
-// By hand: `npm run fake-anthropic -- --script replies.json [--port N] [--key K]... [--min-cache-tokens N]`
+// By hand: `npm run fake-anthropic -- --script replies.json [--port N] [--key K]... [--min-cache-tokens N] [--context-window N]`
 // Prints the base URL; point the SDK at it with ANTHROPIC_BASE_URL. Each request is summarized on stderr.
 import { parseArgs } from 'node:util';
 import { loadScript } from './script';
@@ -15,6 +15,7 @@ async function main(): Promise<number> {
         key: { type: 'string', multiple: true },
         'min-cache-tokens': { type: 'string' },
         'event-delay-ms': { type: 'string' },
+        'context-window': { type: 'string' },
       },
     }));
   } catch (e) {
@@ -38,6 +39,7 @@ async function main(): Promise<number> {
     apiKeys: values.key ?? null,
     minCacheTokens: num('min-cache-tokens', values['min-cache-tokens']),
     eventDelayMs: num('event-delay-ms', values['event-delay-ms']),
+    contextWindow: num('context-window', values['context-window']),
   });
   server.on('request', (r: FakeAnthropicServer['requests'][number]) => {
     const u = r.usage ? ` in=${r.usage.input_tokens} cache_write=${r.usage.cache_creation_input_tokens} cache_read=${r.usage.cache_read_input_tokens} out=${r.usage.output_tokens}` : '';

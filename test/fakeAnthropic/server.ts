@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { AssistantBlock } from '../../src/harness/protocol/content';
-import { CacheSimulator, tokensOf } from './caching';
+import { CacheSimulator, promptTokensOf, tokensOf } from './caching';
 import { newRequestId, sendError, sendHttpFault } from './faults';
 import { FaultSchema, type Fault, type ScriptEntry } from './script';
 import { formatSse, messageEvents, type FakeMessage, type FullUsage } from './sse';
@@ -23,6 +23,12 @@ export interface FakeAnthropicOptions {
   minCacheTokens?: number;
   chunkChars?: number; // size of text/json pieces in the stream
   eventDelayMs?: number; // pause between SSE events, so a test can act mid-stream
+  /** Context window in tokens, one for every model or per model id: a longer prompt gets the
+   *  service's 400 "prompt is too long". Absent: no limit. */
+  contextWindow?: number | Record<string, number>;
+  /** Replies for requests that carry no tools (Kite's compaction summaries), in order, so a
+   *  script of turns need not know when compaction happens. Absent: such requests use the script. */
+  summaries?: ScriptEntry[];
 }
 
 export type RequestOutcome = 'served' | 'rejected' | 'fault' | 'client_closed';
@@ -49,6 +55,7 @@ export class FakeAnthropicServer extends EventEmitter {
   readonly requests: RecordedRequest[] = [];
   readonly cache: CacheSimulator;
   private nextTurn = 0; // 0-based index of the script entry the next reply comes from
+  private nextSummary = 0; // 0-based index into opts.summaries
   private readonly faults = new Map<number, Fault[]>();
   private readonly http: Server;
   private address = '';
@@ -127,8 +134,12 @@ export class FakeAnthropicServer extends EventEmitter {
     }
     const bodyError = validateBody(body);
     if (bodyError) return reject(bodyError, body);
+    const tooLong = this.overWindow(body);
+    if (tooLong) return reject(tooLong, body);
     const stream = body.stream === true;
     const rec = { ...base, body, stream, cacheControlBlocks: countCacheControl(body) };
+    const summaries = this.opts.summaries;
+    if (summaries && !(Array.isArray(body.tools) && body.tools.length)) return this.serveSummary(summaries, body, rec, res, requestId);
     const turn = this.nextTurn;
     const entry = this.opts.script[turn];
     if (!entry) {
@@ -188,6 +199,37 @@ export class FakeAnthropicServer extends EventEmitter {
     this.nextTurn++; // synchronously with the final write: the next request is for the next turn
     res.end();
     this.record({ ...done, status: 200, outcome: 'served', fault });
+  }
+
+  /** A request without tools answered from `summaries` (no faults, never advances the script). */
+  private serveSummary(summaries: ScriptEntry[], body: Obj, rec: Omit<RecordedRequest, 'status' | 'outcome' | 'turn'>, res: ServerResponse, requestId: string): void {
+    const entry = summaries[this.nextSummary];
+    if (!entry) {
+      this.record({ ...rec, turn: null, status: 500, outcome: 'fault' });
+      return sendError(res, 500, 'api_error', `fake-anthropic: no summary reply left (${summaries.length} given)`, requestId, { 'x-should-retry': 'false' });
+    }
+    this.nextSummary++;
+    const content = normalize(entry.content);
+    const usage: FullUsage = { ...this.cache.account(body), output_tokens: entry.usage?.output_tokens ?? tokensOf(JSON.stringify(content).length) };
+    const message: FakeMessage = { id: 'msg_' + randomBytes(12).toString('hex'), type: 'message', role: 'assistant', model: String(body.model), content, stop_reason: entry.stop_reason, stop_sequence: null, usage };
+    if (rec.stream) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId });
+      for (const e of messageEvents(message, this.opts.chunkChars)) res.write(formatSse(e));
+      res.end();
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+      res.end(JSON.stringify(message));
+    }
+    this.record({ ...rec, turn: null, usage, status: 200, outcome: 'served' });
+  }
+
+  /** The service's answer to a prompt longer than the model's window (same type and wording). */
+  private overWindow(body: Obj): ApiErrorInfo | null {
+    const w = this.opts.contextWindow;
+    const max = typeof w === 'number' ? w : w?.[String(body.model)];
+    if (max === undefined) return null;
+    const n = promptTokensOf(body);
+    return n > max ? { status: 400, type: 'invalid_request_error', message: `prompt is too long: ${n} tokens > ${max} maximum` } : null;
   }
 
   private control(path: string, method: string, raw: string, res: ServerResponse, requestId: string): void {

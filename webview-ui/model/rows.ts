@@ -2,6 +2,7 @@
 // arrives (O(1) per event), so scrolling never formats anything but the visible window.
 import { assertNever, type KiteEvent } from '../../src/harness/protocol/events';
 import { fullLengthOf } from '../../src/harness/protocol/webviewMessages';
+import { compactionLine } from '../../src/harness/protocol/compaction';
 import { compactNumber, firstLine, formatUsd } from './format';
 
 export type RowLevel = 'info' | 'ok' | 'warn' | 'error';
@@ -218,6 +219,13 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
       row.status = e.limit;
       row.summary = e.limit === 'usd' ? `spent ${formatUsd(e.used)} of ${formatUsd(e.max)}` : `${e.limit}: used ${compactNumber(e.used)} of ${compactNumber(e.max)}`;
       row.level = 'error';
+      break;
+    case 'compaction':
+      // Tokens before → after and what was kept: the cached prefix is rebuilt once, here.
+      row.title = 'Compaction';
+      row.status = e.summary ? 'summarized' : 'stubbed';
+      row.summary = `${compactionLine(e)}${e.summary ? ` · summary ${formatUsd(e.summary.cost_usd)}` : ''}`;
+      row.level = 'warn';
       break;
     case 'warning':
       row.title = 'Warning';

@@ -5,6 +5,7 @@
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
 import { tokensOf } from '../../src/harness/protocol/totals';
+import { emptyContextTally, tallyEvent, type ContextTally } from '../../src/harness/protocol/contextTally';
 import type { TimelineSource } from '../../src/harness/protocol/webviewMessages';
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
@@ -59,6 +60,10 @@ export class TimelineStore {
   visible: number[] = [];
   /** Rows that pass the filter (all rows when none is set), collapsed turns included. */
   matchCount = 0;
+  /** What tool results put into the conversation (the reducer's count, protocol/contextTally.ts). */
+  readonly context: ContextTally = emptyContextTally();
+  observationLimit: number | null = null;
+  compactions = 0;
   readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null, sandbox: null };
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
@@ -158,6 +163,9 @@ export class TimelineStore {
 
   private count(e: KiteEvent, row: Row): void {
     if (row.level === 'error') this.totals.errors++;
+    tallyEvent(this.context, e);
+    if (e.kind === 'compaction') this.compactions++;
+    else if (e.kind === 'session_start') this.observationLimit = e.limits.observation_tokens ?? null;
     if (e.kind === 'model') {
       this.totals.turns = Math.max(this.totals.turns, e.turn);
       this.totals.tokens += tokensOf(e);

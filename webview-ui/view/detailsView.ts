@@ -135,6 +135,16 @@ export function detailText(e: KiteEvent): string {
       return [e.reason ? `Reason: ${e.reason}` : '', e.diff ?? '', e.edited_args !== undefined ? JSON.stringify(e.edited_args, null, 2) : ''].filter(Boolean).join('\n\n') || `${e.decision}${e.always ? ' (always allow)' : ''}`;
     case 'session_end':
       return [e.summary, e.error ? `Error: ${e.error}` : '', e.commit ? `Commit ${e.commit}` : ''].filter(Boolean).join('\n\n');
+    case 'compaction':
+      // What was cut, and what the model now reads instead.
+      return [
+        e.note,
+        ...e.stubbed.map((s) => `${s.name} ${s.id}: ${s.chars} characters → ${s.stub}`),
+        e.summary ? `Summary of turns ${e.summary.turns[0]}–${e.summary.turns[1]}:\n${note(e.summary.text)}` : '',
+        ...(e.summary?.kept ?? []).map((k) => `Kept verbatim:\n${note(k)}`),
+      ]
+        .filter(Boolean)
+        .join('\n\n');
     case 'approval_request':
     case 'budget_stop':
     case 'divergence':

@@ -5,6 +5,7 @@ import type { LogProblem } from '../../src/harness/protocol/webviewMessages';
 import type { TimelineStore } from '../model/timelineStore';
 import { compactNumber, formatUsd } from '../model/format';
 import type { Announcer } from './announcer';
+import { observationTokens } from '../../src/harness/protocol/contextTally';
 
 export class Header {
   readonly el: HTMLElement;
@@ -71,6 +72,12 @@ export class Header {
       budget !== null ? `${formatUsd(cost)} of ${formatUsd(budget)}` : formatUsd(cost),
       `${t.errors} error${t.errors === 1 ? '' : 's'}`,
     ];
+    // Shown when the run has an observation budget or was compacted (most runs have neither).
+    if (store.observationLimit !== null || store.compactions > 0) {
+      const obs = observationTokens(store.context);
+      parts.push(`~${compactNumber(obs)}${store.observationLimit !== null ? ` of ${compactNumber(store.observationLimit)}` : ''} observation tokens`);
+      if (store.compactions) parts.push(`${store.compactions} compaction${store.compactions === 1 ? '' : 's'}`);
+    }
     if (store.loading) parts.push(`loading ${store.rows.length.toLocaleString('en-US')} of ~${Math.max(store.expected, store.rows.length).toLocaleString('en-US')} events…`);
     this.stats.textContent = parts.join(' · ');
     this.stats.classList.toggle('over-budget', budget !== null && cost > budget);

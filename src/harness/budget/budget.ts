@@ -2,7 +2,10 @@
 // cache reads), dollars, wall time. A budget is a hard stop, not a suggestion in the prompt.
 import { assertNever, type Limits } from '../protocol/events';
 
-export type LimitName = keyof Limits;
+/** The limits checked before a model call; observation tokens are checked before a tool result
+ *  enters the conversation (context/observationBudget.ts). */
+export type CallLimitName = 'turns' | 'tokens' | 'usd' | 'wall_s';
+export type LimitName = CallLimitName | 'observation_tokens';
 
 export interface Usage {
   turns: number;
@@ -15,6 +18,8 @@ export interface BudgetStop {
   limit: LimitName;
   used: number;
   max: number;
+  tool?: string; // observation_tokens: whose result was withheld
+  per_tool?: boolean; // observation_tokens: the tool's own limit
 }
 
 export const NO_LIMITS: Limits = { turns: null, tokens: null, usd: null, wall_s: null };
@@ -26,10 +31,17 @@ export function mergeLimits(base: Limits, over: Partial<Limits> = {}): Limits {
     tokens: over.tokens !== undefined ? over.tokens : base.tokens,
     usd: over.usd !== undefined ? over.usd : base.usd,
     wall_s: over.wall_s !== undefined ? over.wall_s : base.wall_s,
+    // Present only when set (older logs and configs have neither).
+    ...optional('observation_tokens', over.observation_tokens !== undefined ? over.observation_tokens : base.observation_tokens),
+    ...optional('per_tool', over.per_tool !== undefined ? over.per_tool : base.per_tool),
   };
 }
 
-const ORDER: LimitName[] = ['turns', 'tokens', 'usd', 'wall_s'];
+function optional<K extends string, V>(key: K, v: V | null | undefined): Partial<Record<K, V>> {
+  return v === null || v === undefined ? {} : ({ [key]: v } as Record<K, V>);
+}
+
+const ORDER: CallLimitName[] = ['turns', 'tokens', 'usd', 'wall_s'];
 
 /** The first limit reached (used >= max), or null when another model call is allowed. */
 export function checkBudget(limits: Limits, used: Usage): BudgetStop | null {
@@ -40,7 +52,7 @@ export function checkBudget(limits: Limits, used: Usage): BudgetStop | null {
   return null;
 }
 
-function round(v: number, limit: LimitName): number {
+function round(v: number, limit: CallLimitName): number {
   return limit === 'usd' ? Math.round(v * 10_000) / 10_000 : limit === 'wall_s' ? Math.round(v * 100) / 100 : v;
 }
 
@@ -54,6 +66,10 @@ export function describeStop(s: BudgetStop): string {
       return `dollar budget reached: $${s.used.toFixed(4)} of $${s.max.toFixed(2)} spent`;
     case 'wall_s':
       return `wall-time budget reached: ${s.used.toFixed(0)} s of ${s.max} s`;
+    case 'observation_tokens': {
+      const which = s.per_tool ? `the observation budget for ${s.tool} (budget.per_tool)` : 'the observation budget (budget.observation_tokens)';
+      return `observation budget reached: ${s.tool ? `a ${s.tool} result ` : 'a tool result '}would bring tool results to ~${s.used.toLocaleString('en-US')} tokens, over ${which} of ${s.max.toLocaleString('en-US')}; it was withheld and did not enter the conversation`;
+    }
     default:
       return assertNever(s.limit, 'limit');
   }

@@ -5,6 +5,7 @@ import { runCommand } from './runCommand';
 import { resumeCommand } from './resumeCommand';
 import { timelineCommand } from './timelineCommand';
 import { costCommand } from './costCommand';
+import { cacheAuditCommand } from './cacheAuditCommand';
 import { diagnoseCommand } from './diagnoseCommand';
 import { exportCommand } from './exportCommand';
 import { debugAdapterCommand } from '../replay/debugAdapterCommand';
@@ -20,4 +21,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, resetCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, resetCommand];

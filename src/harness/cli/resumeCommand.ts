@@ -24,6 +24,7 @@ const FLAGS: FlagSpec[] = [
   { name: 'max-turns', type: 'int', value: 'N', help: 'stop after N model turns (overrides the recorded limit)' },
   { name: 'max-tokens', type: 'int', value: 'N', help: 'stop after N tokens' },
   { name: 'max-usd', type: 'number', value: 'X', help: 'stop after X dollars' },
+  { name: 'max-observation-tokens', type: 'int', value: 'N', help: 'stop before tool results would put more than N tokens into the conversation' },
   { name: 'approve', type: 'string', value: 'IDS', help: 'approve these waiting calls (ids from the pause message; comma-separated or repeated; bare only when one call waits)' },
   { name: 'deny', type: 'string', value: 'REASON', help: 'deny the calls that were waiting for approval (the agent is told REASON)' },
   { name: 'dir', type: 'string', value: 'DIR', help: 'project folder to look for a run id in (default: the current folder)' },
@@ -90,6 +91,7 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
     if (typeof f['max-turns'] === 'number') limits.turns = f['max-turns'];
     if (typeof f['max-tokens'] === 'number') limits.tokens = f['max-tokens'];
     if (typeof f['max-usd'] === 'number') limits.usd = f['max-usd'];
+    if (typeof f['max-observation-tokens'] === 'number') limits.observation_tokens = f['max-observation-tokens'];
 
     const isTty = deps.isTty ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
     let host: Host = deps.host ?? (mode === 'unattended' ? new UnattendedHost() : isTty ? (tty = new TtyHost()) : new NoTerminalHost());

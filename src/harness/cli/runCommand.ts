@@ -25,6 +25,7 @@ export const RUN_FLAGS: FlagSpec[] = [
   { name: 'max-turns', type: 'int', value: 'N', help: 'stop after N model turns' },
   { name: 'max-tokens', type: 'int', value: 'N', help: 'stop after N tokens (input + output + cache reads/writes)' },
   { name: 'max-usd', type: 'number', value: 'X', help: 'stop after X dollars' },
+  { name: 'max-observation-tokens', type: 'int', value: 'N', help: 'stop before tool results would put more than N tokens into the conversation' },
   { name: 'allow-dirty', type: 'bool', help: 'start even if the work tree has uncommitted changes (kept out of the commit unless the run changes them too)' },
   { name: 'worktree', type: 'bool', help: 'work in a new git worktree on branch kite/<feature id>' },
   { name: 'all', type: 'bool', help: 'keep going feature by feature until none is left or one does not end done' },
@@ -107,6 +108,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
     if (typeof f['max-turns'] === 'number') limits.turns = f['max-turns'];
     if (typeof f['max-tokens'] === 'number') limits.tokens = f['max-tokens'];
     if (typeof f['max-usd'] === 'number') limits.usd = f['max-usd'];
+    if (typeof f['max-observation-tokens'] === 'number') limits.observation_tokens = f['max-observation-tokens'];
     // Rows as they happen, also into a pipe or a CI log: progress is visible while the run works.
     const live = deps.live ?? true;
     const color = live && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;

@@ -10,6 +10,7 @@ import { resolveSandboxSettings, SandboxConfigSchema, type SandboxSettings } fro
 import { RedactionConfigSchema } from '../secrets/detectors';
 import { ContractsSchema } from '../policy/contracts';
 import { HooksConfigSchema, type HooksConfig } from '../hooks/hookConfig';
+import { ContextConfigSchema, resolveContextSettings, type ContextSettings } from '../context/contextConfig';
 import { formatIssues } from './formatIssues';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
@@ -21,6 +22,10 @@ export const BudgetConfigSchema = z.strictObject({
   tokens: z.number().int().positive().optional(),
   usd: z.number().positive().optional(),
   wall_s: z.number().positive().optional(),
+  /** Tokens tool results may put into the conversation over a run (context/observationBudget.ts). */
+  observation_tokens: z.number().int().positive().optional(),
+  /** The same per tool, e.g. {"run": 20000}. */
+  per_tool: z.record(z.string().min(1), z.number().int().positive()).optional(),
 });
 
 export const KiteConfigFileSchema = z.strictObject({
@@ -51,6 +56,8 @@ export const KiteConfigFileSchema = z.strictObject({
   contracts: ContractsSchema.optional(),
   /** Command hooks in Claude Code's settings format (hooks/); they run only once approved (kite trust). */
   hooks: HooksConfigSchema.optional(),
+  /** Compaction and the context window (context/contextConfig.ts). */
+  context: ContextConfigSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -73,6 +80,8 @@ export const KiteConfigSchema = z.object({
     tokens: z.number().int().positive().nullable(),
     usd: z.number().positive().nullable(),
     wall_s: z.number().positive().nullable(),
+    observation_tokens: z.number().int().positive().nullable().optional(),
+    per_tool: z.record(z.string(), z.number().int().positive()).nullable().optional(),
   }),
   max_gate_failures: z.number().int().positive(),
   policy: PolicyConfigSchema.optional(),
@@ -86,6 +95,7 @@ export const KiteConfigSchema = z.object({
   redaction: RedactionConfigSchema.optional(),
   contracts: ContractsSchema,
   hooks: z.custom<HooksConfig>(),
+  context: z.custom<ContextSettings>(),
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -153,6 +163,8 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
       tokens: b.tokens ?? DEFAULTS.budget.tokens,
       usd: b.usd ?? DEFAULTS.budget.usd,
       wall_s: b.wall_s ?? DEFAULTS.budget.wall_s,
+      ...(b.observation_tokens !== undefined ? { observation_tokens: b.observation_tokens } : {}),
+      ...(b.per_tool !== undefined ? { per_tool: b.per_tool } : {}),
     },
     max_gate_failures: c.max_gate_failures ?? DEFAULTS.max_gate_failures,
     policy: c.policy,
@@ -163,6 +175,7 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     redaction: c.redaction,
     contracts: c.contracts ?? [],
     hooks: (c.hooks ?? {}) as HooksConfig,
+    context: resolveContextSettings(c.context),
   };
 }
 

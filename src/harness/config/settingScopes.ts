@@ -19,7 +19,7 @@ export interface UserSandbox {
 /** The kite.* settings of a run once the scope rules above are applied. */
 export interface KiteSettings {
   model: string; // '' = not set
-  budget: { turns: number | null; tokens: number | null; usd: number | null; wallSeconds: number | null };
+  budget: { turns: number | null; tokens: number | null; usd: number | null; wallSeconds: number | null; observationTokens?: number | null };
   maxGateFailures?: number | null;
   /** Regex patterns; deny is the union of every scope (user, workspace, folder). */
   policy?: { allowCommands: string[]; denyCommands: string[] };
@@ -71,6 +71,7 @@ export function kiteSettingsOf(raw: RawSettings): KiteSettings {
       tokens: positive(raw['budget.tokens']),
       usd: positive(raw['budget.usd']),
       wallSeconds: positive(raw['budget.wallSeconds']),
+      observationTokens: positive(raw['budget.observationTokens']),
     },
     maxGateFailures: positive(raw.maxGateFailures),
     policy: { denyCommands: mergedLevels(raw['policy.denyCommands']), allowCommands: userList(raw['policy.allowCommands']) },

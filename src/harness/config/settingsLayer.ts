@@ -28,6 +28,9 @@ import { kiteSettingsOf, type KiteSettings, type SandboxSwitch } from './setting
 
 export type { KiteSettings } from './settingScopes';
 
+/** The limits a kite.budget.* setting can fill in (per_tool lives in .kite/config.json only). */
+type SettableLimit = Exclude<keyof Limits, 'per_tool'>;
+
 /** A setting the harness could not use, named for the person (e.g. kite.policy.denyCommands[2]). */
 export type SettingProblem = ResolvedSettings['problems'][number];
 
@@ -39,7 +42,7 @@ export interface EffectiveRunSettings {
   modelSource: 'setting' | 'config' | 'default';
   /** Only the limits the config does not set (runFeature applies the config's own). */
   limits: Partial<Limits>;
-  limitSources: Record<keyof Limits, 'config' | 'setting' | 'default'>;
+  limitSources: Record<SettableLimit, 'config' | 'setting' | 'default'>;
   /** Only when the config does not set max_gate_failures. */
   maxGateFailures?: number;
   maxGateFailuresSource: 'config' | 'setting' | 'default';
@@ -93,12 +96,13 @@ export function effectiveRunSettings(settings: KiteSettings, config: ConfigFileV
     modelSource = 'config';
   }
   const limits: Partial<Limits> = {};
-  const limitSources = { turns: 'default', tokens: 'default', usd: 'default', wall_s: 'default' } as EffectiveRunSettings['limitSources'];
-  const pairs: [keyof Limits, number | undefined, number | null][] = [
+  const limitSources = { turns: 'default', tokens: 'default', usd: 'default', wall_s: 'default', observation_tokens: 'default' } as EffectiveRunSettings['limitSources'];
+  const pairs: [SettableLimit, number | undefined, number | null][] = [
     ['turns', config?.budget?.turns, settings.budget.turns],
     ['tokens', config?.budget?.tokens, settings.budget.tokens],
     ['usd', config?.budget?.usd, settings.budget.usd],
     ['wall_s', config?.budget?.wall_s, settings.budget.wallSeconds],
+    ['observation_tokens', config?.budget?.observation_tokens, settings.budget.observationTokens ?? null],
   ];
   for (const [key, fromConfig, fromSetting] of pairs) {
     if (fromConfig !== undefined) limitSources[key] = 'config';

@@ -7,6 +7,8 @@
 import { costOf, knownPriceOf, providerOf, uncachedCostOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
 import { addTokens, emptyTokenTotals, type TokenTotals } from '../protocol/totals';
+import { observationTokens } from '../protocol/contextTally';
+import { foldEvents } from '../protocol/reducer';
 
 
 export interface RunCost {
@@ -24,6 +26,10 @@ export interface RunCost {
   list_usd: number;
   billed_usd: number;
   replay: boolean; // replays re-use recorded replies: listed, never counted in totals
+  /** Tokens tool results put into the conversation (estimated, corrected by reported usage). */
+  observation_tokens: number;
+  observation_limit: number | null; // budget.observation_tokens the run started with
+  compactions: number;
 }
 
 export interface CostGroup {
@@ -50,7 +56,7 @@ export interface CostReport {
 const group = (): CostGroup => ({ runs: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0 });
 
 export function costOfRun(events: readonly KiteEvent[], log: string, prices: PriceTable = {}): RunCost {
-  const r: RunCost = { run: '', log, feature: '?', model: '', provider: '', price_unknown: false, outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false };
+  const r: RunCost = { run: '', log, feature: '?', model: '', provider: '', price_unknown: false, outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false, observation_tokens: 0, observation_limit: null, compactions: 0 };
   for (const e of events) {
     if (!r.run) r.run = e.run;
     if (e.kind === 'session_start') {
@@ -74,8 +80,18 @@ export function costOfRun(events: readonly KiteEvent[], log: string, prices: Pri
         r.list_usd += e.cost_usd;
         r.billed_usd += e.cost_usd;
       }
+    } else if (e.kind === 'compaction' && e.summary) {
+      // A compaction's summary is a model call: billed like a reply (at the cost logged when no price is listed).
+      const price = knownPriceOf(e.summary.model, prices);
+      addTokens(r.tokens, e.summary);
+      r.list_usd += price ? uncachedCostOf(e.summary, price) : e.summary.cost_usd;
+      r.billed_usd += price ? costOf(e.summary, price) : e.summary.cost_usd;
     } else if (e.kind === 'session_end') r.outcome = e.status;
   }
+  const s = foldEvents(events, { conversation: false }); // the one count of observation tokens
+  r.observation_tokens = observationTokens(s.context);
+  r.observation_limit = s.start?.limits.observation_tokens ?? null;
+  r.compactions = s.compactions.length;
   return r;
 }
 
@@ -136,6 +152,12 @@ export function formatCostReport(report: CostReport): string {
     out.push('', 'Per model:', table([['PROVIDER', 'MODEL', 'RUNS', 'TOKENS', 'BILLED $'], ...modelRows], new Set([2, 3, 4])));
   }
   if (models.some((m) => m.price_unknown)) out.push('', 'A model without a known price is not counted in the dollars; give it one in .kite/config.json "prices".');
+  out.push('', 'Observation tokens (what tool results put into the conversation):');
+  for (const r of report.runs) {
+    const limit = r.observation_limit !== null ? ` of ${n(r.observation_limit)} (budget.observation_tokens)` : '';
+    const compacted = r.compactions ? ` · ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}` : '';
+    out.push(`  ${r.run}: ~${n(r.observation_tokens)}${limit}${compacted}`);
+  }
   const saved = t.list_usd - t.billed_usd;
   if (t.list_usd > 0) {
     const pct = `${((Math.abs(saved) / t.list_usd) * 100).toFixed(0)}% of the list price`;

@@ -1,6 +1,7 @@
 // The run as text, one row per model turn, tool call and gate — the view of the original Kite's
 // `timeline`, plus the rows a dependable harness adds (policy denials, budget stops, the end).
 import { relative } from 'node:path';
+import { compactionLine } from '../protocol/compaction';
 import { showControlChars } from '../protocol/controlChars';
 import { describeSandbox } from '../protocol/sandboxInfo';
 import type { KiteEvent } from '../protocol/events';
@@ -95,6 +96,8 @@ export class TimelineFormatter {
         const what = e.no_change && !e.passed ? 'the run changed no file' : checks;
         return `${secs(e.t)}  gate ${e.passed ? paint(c, 32, 'PASSED') : paint(c, 31, 'FAILED')}${attempt}  ${what}`;
       }
+      case 'compaction':
+        return `${secs(e.t)}  ${paint(c, 33, 'compaction')}: ${compactionLine(e)}`;
       case 'budget_stop':
         return `${secs(e.t)}  ${paint(c, 31, 'budget stop')}: ${e.limit} ${e.limit === 'usd' ? `$${e.used.toFixed(4)} of $${e.max}` : `${n(Math.round(e.used))} of ${n(e.max)}`}`;
       case 'warning':

@@ -9,7 +9,7 @@ import { LoggedModel } from '../events/loggedModel';
 import type { EventSink } from '../events/sink';
 import { Gate } from '../gate/gate';
 import type { Host } from '../host';
-import type { Model } from '../model/model';
+import type { Model, ToolSpec } from '../model/model';
 import { knownPriceOf } from '../model/pricing';
 import { LivePolicy } from '../policy/livePolicy';
 import { existingProtected, isGateDefining, protectionOf } from '../policy/protect';
@@ -36,6 +36,8 @@ import { hasHooks } from '../hooks/hookConfig';
 import { HookRunner } from '../hooks/hookRunner';
 import { StopHookGate } from '../hooks/stopHookGate';
 import { isTrusted } from '../hooks/trust';
+import { observationStop, withheldResult } from '../context/observationBudget';
+import { contextWindowOf } from '../model/contextWindows';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -64,6 +66,14 @@ export interface AssembleInput {
 export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
 
 export { isVerifyNone, verifyOf }; // defined with the feature schema (progressFile.ts)
+
+/** The tools the model is sent: only the feature's (`features[].tools`), in the toolbox's order.
+ *  Policy still refuses any other name (rule feature:tools); this keeps them off the wire. */
+export function wireTools(toolbox: Toolbox, feature: Feature): ToolSpec[] {
+  const allowed = feature.tools;
+  const all = toolbox.specs();
+  return allowed ? all.filter((t) => allowed.includes(t.name)) : all;
+}
 
 export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedModel; sandbox: RunSandbox } {
   const { root, config, feature, state } = input;
@@ -181,12 +191,23 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
     toolContext: { root, logDir: workspaceLogDir(root, config), runner, commandTimeoutS: config.command_timeout },
     now: input.now,
     system: SYSTEM_PROMPT,
-    tools: toolbox.specs(),
+    tools: wireTools(toolbox, feature),
     maxTokens: config.max_tokens,
     limits: input.limits,
     maxGateFailures: config.max_gate_failures,
     sandbox,
     secrets,
     ...(hooks ? { hooks } : {}),
+    compaction: {
+      settings: config.context,
+      window: contextWindowOf(fallback, config.context.window),
+      summaryModel: input.model, // unlogged: the compaction event records the summary and its usage
+      price: (m: string) => price(m) ?? { input: 0, output: 0 }, // price unknown: its summary counts $0, like its replies
+      maxTokens: config.max_tokens,
+    },
+    observation: (tool, output) => {
+      const stop = observationStop(input.limits, state.context, tool, output);
+      return stop ? { stop, withheld: withheldResult(stop, output.length, state.context.ratio) } : null;
+    },
   };
 }

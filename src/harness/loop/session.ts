@@ -15,6 +15,7 @@ import type { ToolUseBlock } from '../protocol/content';
 import { assertNever, type Limits, type Outcome } from '../protocol/events';
 import type { RunState } from '../protocol/reducer';
 import { closingOf } from './closing';
+import { compactIfNeeded, type CompactionDeps } from '../context/compactor';
 import type { RecordedAnswerHost, RecordedCallSink } from './recorded';
 import { CancelledError, type ToolCallDeps } from './toolCall';
 import { answerCutCalls, toolsStep } from './toolsStep';
@@ -34,6 +35,8 @@ export interface LoopDeps extends ToolCallDeps {
   /** The start of a run's conversation, written once when the log does not have it yet (a fresh
    *  run, or a crash before it): the opening progress update and the briefing. */
   opening: { progress: () => void; briefing: () => string } | null;
+  /** Compaction before each model call (context/compactor.ts); absent: the conversation only grows. */
+  compaction?: CompactionDeps;
 }
 
 export interface LoopResult {
@@ -121,6 +124,8 @@ async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBefore
     deps.log.append({ kind: 'budget_stop', limit: stop.limit, used: stop.used, max: stop.max });
     return { outcome: 'budget_exceeded', summary: describeStop(stop), error: null };
   }
+  if (deps.compaction) await compactIfNeeded(s, deps.compaction, deps.log, signal);
+  if (signal.aborted) return { outcome: 'cancelled', summary: 'the run was cancelled', error: null };
   if (!s.conversation) throw new Error('the run state has no conversation');
   let content;
   let stopReason;
@@ -130,6 +135,11 @@ async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBefore
     stopReason = reply.stop_reason;
   } catch (e) {
     if (signal.aborted || (e instanceof ModelError && e.code === 'cancelled')) return { outcome: 'cancelled', summary: 'the run was cancelled', error: null };
+    if (e instanceof ModelError && e.code === 'context_exceeded') {
+      // The provider refused the request as too long: the run cannot go on, the feature did not fail.
+      deps.log.append({ kind: 'warning', code: 'context_exceeded', message: e.message });
+      return { outcome: 'context_exceeded', summary: e.message, error: null };
+    }
     const msg = e instanceof ModelError ? `model error (${e.code}): ${e.message}` : `model error: ${(e as Error).message ?? String(e)}`;
     return { outcome: 'error', summary: msg, error: msg, modelUnavailable: e instanceof ModelError && MODEL_UNAVAILABLE.has(e.code) };
   }

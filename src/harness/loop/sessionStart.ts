@@ -43,6 +43,7 @@ export function sessionStartOf(i: SessionStartInput): Omit<EventOf<'session_star
     started_at: i.startedAt.toISOString(),
     system: i.deps.system,
     tools: i.deps.tools,
+    allowed_tools: i.feature.tools ?? null,
     features: (i.progressAtStart?.features ?? []).map((f) => ({ id: f.id, title: f.title, status: f.status })),
     sandbox: i.deps.sandbox.info,
   };

@@ -5,6 +5,7 @@
 import { lstatSync } from 'node:fs';
 import { GUARD_RULES } from '../tools/openGuarded';
 import { createTwoFilesPatch } from 'diff';
+import type { BudgetStop } from '../budget/budget';
 import type { EventSink } from '../events/sink';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { PolicyContext, PolicyVerdict, PolicyCall } from '../policy/types';
@@ -48,6 +49,8 @@ export interface ToolCallDeps {
     preToolUse(call: { id: string; name: string; args: unknown }, signal: AbortSignal): Promise<string | null>;
     postToolUse(call: { id: string; name: string; args: unknown; output: string; is_error: boolean }, signal: AbortSignal): Promise<string | null>;
   };
+  /** The observation budget's verdict on a result about to enter the conversation (context/observationBudget.ts). */
+  observation?: (tool: string, output: string) => { stop: BudgetStop; withheld: string } | null;
 }
 
 export type ToolCallResult = { kind: 'result'; output: string; is_error: boolean } | { kind: 'stuck'; message: string } | { kind: 'paused'; message: string };
@@ -101,6 +104,13 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
     // and a resume's fold all hold the same screened text.
     const raw = o.output + extra + warning;
     const screened = deps.secrets?.screenToolResult({ id, tool: toolName, path: o.path ?? null, output: raw, is_error: o.is_error }) ?? { output: raw, blocked: false, audits: [] };
+    const over = deps.observation?.(toolName, screened.output) ?? null;
+    if (over) {
+      // Withheld before it enters the conversation; the budget_stop moves the run to its end.
+      log.append({ kind: 'tool', id, name: toolName, args, ms: Math.round(ms), is_error: true, output: over.withheld, error_code: 'observation_budget', exit_code: o.exit_code, path: o.path, post_hash: o.post_hash, ...(o.sandbox ? { sandbox: o.sandbox } : {}) });
+      log.append({ kind: 'budget_stop', limit: over.stop.limit, used: over.stop.used, max: over.stop.max, ...(over.stop.tool ? { tool: over.stop.tool } : {}), ...(over.stop.per_tool ? { per_tool: true } : {}) });
+      return { kind: 'result', output: over.withheld, is_error: true };
+    }
     const output = screened.output;
     const isError = o.is_error || screened.blocked;
     log.append({

@@ -33,6 +33,7 @@ export async function toolsStep(deps: LoopDeps, signal: AbortSignal): Promise<To
     }
     const r = call?.stage === 'intent' && rec.intent ? await finishAfterIntent(deps, use, call, rec, rec.intent, signal) : await runCall(deps, use, call, rec, signal);
     if (r.kind !== 'ok') return r;
+    if (s.budgetStop) return { kind: 'ok' }; // the observation budget withheld a result: the run is finishing
   }
   return { kind: 'ok' };
 }

@@ -64,7 +64,8 @@ export class AnthropicModel implements Model {
 
   async complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
     if (!this.client) throw new ModelError('missing_key', `No Anthropic API key: ${KEY_HINT}.`);
-    const changed = this.prefix.check(request.system, request.tools, request.messages);
+    // A summary call has its own prompt by design: it must not count as the run's prefix drifting.
+    const changed = request.purpose === 'compaction' ? null : this.prefix.check(request.system, request.tools, request.messages);
     if (changed) observer?.onWarning?.({ code: 'prefix_changed', message: changed });
     const wire = buildWireParams(request.system, request.tools, request.messages, this.cache);
     const params = {

@@ -14,6 +14,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   max_tokens: number;
   signal?: AbortSignal;
+  /** 'compaction': a summary call with its own prompt (context/compactor.ts), not a turn of the run. */
+  purpose?: 'turn' | 'compaction';
 }
 
 /** Called for transport retries so the log can record them (never re-runs tools). */
@@ -30,7 +32,7 @@ export interface Model {
   complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply>;
 }
 
-export type ModelErrorCode = 'script_exhausted' | 'script_invalid' | 'auth' | 'missing_key' | 'bad_request' | 'network' | 'overloaded' | 'cancelled' | 'unknown';
+export type ModelErrorCode = 'script_exhausted' | 'script_invalid' | 'auth' | 'missing_key' | 'bad_request' | 'context_exceeded' | 'network' | 'overloaded' | 'cancelled' | 'unknown';
 
 export class ModelError extends Error {
   constructor(

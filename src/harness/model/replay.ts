@@ -42,6 +42,12 @@ export class ReplayModel implements Model {
 export function repliesOf(events: readonly KiteEvent[]): Reply[] {
   const replies: Reply[] = [];
   for (const e of events) {
+    // A compaction's summary was a model reply too: the replay's compaction asks for it at the same point.
+    if (e.kind === 'compaction' && e.summary) {
+      const u = e.summary;
+      replies.push({ content: [{ type: 'text', text: u.text }], stop_reason: 'end_turn', usage: { input_tokens: u.input_tokens, output_tokens: u.output_tokens, cache_creation_input_tokens: u.cache_creation_input_tokens, cache_read_input_tokens: u.cache_read_input_tokens }, model: u.model });
+      continue;
+    }
     if (e.kind !== 'model') continue;
     replies.push({
       content: e.content,

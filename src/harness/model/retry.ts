@@ -86,6 +86,10 @@ export function classify(e: unknown): Verdict {
     if (status === undefined && e.type === 'rate_limit_error') return { retry: true, reason: 'rate_limited', retryAfterMs: null, detail, finalCode: 'overloaded' };
     if (status === undefined && e.type === 'api_error') return { retry: true, reason: 'server_error', retryAfterMs: null, detail, finalCode: 'network' };
     if (status !== 401 && status !== 403 && shouldRetry === 'false') return { retry: false, error: new ModelError(status !== undefined && status < 500 ? 'bad_request' : 'network', `The Anthropic API failed: ${detail}`) };
+    // The service says "prompt is too long: N tokens > M maximum" with the generic 400 type; its
+    // wording is the only mark it has, so it is recognized here, at the boundary, and typed.
+    if (status === 400 && e.type === 'invalid_request_error' && /prompt is too long/i.test(e.apiMessage ?? e.message))
+      return { retry: false, error: new ModelError('context_exceeded', `The conversation no longer fits the model's context window (${e.apiMessage ?? e.message}).`) };
     if (status !== undefined) return httpVerdict(status, e.headers, detail, ANTHROPIC);
     return { retry: false, error: new ModelError('unknown', `The Anthropic API failed: ${detail}`) };
   }

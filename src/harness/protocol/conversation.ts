@@ -1,6 +1,7 @@
 // The one place that decides how the messages sent to the model are assembled. The loop builds
 // its conversation with it while running; the reducer rebuilds the same conversation from the log.
 // Keeping one implementation is what makes resume and replay exact.
+import { summaryBlockText, type CompactionEvent } from './compaction';
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from './content';
 
 export class Conversation {
@@ -8,6 +9,9 @@ export class Conversation {
   private pendingResults = new Map<string, ToolResultBlock>();
   private pendingToolUses: ToolUseBlock[] = [];
   private pendingTexts: string[] = [];
+  /** The first message's blocks before any summary (the briefing): a later summary replaces the
+   *  earlier one instead of nesting it. */
+  private head: UserBlock[] | null = null;
 
   /** Text the harness says to the model (briefing, gate feedback, notices). */
   addUserText(text: string): void {
@@ -25,6 +29,32 @@ export class Conversation {
     const block: ToolResultBlock = { type: 'tool_result', tool_use_id: toolUseId, content: output };
     if (isError) block.is_error = true;
     this.pendingResults.set(toolUseId, block);
+  }
+
+  /** Applies a `compaction` event: its stubs replace those tool results, its summary replaces
+   *  messages [1, through) and joins the first message after the briefing. Only finished
+   *  messages change; the pending user message (the newest results) never does. */
+  applyCompaction(e: Pick<CompactionEvent, 'stubbed' | 'summary'>): void {
+    if (e.stubbed.length) {
+      const stubs = new Map(e.stubbed.map((s) => [s.id, s.stub]));
+      for (let i = 0; i < this.done.length; i++) {
+        const m = this.done[i];
+        if (m.role !== 'user' || !m.content.some((b) => b.type === 'tool_result' && stubs.has(b.tool_use_id))) continue;
+        const content = m.content.map((b) => (b.type === 'tool_result' && stubs.has(b.tool_use_id) ? { ...b, content: stubs.get(b.tool_use_id)! } : b));
+        this.done[i] = { role: 'user', content } as Message;
+      }
+    }
+    const s = e.summary;
+    if (s && this.done.length > s.through && this.done[0]?.role === 'user') {
+      this.head ??= [...(this.done[0].content as UserBlock[])];
+      const first: Message = { role: 'user', content: [...this.head, { type: 'text', text: summaryBlockText(s) }] };
+      this.done.splice(0, s.through, first);
+    }
+  }
+
+  /** The finished messages (compaction plans over them; never mutate). */
+  finished(): readonly Message[] {
+    return this.done;
   }
 
   /** tool_use ids of the last assistant message that have no result yet. */
@@ -45,6 +75,7 @@ export class Conversation {
     c.pendingResults = new Map(this.pendingResults);
     c.pendingToolUses = [...this.pendingToolUses];
     c.pendingTexts = [...this.pendingTexts];
+    c.head = this.head;
     return c;
   }
 

@@ -44,6 +44,10 @@ export const LimitsSchema = z.object({
   tokens: z.number().int().positive().nullable(),
   usd: z.number().positive().nullable(),
   wall_s: z.number().positive().nullable(),
+  /** Tokens tool results may put into the conversation over the run (absent in older logs). */
+  observation_tokens: z.number().int().positive().nullable().optional(),
+  /** The same, per tool name (`budget.per_tool`). */
+  per_tool: z.record(z.string(), z.number().int().positive()).nullable().optional(),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
@@ -116,6 +120,7 @@ export const SessionStartSchema = z.object({
   system: z.string(), // system prompt exactly as sent
   tools: z.array(z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) })),
   features: z.array(FeatureSnapshotSchema), // the progress file's features at the start
+  allowed_tools: z.array(z.string()).nullable().optional(), // the feature's tool list (null: all); only these are sent (absent in older logs)
   sandbox: SandboxInfoSchema.optional(), // how this run contains its commands (absent in older logs)
 });
 
@@ -250,9 +255,41 @@ export const GateEventSchema = z.object({
 export const BudgetStopSchema = z.object({
   ...envelope,
   kind: z.literal('budget_stop'),
-  limit: z.enum(['turns', 'tokens', 'usd', 'wall_s']),
+  limit: z.enum(['turns', 'tokens', 'usd', 'wall_s', 'observation_tokens']),
   used: z.number(),
   max: z.number(),
+  tool: z.string().optional(), // observation_tokens: the tool whose result was withheld
+  per_tool: z.boolean().optional(), // observation_tokens: the tool's own limit (budget.per_tool) was reached
+});
+
+/** The conversation was compacted before a model call (context/compactor.ts): old tool results
+ *  became stubs and, when that was not enough, the older turns a model-written summary. The
+ *  reducer applies it to the conversation (conversation.ts), so resume and replay send exactly
+ *  the compacted messages. The summary's usage counts in every budget, like a reply's. */
+export const CompactionSchema = z.object({
+  ...envelope,
+  kind: z.literal('compaction'),
+  turn: z.number().int().nonnegative(), // model turns before it
+  tokens_before: z.number().int().nonnegative(), // estimated request size
+  tokens_after: z.number().int().nonnegative(),
+  window: z.number().int().positive(),
+  conv_chars_after: z.number().int().nonnegative(), // the conversation's size afterwards (folds without a conversation agree)
+  stubbed: z.array(z.object({ id: z.string(), name: z.string(), chars: z.number().int().nonnegative(), stub: z.string() })),
+  summary: z
+    .object({
+      through: z.number().int().positive(), // messages [1, through) were replaced (message 0 keeps the briefing)
+      turns: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]), // first and last summarized turn
+      text: z.string(), // the model's summary
+      kept: z.array(z.string()), // what is kept verbatim with it (gate feedback, refusals, denials, edits)
+      input_tokens: z.number().int().nonnegative(),
+      output_tokens: z.number().int().nonnegative(),
+      cache_creation_input_tokens: z.number().int().nonnegative(),
+      cache_read_input_tokens: z.number().int().nonnegative(),
+      cost_usd: z.number().nonnegative(),
+      model: z.string(),
+    })
+    .nullable(),
+  note: z.string(), // e.g. that the cached prefix breaks here, once
 });
 
 export const WarningSchema = z.object({
@@ -335,6 +372,7 @@ export const EventSchema = z.discriminatedUnion('kind', [
   ToolEventSchema,
   GateEventSchema,
   BudgetStopSchema,
+  CompactionSchema,
   WarningSchema,
   PausedSchema,
   ResumedSchema,

@@ -4,7 +4,8 @@
 import type { StopReason, ToolUseBlock } from './content';
 import { Conversation } from './conversation';
 import { countRepeat, repetitionKey, resetAfterChange } from './repetition';
-import { addModelEvent, emptyTokenTotals, type TokenTotals } from './totals';
+import { addModelEvent, addTokens, emptyTokenTotals, type TokenTotals } from './totals';
+import { cloneContextTally, emptyContextTally, tallyEvent, type ContextTally } from './contextTally';
 import {
   assertNever,
   type CheckResult,
@@ -105,7 +106,7 @@ export interface RunState {
   lastSeq: number;
   lastT: number;
   turns: number;
-  modelCalls: number; // model events: a scripted model continues at this reply index
+  modelCalls: number; // model events + compaction summaries (each one a model reply): a scripted model continues at this reply index
   lastStop: StopReason | null;
   lastText: string; // text of the latest assistant reply that had text
   tokens: TokenTotals;
@@ -121,7 +122,7 @@ export interface RunState {
   feedbackOwed: string | null;
   files: Record<string, { post_hash: string | null; seq: number }>;
   warnings: { seq: number; code: string; message: string }[];
-  budgetStop: { seq: number; limit: EventOf<'budget_stop'>['limit']; used: number; max: number } | null;
+  budgetStop: { seq: number; limit: EventOf<'budget_stop'>['limit']; used: number; max: number; tool?: string; per_tool?: boolean } | null;
   divergences: EventOf<'divergence'>[];
   paused: { seq: number; reason: string; pending: string[] } | null;
   resumed: number;
@@ -129,6 +130,9 @@ export interface RunState {
   progressCount: number; // `progress` events: the first is the start, a later one the closing update
   features: { id: string; title: string; status: FeatureStatus }[];
   proposals: string[];
+  /** Conversation size and what tool results put into it (protocol/contextTally.ts). */
+  context: ContextTally;
+  compactions: EventOf<'compaction'>[];
   outcome: { seq: number; status: Outcome; commit: string | null; summary: string; error: string | null; turns: number; tokens: number; cost_usd: number } | null;
 }
 
@@ -167,6 +171,8 @@ export function initialRunState(opts: { conversation?: boolean } = {}): RunState
     progressCount: 0,
     features: [],
     proposals: [],
+    context: emptyContextTally(),
+    compactions: [],
     outcome: null,
   };
 }
@@ -205,6 +211,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
   s.events++;
   s.lastSeq = e.seq;
   s.lastT = e.t;
+  tallyEvent(s.context, e);
   switch (e.kind) {
     case 'session_start':
       s.start = e;
@@ -339,8 +346,18 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       }
       break;
     case 'budget_stop':
-      s.budgetStop = { seq: e.seq, limit: e.limit, used: e.used, max: e.max };
+      s.budgetStop = { seq: e.seq, limit: e.limit, used: e.used, max: e.max, ...(e.tool ? { tool: e.tool } : {}), ...(e.per_tool ? { per_tool: true } : {}) };
       s.phase = 'finishing';
+      break;
+    case 'compaction':
+      s.conversation?.applyCompaction(e);
+      s.compactions.push(e);
+      if (e.summary) {
+        // The summary was a model call: its tokens and dollars count like a reply's (not a turn).
+        addTokens(s.tokens, e.summary);
+        s.cost_usd += e.summary.cost_usd;
+        s.modelCalls++;
+      }
       break;
     case 'warning':
       s.warnings.push({ seq: e.seq, code: e.code, message: e.message });
@@ -413,6 +430,8 @@ export function cloneRunState(s: RunState): RunState {
     features: s.features.map((f) => ({ ...f })),
     proposals: [...s.proposals],
     outcome: s.outcome ? { ...s.outcome } : null,
+    context: cloneContextTally(s.context),
+    compactions: [...s.compactions],
   };
 }
 

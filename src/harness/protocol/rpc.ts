@@ -37,6 +37,7 @@ export const RUN_SETTING_KEYS = [
   'budget.tokens',
   'budget.usd',
   'budget.wallSeconds',
+  'budget.observationTokens',
   'maxGateFailures',
   'policy.denyCommands',
   'policy.allowCommands',

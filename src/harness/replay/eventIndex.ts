@@ -148,6 +148,17 @@ export class EventIndex {
           }
           break;
         }
+        case 'compaction':
+          // A summary is a model call: its tokens and dollars count in the run's totals (as the reducer does).
+          if (e.summary) {
+            tokens += totalTokens(e.summary);
+            td.input += e.summary.input_tokens;
+            td.output += e.summary.output_tokens;
+            td.cache_write += e.summary.cache_creation_input_tokens;
+            td.cache_read += e.summary.cache_read_input_tokens;
+            cost += e.summary.cost_usd;
+          }
+          break;
         case 'budget_stop':
         case 'divergence':
         case 'paused':

@@ -1,4 +1,5 @@
 // One-line, human-readable summaries of events: transcript lines, frame names and stop texts.
+import { compactionLine } from '../protocol/compaction';
 import { showControlChars } from '../protocol/controlChars';
 import { assertNever, type KiteEvent } from '../protocol/events';
 
@@ -104,6 +105,8 @@ function summarizeRaw(e: KiteEvent): string {
       return `attempt ${e.attempt} · ${e.passed ? 'passed' : 'FAILED'}${e.checks.length ? ' · ' + e.checks.map((c) => `${oneLine(c.command, 30)} → ${c.timed_out ? 'timeout' : String(c.exit_code)}`).join('; ') : ''}`;
     case 'budget_stop':
       return `${e.limit} ${fmtInt(e.used)} / ${fmtInt(e.max)}`;
+    case 'compaction':
+      return compactionLine(e);
     case 'warning':
       return `${e.code}: ${oneLine(e.message, 80)}`;
     case 'paused':

@@ -59,6 +59,7 @@ export const MODEL_ERROR_WIRE: Record<ModelErrorCode, WireCode> = {
   script_invalid: 'invalid_config',
   script_exhausted: 'failed',
   bad_request: 'failed',
+  context_exceeded: 'failed', // the run ends context_exceeded; the start itself did not fail
   network: 'failed',
   overloaded: 'failed',
   cancelled: 'failed',

@@ -32,7 +32,7 @@ describe('config/settingsLayer precedence (kite.* settings over .kite/config.jso
     const s: KiteSettings = { model: '', budget: { turns: 10, tokens: 5000, usd: 2, wallSeconds: null } };
     const e = effectiveRunSettings(s, { budget: { turns: 30, usd: 1 } }, '/ws');
     assert.deepEqual(e.limits, { tokens: 5000 }); // turns and usd come from the config (the harness reads it)
-    assert.deepEqual(e.limitSources, { turns: 'config', tokens: 'setting', usd: 'config', wall_s: 'default' });
+    assert.deepEqual(e.limitSources, { turns: 'config', tokens: 'setting', usd: 'config', wall_s: 'default', observation_tokens: 'default' });
   });
 
   it('kite.maxGateFailures fills in only when .kite/config.json leaves max_gate_failures out', () => {
@@ -100,12 +100,12 @@ describe('config/settingsLayer precedence (kite.* settings over .kite/config.jso
       sandbox: { workspaceValue: 'off' },
     });
     assert.equal(s.model, 'script:ws.json');
-    assert.deepEqual(s.budget, { turns: 4, tokens: null, usd: null, wallSeconds: null });
+    assert.deepEqual(s.budget, { turns: 4, tokens: null, usd: null, wallSeconds: null, observationTokens: null });
     assert.equal(s.maxGateFailures, 2);
     assert.deepEqual(s.policy, { denyCommands: ['npm publish'], allowCommands: [] }); // a workspace cannot allow anything
     assert.deepEqual(s.sandbox, { value: 'on', ignored: ['workspace'] });
     assert.deepEqual(kiteSettingsOf({ 'policy.allowCommands': { globalValue: ['npm test', 3] } }).policy?.allowCommands, []);
-    assert.deepEqual(kiteSettingsOf({}), { model: '', budget: { turns: null, tokens: null, usd: null, wallSeconds: null }, maxGateFailures: null, policy: { denyCommands: [], allowCommands: [] }, sandbox: { value: 'on', ignored: [] } });
+    assert.deepEqual(kiteSettingsOf({}), { model: '', budget: { turns: null, tokens: null, usd: null, wallSeconds: null, observationTokens: null }, maxGateFailures: null, policy: { denyCommands: [], allowCommands: [] }, sandbox: { value: 'on', ignored: [] } });
   });
 
   it('layerSettings: the config (comments allowed) wins where the table says so; the result is the run\'s overrides, summary and warnings', () => {
@@ -125,7 +125,7 @@ describe('config/settingsLayer precedence (kite.* settings over .kite/config.jso
     );
     assert.equal(l.model, `script:${join(root, 'scripts', 'demo.json')}`);
     assert.deepEqual(l.limits, { tokens: 5000 });
-    assert.deepEqual(l.limitSources, { turns: 'config', tokens: 'setting', usd: 'default', wall_s: 'default' });
+    assert.deepEqual(l.limitSources, { turns: 'config', tokens: 'setting', usd: 'default', wall_s: 'default', observation_tokens: 'default' });
     // The config's max_gate_failures stands; the user's sandbox switch replaces the file's "off".
     assert.deepEqual(l.overrides, { policy: { deny: ['npm publish'], allow_attended: [] }, sandbox: 'on' });
     assert.equal(l.summary, `${l.model} (model from setting; limits {"tokens":5000}; max gate failures from config; settings add 1 deny and 0 allow pattern(s); sandbox on)`);
