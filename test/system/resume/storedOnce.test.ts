@@ -22,7 +22,7 @@ function project(): { repo: string; script: string } {
   const repo = tempRepo({
     'README.md': 'large write\n',
     'kite-progress.json': JSON.stringify({ goal: 'big', log: [], features: [{ id: 'F1', title: 'Write a large file', status: 'todo', notes: '' }] }, null, 2),
-    '.kite/config.json': JSON.stringify({ checks: [], budget: { turns: 10 } }),
+    '.kite/config.json': JSON.stringify({ checks: ['test -f kite-progress.json'], budget: { turns: 10 } }),
   });
   const replies: Reply[] = [use('write_file', 'toolu_big', { path: 'data/large.txt', content: LARGE }), use('edit_file', 'toolu_edit', { path: 'data/large.txt', old_string: END, new_string: 'THE END' }), say('Done: data/large.txt is written.')];
   const script = join(dirname(repo), 'script.json');
@@ -102,9 +102,12 @@ describe('a large write is stored once in the log (real CLI)', function () {
     const timeline = kite(cli, repo, ['timeline', fixture]);
     assert.equal(timeline.status, 0, timeline.stderr);
     assert.match(timeline.stdout, /write_file out\/report\.txt/);
+    // Every tool call of the old recording replays from its full arguments. Its gate had no check
+    // (a vacuous done this Kite no longer gives), so the replay stops at the gate and says so.
     const replay = kite(cli, repo, ['run', '--replay', fixture, repo]);
-    assert.equal(replay.status, 0, replay.stderr + replay.stdout);
-    assert.match(replay.stdout, /F1 replay: done \(recorded: done\) in 4 turns/);
     assert.equal(readFileSync(join(repo, 'src/notes.txt'), 'utf8'), 'beta\n');
+    assert.match(readFileSync(join(repo, 'out/report.txt'), 'utf8'), /line two of the report/);
+    assert.match(replay.stdout + replay.stderr, /DIVERGED from the recording at seq \d+: gate attempt 1/);
+    assert.doesNotMatch(replay.stdout + replay.stderr, /DIVERGED[^\n]*(tool|write|read|edit)/);
   });
 });
