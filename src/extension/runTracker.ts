@@ -5,6 +5,9 @@ import type { KiteEvent } from '../harness/protocol/events';
 import type { RunEnded } from '../harness/protocol/rpc';
 import type { SandboxInfo } from '../harness/protocol/sandboxInfo';
 import { addModelEvent, emptyTotals, type RunTotals } from '../harness/protocol/totals';
+import { emptyContextTally, observationTokens, tallyEvent, type ContextTally } from '../harness/protocol/contextTally';
+import { observationStatus, observationTooltip } from './observationText';
+import { formatTokens, formatUsd } from './tokenText';
 import { logTotals } from '../harness/events/logTotals';
 import { runErrorText } from './runErrorText';
 import type { HarnessClient } from './harnessClient';
@@ -28,23 +31,21 @@ export interface ActiveRun {
   priceUnknown?: boolean;
   /** Gate attempts before the run ends gate_failed (session_start; null: not known yet). */
   maxGateFailures?: number | null;
+  /** Tokens tool results put into the conversation, and the run's budget for them (null: none). */
+  observationTokens?: number;
+  observationLimit?: number | null;
 }
 
 /** What the status bar adds up: the part of the log before this process took over (a resume),
  *  and the replies since. Shown as their sum, so a resumed run continues from the log's totals. */
 interface Counts {
-  base: { turn: number; tokens: number; costUsd: number };
+  base: { turn: number; tokens: number; costUsd: number; observationTokens?: number };
   live: RunTotals;
+  /** The events since this process took over, folded like the reducer does (observation tokens). */
+  tally: ContextTally;
 }
 
-/** Dollars with enough digits to see a cheap run move: $0.004, $0.015, $1.20. */
-export function formatUsd(usd: number): string {
-  return `$${usd < 0.1 ? usd.toFixed(3) : usd.toFixed(2)}`;
-}
-
-export function formatTokens(n: number): string {
-  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
-}
+export { formatTokens, formatUsd };
 
 export class RunTracker implements vscode.Disposable {
   private readonly runs = new Map<string, ActiveRun>();
@@ -82,7 +83,7 @@ export class RunTracker implements vscode.Disposable {
   /** Registers a run just started, with its progress notification (Cancel stops the run). */
   track(token: string, feature: string, log: string | null = null, sofar: { turn: number; tokens: number; costUsd: number } = { turn: 0, tokens: 0, costUsd: 0 }): void {
     this.runs.set(token, { token, feature, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting', sandbox: null });
-    this.counts.set(token, { base: { ...sofar }, live: emptyTotals() });
+    this.counts.set(token, { base: { ...sofar }, live: emptyTotals(), tally: emptyContextTally() });
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Kite: ${feature}`, cancellable: true },
       (p, cancel) =>
@@ -101,8 +102,12 @@ export class RunTracker implements vscode.Disposable {
       r = this.runs.get(token)!;
     }
     if (log) r.log = log;
+    const counts = this.counts.get(token);
+    if (counts) tallyEvent(counts.tally, e);
+    if (e.kind === 'tool') this.show(r); // a result adds to the observation count
     switch (e.kind) {
       case 'session_start':
+        r.observationLimit = e.limits.observation_tokens ?? null;
         r.feature = e.feature;
         r.usdLimit = e.limits.usd;
         r.tokenLimit = e.limits.tokens;
@@ -111,6 +116,7 @@ export class RunTracker implements vscode.Disposable {
         r.maxGateFailures = e.max_gate_failures;
         break;
       case 'resumed':
+        r.observationLimit = e.limits.observation_tokens ?? null;
         r.usdLimit = e.limits.usd;
         r.tokenLimit = e.limits.tokens;
         r.lastActivity = 'resumed';
@@ -183,7 +189,7 @@ export class RunTracker implements vscode.Disposable {
         const c = this.counts.get(token);
         const r = this.runs.get(token);
         if (!c || !r) return; // ended meanwhile
-        c.base = { turn: t.turns, tokens: t.tokens, costUsd: t.cost_usd };
+        c.base = { turn: t.turns, tokens: t.tokens, costUsd: t.cost_usd, observationTokens: t.observation_tokens };
         r.turn = Math.max(r.turn, t.turns);
         this.show(r);
         this.render();
@@ -197,6 +203,7 @@ export class RunTracker implements vscode.Disposable {
     if (!c) return;
     r.tokens = c.base.tokens + c.live.tokens.total;
     r.costUsd = c.base.costUsd + c.live.cost_usd;
+    r.observationTokens = (c.base.observationTokens ?? 0) + observationTokens(c.tally);
   }
 
   private warnNoSandbox(message: string): void {
@@ -249,8 +256,8 @@ export class RunTracker implements vscode.Disposable {
     const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';
     const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
     const sb = statusSandbox(r.sandbox);
-    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${r.priceUnknown ? 'price unknown' : formatUsd(r.costUsd)}${budget}${sb.mark}${more}`;
-    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}.${sb.tooltip ? `\n${sb.tooltip}` : ''}\nClick to open the timeline.`;
+    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${r.priceUnknown ? 'price unknown' : formatUsd(r.costUsd)}${budget}${observationStatus(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.mark}${more}`;
+    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}.\n${observationTooltip(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.tooltip ? `\n${sb.tooltip}` : ''}\nClick to open the timeline.`;
     // An unsandboxed run stands out, not only in the text.
     this.status.backgroundColor = r.sandbox?.kind === 'none' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.status.command = { title: 'Open Timeline', command: 'kite.openRun', arguments: [r.log ?? undefined] };
