@@ -62,6 +62,7 @@ export class ReplayRuntime<S = unknown> {
   recorded: readonly KiteEvent[] | null = null;
   private allMessages: Message[] | null = null;
   private assistantAt: number[] = [];
+  private compacted: boolean | null = null;
 
   constructor(
     readonly events: readonly KiteEvent[],
@@ -117,6 +118,10 @@ export class ReplayRuntime<S = unknown> {
   messagesFor(i: number): Message[] | null {
     const m = this.index.modelOfGroup[this.index.groupOfEvent[i]];
     if (m < 0 || !this.cursor || !this.opts.messagesOf) return null;
+    // A compaction rewrote earlier messages (stubs, a summary): the conversation is no longer
+    // append-only, so each turn's messages come from the fold up to just before its reply.
+    this.compacted ??= this.events.some((e) => e.kind === 'compaction');
+    if (this.compacted) return this.messagesByFold(i);
     if (!this.allMessages) {
       const all = this.opts.messagesOf(this.cursor.stateAfter(this.length - 1));
       if (!all) return null;

@@ -34,6 +34,23 @@ describe('replay runtime', () => {
     assert.equal(rt.messagesFor(3)?.length, 1, 'turn 1 was sent the briefing only');
   });
 
+  it('after a compaction, "Messages sent this turn" shows the compacted messages, before it the originals', () => {
+    const base = buildRun();
+    const models = base.flatMap((e, i) => (e.kind === 'model' ? [i] : []));
+    const at = models[2]; // compacted right before the third reply
+    const tool = base.slice(0, at).find((e) => e.kind === 'tool');
+    assert.ok(tool && tool.kind === 'tool');
+    const stub = `[Kite] ${tool.name}: cut by compaction; read it again if you need it`;
+    const compaction = { v: base[0].v, run: base[0].run, t: base[at].t, seq: 0, kind: 'compaction', turn: 2, tokens_before: 900, tokens_after: 400, window: 1000, conv_chars_after: 100, stubbed: [{ id: tool.id, name: tool.name, chars: tool.output.length, stub }], summary: null, note: 'the cached prefix breaks here, once' } as const;
+    const events = [...base.slice(0, at), compaction, ...base.slice(at)].map((e, seq) => ({ ...e, seq })) as typeof base;
+    const rt = runtime(events, 4);
+    for (let i = 0; i < rt.length; i++) assert.deepEqual(rt.messagesFor(i), rt.messagesByFold(i), `event ${i}`);
+    const text = (i: number) => JSON.stringify(rt.messagesFor(i));
+    assert.ok(text(at + 1).includes(stub), 'the turn after the compaction was sent the stub');
+    assert.ok(!text(at + 1).includes(JSON.stringify(tool.output).slice(1, -1)) || tool.output === '', 'and not the cut output');
+    assert.ok(!text(models[1]).includes(stub) && text(models[1]).includes(JSON.stringify(tool.output).slice(1, -1)), 'an earlier turn shows the output it was sent');
+  });
+
   it('totals at every event match the reducer', () => {
     const events = buildRun();
     const rt = runtime(events);
