@@ -9,7 +9,7 @@ import { resetFeature } from '../harness/progress/resetFeature';
 import type { HarnessClient } from './harnessClient';
 import { nextStepActions, type Notices } from './notices';
 import type { RunTracker } from './runTracker';
-import { ApiKeyStore } from './secrets';
+import { ApiKeyStore, persistenceNote } from './secrets';
 import { readRunSettings } from './settings/readSettings';
 import type { FeatureNode, FeaturesTree } from './views/featuresTree';
 import type { RunNode, RunsTree } from './views/runsTree';
@@ -321,7 +321,7 @@ export class AgentCommands {
     const key = await this.keys.get(provider);
     if (key) return key;
     const pick = await vscode.window.showWarningMessage(
-      `Kite: ${model} needs an ${ApiKeyStore.label(provider)} API key. Set one, or try Kite with a scripted model (setting kite.model = "script:<file>").`,
+      `Kite: ${model} needs an ${ApiKeyStore.label(provider)} API key and none is set. ${persistenceNote(provider)} Set one, or try Kite with a scripted model (setting kite.model = "script:<file>").`,
       'Set API Key',
       'Open Settings',
     );

@@ -4,6 +4,12 @@
 // a trace could log. Local OpenAI-compatible servers (Ollama, LM Studio, vLLM, llama.cpp) need none.
 import * as vscode from 'vscode';
 import type { KeyProvider } from '../harness/protocol/rpc';
+import { keyPersistenceNote } from './keyPersistence';
+
+/** How long a key set in this window lasts (see keyPersistence.ts). */
+export function persistenceNote(provider: KeyProvider): string {
+  return keyPersistenceNote(vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop', SLOTS[provider].env);
+}
 
 interface KeySlot {
   secret: string; // SecretStorage key
@@ -62,7 +68,7 @@ export class ApiKeyStore implements vscode.Disposable {
     });
     if (value === undefined) return false;
     await this.store(value, which);
-    void vscode.window.showInformationMessage(value.trim() ? `Kite: ${slot.label} API key stored in Secret Storage.` : `Kite: ${slot.label} API key removed.`);
+    void vscode.window.showInformationMessage(value.trim() ? `Kite: ${slot.label} API key stored in Secret Storage. ${persistenceNote(which)}` : `Kite: ${slot.label} API key removed.`);
     return true;
   }
 
