@@ -47,7 +47,7 @@ export type ApprovalRequest = WriteApprovalRequest | CommandApprovalRequest | Re
 export type ApprovalAnswer =
   | { decision: 'approve'; always?: boolean } // always: add an allow rule to the workspace policy (commands, reads)
   | { decision: 'deny'; reason: string }
-  | { decision: 'edit'; content: string }; // writes only: the final content the person kept
+  | { decision: 'edit'; content: string; reason?: string }; // writes only: the final content the person kept (reason: why they cut some of it)
 
 export interface Host {
   /** Resolve with the person's answer. Rejecting or never resolving is allowed: the run pauses. */

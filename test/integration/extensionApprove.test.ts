@@ -124,7 +124,8 @@ describe('extension: approvals in the editor', function () {
     await click(second!); // keep the addFee fix
     const rejectFirst = (await lenses(ledger.document.uri)).find((l) => l.command?.title === '$(discard) Reject' && l.range.start.line === first!.range.start.line);
     assert.ok(rejectFirst, 'no Reject CodeLens on the first hunk');
-    await click(rejectFirst); // drop the comment change: both hunks decided → answered
+    // Reject asks an optional reason (the agent reads it); given here as the command's argument.
+    await vscode.commands.executeCommand(rejectFirst.command!.command, ...(rejectFirst.command!.arguments ?? []), 'keep the header comment'); // both hunks decided → answered
 
     const original = fixtureText('src/ledger.js');
     const proposed = scriptedWrite('extension-partial-edit.json', 'toolu_par_1');
@@ -150,6 +151,8 @@ describe('extension: approvals in the editor', function () {
     assert.equal(partial.decision, 'edit');
     assert.match(partial.diff ?? '', /^-\/\/ A tiny ledger\. Amounts are rupees/m, 'the diff shows the rejected hunk');
     assert.match(toolEvent(events, 'toolu_par_1').output, /edited your proposal/);
+    assert.equal(partial.reason, 'keep the header comment');
+    assert.match(toolEvent(events, 'toolu_par_1').output, /They said why: "keep the header comment"/);
     const edited = toolEvent(events, 'toolu_par_2');
     assert.match(edited.output, /\+test\('a whole paisa stays'/, 'the model sees the typed lines as a diff');
     const denied = toolEvent(events, 'toolu_par_3');
@@ -222,7 +225,7 @@ describe('extension: approvals in the editor', function () {
     for (let i = 0; i < 2; i++) {
       const reject = (await lenses(proposal.document.uri)).find((l) => l.command?.title === '$(discard) Reject');
       assert.ok(reject, `no Reject CodeLens left (round ${i + 1})`);
-      await click(reject);
+      await vscode.commands.executeCommand(reject.command!.command, ...(reject.command!.arguments ?? []), i === 0 ? 'the old comment is right' : '');
     }
     await waitForPending(k, 'the second proposal', (p) => p.key.endsWith('/toolu_rej_2'));
     assert.equal(readFileSync(join(ws, 'src/ledger.js'), 'utf8'), fixtureText('src/ledger.js'));
@@ -232,7 +235,7 @@ describe('extension: approvals in the editor', function () {
     assert.equal(approvalEvent(events, 'toolu_rej_1').decision, 'deny');
     const told = toolEvent(events, 'toolu_rej_1');
     assert.equal(told.is_error, true);
-    assert.match(told.output, /rejected every change/);
+    assert.match(told.output, /rejected every change in the diff\. Their reasons: "the old comment is right"/);
   });
 
   it('a file changed on disk after the proposal is not overwritten by Accept without asking', async () => {

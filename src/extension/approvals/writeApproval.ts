@@ -1,6 +1,7 @@
 // Inline approval of a proposed write: a diff editor (left: the file as it is, read-only; right:
 // the proposal, editable), a CodeLens Accept / Reject on every changed hunk, and Accept All /
 // Reject All in the editor title. The final content is exactly what is left on the right.
+import { nextAfterReject } from './rejectText';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -20,6 +21,7 @@ interface Session {
   original: vscode.Uri;
   proposal: vscode.Uri;
   accepted: Set<string>; // hunk keys the person accepted one by one
+  reasons: string[]; // why the person rejected single hunks (optional; the agent reads them)
   finishing: boolean;
   opening: Promise<unknown> | null; // a diff being opened; closing waits for it, or the tab would outlive the session
 }
@@ -65,7 +67,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
       const proposal = sideUri(PROPOSAL_SCHEME, p.key, p.request.path);
       this.originals.set(original, p.request.before ?? '');
       this.proposals.set(proposal, p.request.proposed);
-      s = { pending: p, original, proposal, accepted: new Set(), finishing: false, opening: null };
+      s = { pending: p, original, proposal, accepted: new Set(), reasons: [], finishing: false, opening: null };
       this.sessions.set(p.key, s);
     }
     const verb = p.request.before === null ? 'new file' : p.request.tool === 'edit_file' ? 'edit' : 'rewrite';
@@ -121,13 +123,27 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     await this.finishIfDecided(s);
   }
 
-  /** Puts one hunk back to the file's current text in the proposal. */
-  async rejectHunk(uri: string, key: string): Promise<void> {
+  /**
+   * Puts one hunk back to the file's current text in the proposal, after an optional reason (the
+   * agent reads it with the answer). The prompt says what happens next: more hunks to decide, or,
+   * for the last one, that Kite answers now. Escape keeps the hunk undecided.
+   */
+  async rejectHunk(uri: string, key: string, reason?: string): Promise<void> {
     const s = this.sessionFor(vscode.Uri.parse(uri));
     if (!s) return;
     const doc = await vscode.workspace.openTextDocument(s.proposal);
-    const hunk = computeHunks(s.pending.request.before ?? '', doc.getText()).find((h) => hunkKey(h) === key);
+    const hunks = computeHunks(s.pending.request.before ?? '', doc.getText());
+    const hunk = hunks.find((h) => hunkKey(h) === key);
     if (!hunk) return;
+    const left = hunks.filter((h) => h !== hunk && !s.accepted.has(hunkKey(h))).length;
+    reason ??= await vscode.window.showInputBox({
+      title: `Reject this change to ${shownPath(s.pending.request.path)}`,
+      prompt: `Optional: why? ${nextAfterReject(left, s.accepted.size)}`,
+      placeHolder: 'e.g. keep this comment as it is',
+      ignoreFocusOut: true,
+    });
+    if (reason === undefined) return; // Escape: the hunk stays undecided
+    if (reason.trim()) s.reasons.push(reason.trim());
     const edit = new vscode.WorkspaceEdit();
     edit.replace(s.proposal, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), revertHunk(doc.getText(), hunk));
     await vscode.workspace.applyEdit(edit);
@@ -167,12 +183,13 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     const final = text ?? (await vscode.workspace.openTextDocument(s.proposal)).getText();
     const r = s.pending.request;
     const verdict = verdictFor(r.before, r.proposed, final);
+    const why = s.reasons.length ? ` Their reasons: ${s.reasons.map((x) => `"${x}"`).join('; ')}.` : '';
     if (verdict.decision === 'unchanged') {
-      return this.send(s, { decision: 'deny', reason: 'The person rejected every change in the diff.' });
+      return this.send(s, { decision: 'deny', reason: `The person rejected every change in the diff.${why}` });
     }
     if (this.warnIfDirty(s.pending)) return; // never overwrite unsaved work behind the person's back
     if (!(await this.confirmIfChangedOnDisk(s.pending))) return;
-    await this.send(s, verdict);
+    await this.send(s, verdict.decision === 'edit' && s.reasons.length ? { ...verdict, reason: s.reasons.join('; ') } : verdict);
   }
 
   /** The left side is the file as it was when the agent proposed; if it changed on disk since, ask first. */
@@ -251,3 +268,4 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     this.held.dispose();
   }
 }
+

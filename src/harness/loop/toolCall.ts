@@ -216,8 +216,9 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
         proposed = answer.content;
         editNote =
           `\n\nThe person edited your proposal before approving it. ${rel} now holds THEIR version; build on it. ` +
+          (answer.reason ? `They said why: "${answer.reason}"\n` : '') +
           `Their changes against your proposal (unified diff):\n${diff}`;
-        log.append({ kind: 'approval', id, decision: 'edit', reason: null, edited_args: runArgs, diff, always: false });
+        log.append({ kind: 'approval', id, decision: 'edit', reason: answer.reason ?? null, edited_args: runArgs, diff, always: false });
         break;
       }
       default:

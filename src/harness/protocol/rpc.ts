@@ -140,7 +140,7 @@ export type WireApprovalRequest = z.infer<typeof WireApprovalRequestSchema>;
 export const WireApprovalAnswerSchema = z.discriminatedUnion('decision', [
   z.object({ decision: z.literal('approve'), always: z.boolean().optional() }),
   z.object({ decision: z.literal('deny'), reason: z.string() }),
-  z.object({ decision: z.literal('edit'), content: z.string() }),
+  z.object({ decision: z.literal('edit'), content: z.string(), reason: z.string().optional() }), // reason: why some hunks were rejected
 ]);
 export type WireApprovalAnswer = z.infer<typeof WireApprovalAnswerSchema>;
 
