@@ -1,5 +1,5 @@
 // A fast structural check compiled from a zod schema: JSON types, object keys, literals, enums,
-// unions, arrays and records — everything except value refinements (ranges, regexes, lengths).
+// unions, arrays, tuples and records — everything except value refinements (ranges, regexes, lengths).
 // Why: a one-shot reader (`kite timeline`, the reports, the debugger's index) spends most of its
 // time in zod's first, cold pass over a big log, and zod copies every object it parses. A view
 // only needs to know that each field has the type the code reads; where the check fails the
@@ -93,6 +93,15 @@ function compile(def: Def): ShapeCheck {
       return (v) => {
         if (!Array.isArray(v)) return false;
         for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+        return true;
+      };
+    }
+    case 'tuple': {
+      const items = (def.items as unknown[]).map((x) => compile(defOf(x)));
+      const rest = def.rest ? compile(defOf(def.rest)) : null;
+      return (v) => {
+        if (!Array.isArray(v) || v.length < items.length || (rest === null && v.length > items.length)) return false;
+        for (let i = 0; i < v.length; i++) if (!(i < items.length ? items[i] : rest!)(v[i])) return false;
         return true;
       };
     }

@@ -97,6 +97,12 @@ describe('structural check coverage', () => {
     assert.deepEqual(unsupportedOptions(EventSchema), []);
   });
 
+  it('a tuple has exactly its items, each of its type', async () => {
+    const { z } = await import('zod');
+    const pair = compileShapeCheck(z.tuple([z.number(), z.string()]));
+    assert.deepEqual([pair([1, 'a']), pair([1]), pair([1, 'a', 2]), pair(['a', 1]), pair('1,a')], [true, false, false, false, false]);
+  });
+
   it('a kind with a construct the check does not know is left to zod, not rejected', async () => {
     const { z } = await import('zod');
     const schema = z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), n: z.number() }), z.object({ kind: z.literal('b'), when: z.date() })]);
