@@ -15,7 +15,11 @@ import { dirname, join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
-const MAX_BYTES = 2 * 1024 * 1024;
+// A bloat alarm, not a goal. 3 MB since the openai SDK joined the Anthropic one: both are bundled
+// into cli, harnessServer, debugAdapter AND extension.js (the extension runs the replay debugger
+// in-process, whose live replay reaches run.ts → model/index.ts) — 2.07 MB compressed at the
+// change. Taking the SDKs out of the extension and debug-adapter bundles is the way back under 2 MB.
+const MAX_BYTES = 3 * 1024 * 1024;
 // Never shipped and slow to walk (the tool cache alone is ~12,000 files). vsce itself never adds
 // node_modules with --no-dependencies.
 const NOT_STAGED = new Set(['dist', 'node_modules', '.git', '.cache', 'out', 'test-results']);
@@ -66,7 +70,7 @@ function bundlesIn(dir) {
 function checkVsix(names, bytes, bundles, manifest) {
   const has = new Set(names);
   const problems = [];
-  if (bytes >= MAX_BYTES) problems.push(`size ${bytes} bytes >= 2 MB`);
+  if (bytes >= MAX_BYTES) problems.push(`size ${bytes} bytes >= ${MAX_BYTES / 1024 / 1024} MB`);
   const required = ['extension/package.json', 'extension/readme.md', 'extension/LICENSE.txt', `extension/${manifest.main.replace(/^\.\//, '')}`, ...bundles];
   if (manifest.icon) required.push(`extension/${manifest.icon}`);
   for (const r of required) if (!has.has(r) && !names.some((n) => n.toLowerCase() === r.toLowerCase())) problems.push(`missing ${r}`);
