@@ -115,7 +115,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.acceptAll': (target?: vscode.Uri | string) => approvals.writes.acceptAll(target),
     'kite.rejectAll': (args?: vscode.Uri | string | RejectArgs) => approvals.writes.rejectAll(args),
     'kite.acceptHunk': (uri: string, key: string) => approvals.writes.acceptHunk(uri, key),
-    'kite.rejectHunk': (uri: string, key: string) => approvals.writes.rejectHunk(uri, key),
+    'kite.rejectHunk': (uri: string, key: string, reason?: string) => approvals.writes.rejectHunk(uri, key, typeof reason === 'string' ? reason : undefined),
     'kite.approval.open': (t?: ApprovalTarget) => approvals.open(t),
     'kite.approval.runOnce': (t?: ApprovalTarget) => approvals.answerCommand('once', t),
     'kite.approval.alwaysAllow': (t?: ApprovalTarget) => approvals.answerCommand('always', t),
