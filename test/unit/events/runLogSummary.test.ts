@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logTotals } from '../../../src/harness/events/logTotals';
+import { observationTokens } from '../../../src/harness/protocol/contextTally';
 import { readLogSummary, summarizeLog, TAIL_BYTES } from '../../../src/harness/events/runLogSummary';
 import { foldEvents } from '../../../src/harness/protocol/reducer';
 import { readLog } from '../../../src/harness/events/reader';
@@ -100,7 +101,7 @@ describe('events/runLogSummary (Runs view)', () => {
     const s = await readLogSummary(file);
     assert.equal(s.outcome, 'open');
     assert.deepEqual([s.turns, s.tokens, s.costUsd], [fold.turns, fold.tokens.total, fold.cost_usd]);
-    assert.deepEqual(await logTotals(file), { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd });
+    assert.deepEqual(await logTotals(file), { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd, observation_tokens: observationTokens(fold.context) });
   });
 
   it('a short unfinished log counts every token kind, as the reducer does', async () => {
