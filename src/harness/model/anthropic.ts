@@ -11,6 +11,7 @@ import { ModelError, type Model, type ModelObserver, type ModelRequest } from '.
 import { PrefixCheck } from './prefixCheck';
 import { DEFAULT_MODEL } from './pricing';
 import { ReplyAssembler } from './replyAssembler';
+import { StreamWatchdog } from './streamWatchdog';
 import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, KEY_HINT, StreamInterrupted, backoffMs, classify, sleep, type BackoffOptions } from './retry';
 
 export interface AnthropicModelOptions {
@@ -96,30 +97,18 @@ export class AnthropicModel implements Model {
 
   /** One HTTP call. Throws StreamInterrupted for a stalled or cut stream; the caller decides on a retry. */
   private async attempt(client: Anthropic, params: MessageCreateParamsStreaming, signal: AbortSignal | undefined, observer?: ModelObserver): Promise<Reply> {
-    const ctl = new AbortController();
-    const cancel = () => ctl.abort();
-    if (signal?.aborted) ctl.abort();
-    signal?.addEventListener('abort', cancel, { once: true });
-    let stalled = false;
-    let idle: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        stalled = true;
-        ctl.abort();
-      }, this.timeoutMs);
-    };
+    const watch = new StreamWatchdog(signal, this.timeoutMs);
     try {
       // The SDK's own timeout covers the wait for response headers; `arm` covers silence after that.
-      const stream = await client.messages.create(params, { signal: ctl.signal, timeout: this.timeoutMs, maxRetries: 0 });
+      const stream = await client.messages.create(params, { signal: watch.signal, timeout: this.timeoutMs, maxRetries: 0 });
       const assembler = new ReplyAssembler({
         onText: (d) => observer?.onText?.(d),
         onWarning: (code, message) => observer?.onWarning?.({ code, message }),
       });
-      arm();
+      watch.arm();
       try {
         for await (const event of stream) {
-          arm();
+          watch.arm();
           assembler.add(event);
         }
       } catch (e) {
@@ -127,14 +116,11 @@ export class AnthropicModel implements Model {
         throw new StreamInterrupted('stream_cut', `the connection broke mid-reply (${(e as Error).message})`);
       }
       // The SDK ends the iteration quietly when its request is aborted: find out why.
-      if (signal?.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
-      if (stalled) throw new StreamInterrupted('timeout', `the reply stream was silent for ${this.timeoutMs} ms`);
+      watch.throwIfCut();
       if (!assembler.complete) throw new StreamInterrupted('stream_cut', 'the reply stream ended before message_stop');
       return assembler.reply();
     } finally {
-      clearTimeout(idle);
-      signal?.removeEventListener('abort', cancel);
-      ctl.abort(); // releases the connection if we stopped reading early
+      watch.dispose(); // releases the connection if we stopped reading early
     }
   }
 }

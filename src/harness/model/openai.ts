@@ -8,6 +8,7 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import type { Reply } from '../protocol/content';
 import { ModelError, type Model, type ModelObserver, type ModelRequest } from './model';
 import { OpenAIAssembler } from './openaiAssembler';
+import { StreamWatchdog } from './streamWatchdog';
 import { toChatMessages, toChatTools } from './openaiMapping';
 import { classifyOpenAI, type OpenAIService } from './openaiRetry';
 import { OPENAI_KEY_HINT, type ResolvedProvider } from './providers';
@@ -82,43 +83,28 @@ export class OpenAIModel implements Model {
 
   /** One HTTP call. Throws StreamInterrupted for a stalled or cut stream; the caller decides on a retry. */
   private async attempt(params: ChatCompletionCreateParamsStreaming, toolNames: string[], signal: AbortSignal | undefined, observer?: ModelObserver): Promise<Reply> {
-    const ctl = new AbortController();
-    const cancel = () => ctl.abort();
-    if (signal?.aborted) ctl.abort();
-    signal?.addEventListener('abort', cancel, { once: true });
-    let stalled = false;
-    let idle: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        stalled = true;
-        ctl.abort();
-      }, this.timeoutMs);
-    };
+    const watch = new StreamWatchdog(signal, this.timeoutMs);
     try {
-      const stream = await this.client.chat.completions.create(params, { signal: ctl.signal, timeout: this.timeoutMs, maxRetries: 0 });
+      const stream = await this.client.chat.completions.create(params, { signal: watch.signal, timeout: this.timeoutMs, maxRetries: 0 });
       const assembler = new OpenAIAssembler(this.opts.provider.provider, toolNames, {
         onText: (d) => observer?.onText?.(d),
         onWarning: (code, message) => observer?.onWarning?.({ code, message }),
       });
-      arm();
+      watch.arm();
       try {
         for await (const chunk of stream) {
-          arm();
+          watch.arm();
           assembler.add(chunk);
         }
       } catch (e) {
         if (e instanceof APIError || e instanceof ModelError) throw e; // an error the server sent inside the stream
         throw new StreamInterrupted('stream_cut', `the connection broke mid-reply (${(e as Error).message})`);
       }
-      if (signal?.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
-      if (stalled) throw new StreamInterrupted('timeout', `the reply stream was silent for ${this.timeoutMs} ms`);
+      watch.throwIfCut();
       if (!assembler.complete) throw new StreamInterrupted('stream_cut', 'the reply stream ended before a finish_reason');
       return assembler.reply();
     } finally {
-      clearTimeout(idle);
-      signal?.removeEventListener('abort', cancel);
-      ctl.abort();
+      watch.dispose(); // releases the connection if we stopped reading early
     }
   }
 }
