@@ -151,7 +151,10 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   }
 
   const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command, ...(hardLinks !== undefined ? { hardLinks } : {}) }, deps.policyContext);
-  const hardLinkRead = verdict.rule === GUARD_RULES.hardlink && verdict.decision === 'ask';
+  // Keyed to the file, not the rule's name (a workspace rule may call itself anything): a read of a
+  // hard-linked file runs only after a person was asked, and the question always says it is one.
+  const hardLinkRead = (hardLinks ?? 1) > 1 && verdict.decision === 'ask';
+  const readReason = hardLinkRead && verdict.rule !== GUARD_RULES.hardlink ? `"${rel}" has ${hardLinks} hard links; another of its names may be a file outside the workspace. ${verdict.reason}` : verdict.reason;
   log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
   if (verdict.decision === 'deny') return refuse('denied', refusal(`Denied by policy (rule ${verdict.rule}): ${verdict.reason}`, tool.effect, rel));
   // PreToolUse hooks come after the policy (each run is a `hook` event); a block is a refusal the model sees.
@@ -177,7 +180,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
       tool.effect === 'write' && rel && proposed !== null
         ? { kind: 'write', id, tool: tool.name, path: rel, before, proposed }
         : tool.effect === 'none' && rel !== null
-          ? { kind: 'read', id, tool: tool.name, path: rel, reason: verdict.reason }
+          ? { kind: 'read', id, tool: tool.name, path: rel, reason: readReason }
           : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}), ...scriptChangesField(command, deps.toolContext.root, runBase(deps.state)) };
     log.append({
       kind: 'approval_request',
