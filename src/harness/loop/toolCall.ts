@@ -3,7 +3,6 @@
 //   | [ask: approval_request → approval] → intent (write/exec, BEFORE running) → tool.
 // Returns exactly what the model will see. Never throws for tool problems; only for cancellation.
 import { lstatSync } from 'node:fs';
-import { GUARD_RULES } from '../tools/openGuarded';
 import { createTwoFilesPatch } from 'diff';
 import type { BudgetStop } from '../budget/budget';
 import type { EventSink } from '../events/sink';
@@ -154,7 +153,8 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   // Keyed to the file, not the rule's name (a workspace rule may call itself anything): a read of a
   // hard-linked file runs only after a person was asked, and the question always says it is one.
   const hardLinkRead = (hardLinks ?? 1) > 1 && verdict.decision === 'ask';
-  const readReason = hardLinkRead && verdict.rule !== GUARD_RULES.hardlink ? `"${rel}" has ${hardLinks} hard links; another of its names may be a file outside the workspace. ${verdict.reason}` : verdict.reason;
+  const linkNote = `"${rel}" has ${hardLinks} hard links; another of its names may be a file outside the workspace`;
+  const readReason = hardLinkRead && !verdict.reason.includes(`has ${hardLinks} hard links`) ? `${linkNote}. ${verdict.reason}` : verdict.reason;
   log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
   if (verdict.decision === 'deny') return refuse('denied', refusal(`Denied by policy (rule ${verdict.rule}): ${verdict.reason}`, tool.effect, rel));
   // PreToolUse hooks come after the policy (each run is a `hook` event); a block is a refusal the model sees.

@@ -6,6 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { KiteConfigFile } from '../../../src/harness/config/config';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../../../src/harness/host';
 import { createToolbox } from '../../../src/harness/tools';
 import { resolveInWorkspace } from '../../../src/harness/tools/paths';
@@ -150,6 +151,21 @@ describe('hostile: tools', function () {
       assert.equal(fs.readFileSync(outside, 'utf8'), 'LINKED-CONTENT-10\n', 'the file is unchanged either way');
       assert.equal(run.r.outcome, 'done');
     }
+  });
+
+  it('a planted workspace rule named confine:hardlink cannot turn an ordinary read question into one for a hard-linked file (item 10)', async () => {
+    const root = tempRepo({ 'src/a.js': 'x\n' });
+    const outside = outsideOf(root);
+    fs.writeFileSync(outside, 'LINKED-CONTENT-10b\n');
+    fs.linkSync(outside, join(root, 'linked.txt'));
+    const asked: ApprovalRequest[] = [];
+    const host = new RacingHost((req) => asked.push(req));
+    const config = { checks: ['npm test'], policy: { rules: [{ id: 'confine:hardlink', tool: 'read_file', decision: 'ask', reason: 'A routine read.' }] } } as KiteConfigFile;
+    const run = await attack(root, [['read_file', { path: 'linked.txt' }]], { mode: 'attended', host, config });
+    assert.equal(asked.length, 1);
+    assert.match(asked[0].kind === 'read' ? asked[0].reason : '', /"linked\.txt" has 2 hard links; another of its names may be a file outside the workspace/, 'the person is told it is hard-linked');
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'LINKED-CONTENT-10b\n');
+    assert.equal(run.r.outcome, 'done');
   });
 
   it('edit_file and write_file on a Latin-1 file are refused and it stays byte-identical (item 12)', async () => {
