@@ -12,6 +12,7 @@ import {
   type ConfirmDoneParams,
   type ConfirmDoneResult,
   EventNotificationSchema,
+  PersonEditedResultSchema,
   ResolvedSettingsSchema,
   Rpc,
   RunEndedSchema,
@@ -121,6 +122,12 @@ export class HarnessClient implements vscode.Disposable {
   async stopRun(token: string): Promise<boolean> {
     const c = await this.ensure();
     return this.check(StopRunResultSchema, await c.sendRequest(Rpc.stopRun, { token }), Rpc.stopRun).stopped;
+  }
+
+  /** The person saved these files; returns how many running runs recorded it. */
+  async personEdited(paths: readonly string[]): Promise<number> {
+    const c = await this.ensure();
+    return this.check(PersonEditedResultSchema, await c.sendRequest(Rpc.personEdited, { paths }), Rpc.personEdited).runs;
   }
 
   async answer(token: string, id: string, answer: WireApprovalAnswer): Promise<boolean> {

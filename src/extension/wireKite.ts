@@ -11,6 +11,7 @@ import type { RunLogFolders } from './runLogFolders';
 import { RunTracker, type ActiveRun } from './runTracker';
 import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
 import { confirmDoneWithoutCheck } from './confirmDone';
+import { reportPersonEdits } from './personEdits';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
 import { Notices, type Notice } from './notices';
@@ -70,6 +71,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     client,
     tracker,
     approvals,
+    reportPersonEdits(client, log),
     features,
     runs,
     vscode.window.registerTreeDataProvider('kite.features', features),

@@ -60,4 +60,8 @@ export interface Host {
   confirmDoneWithoutCheck?(question: DoneWithoutCheckQuestion, signal: AbortSignal): Promise<boolean>;
   /** Every event, after it is on disk. */
   onEvent?(event: KiteEvent): void;
+  /** Subscribes to the files the person saves (creates, deletes, renames) in the editor during the
+   *  run, as absolute paths; returns the unsubscribe. Absent (the CLI): the commit relies on the
+   *  file states the log records. */
+  onPersonEdit?(listener: (absPaths: readonly string[]) => void): () => void;
 }

@@ -14,6 +14,7 @@ import { workspaceLogDir } from './events/logFiles';
 import { symlinkedKitePath, symlinkProblem } from './config/symlinkedKitePath';
 import type { Host } from './host';
 import { assembleLoop } from './loop/assemble';
+import { watchPersonEdits } from './loop/personEdits';
 import { runLoop } from './loop/session';
 import { createModel } from './model/index';
 import { unknownPriceProblem } from './model/pricing';
@@ -136,8 +137,13 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     const dead = lock.tookOverFrom;
     if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
     deps.sandbox.announce();
-    const result = await runLoop(deps, opts.signal ?? new AbortController().signal);
-    return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
+    const unwatch = watchPersonEdits({ host, root, logDir: workspaceLogDir(root, config), log: deps.log });
+    try {
+      const result = await runLoop(deps, opts.signal ?? new AbortController().signal);
+      return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
+    } finally {
+      unwatch();
+    }
   } finally {
     unsubscribe();
     lock.release();

@@ -25,6 +25,7 @@ import { hasHooks } from './hooks/hookConfig';
 import { isTrusted } from './hooks/trust';
 import { whyRunEnded } from './events/whyEnded';
 import { workspaceLogDir } from './events/logFiles';
+import { watchPersonEdits } from './loop/personEdits';
 import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
 import { initialRunState } from './protocol/reducer';
@@ -238,8 +239,15 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   const dead = c.lock.tookOverFrom;
   if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
   deps.sandbox.announce();
-  const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
-  return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
+  // A replay has no person editing alongside it: its log only carries the recorded run's saves.
+  const unwatch = c.opts.replayOf ? () => undefined : watchPersonEdits({ host: c.host, root, logDir: workspaceLogDir(root, config), log: deps.log });
+  try {
+    const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
+    // endRun is synchronous: no save can slip in between the last event and the commit.
+    return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
+  } finally {
+    unwatch();
+  }
 }
 
 export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'commits' | 'keep'> & {

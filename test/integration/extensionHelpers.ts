@@ -21,7 +21,7 @@ export async function kite(): Promise<KiteParts> {
   return api.ready;
 }
 
-const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
+export const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: 'pipe' }).trim();
 
 /**
  * Back to the sample as first committed (runs commit). Logs in .kite/runs are git-ignored and stay

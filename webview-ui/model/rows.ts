@@ -267,6 +267,10 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
       row.summary = `${firstLine(e.command, 60)}${e.reason ? ` — ${firstLine(e.reason, 100)}` : ''} (${e.ms} ms)`;
       row.level = e.decision === 'block' ? 'warn' : 'ok';
       break;
+    case 'person_edit':
+      row.title = 'Your edit';
+      row.summary = `${e.path} ${e.hash === null ? 'removed' : 'saved'} by you in the editor during the run`;
+      break;
     default:
       return assertNever(e, 'event kind');
   }

@@ -123,6 +123,8 @@ export class TimelineFormatter {
         return `${secs(e.t)}  ${paint(c, 36, 'resumed')} after seq ${e.after_seq} (${e.mode})`;
       case 'divergence':
         return `${secs(e.t)}  ${paint(c, 31, 'DIVERGED')} from the recording at seq ${e.at_seq}: ${clip(e.what, 100)}`;
+      case 'person_edit':
+        return `${secs(e.t)}    ${paint(c, 36, 'YOU  ')} ${e.hash === null ? 'removed' : 'saved'} ${e.path} in the editor`;
       case 'hook':
         return e.decision === 'block' ? `${secs(e.t)}    ${paint(c, 33, 'HOOK ')} ${e.event} blocked: ${clip(e.reason, 100)}  [${clip(e.command, 40)}]` : null;
       case 'approval_request':

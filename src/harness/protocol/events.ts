@@ -347,6 +347,17 @@ export const ProgressEventSchema = z.object({
   proposals: z.array(z.string()),
 });
 
+/** A file the person saved (or created, deleted, renamed) in the editor while the run was going:
+ *  the host reports it, the run records it, and the commit leaves it out unless a later write of
+ *  the run accounts for its content (issue 13, item 20). `hash`: sha256 after the save; null: gone. */
+export const PersonEditSchema = z.object({
+  ...envelope,
+  kind: z.literal('person_edit'),
+  path: z.string(), // workspace-relative, '/'-separated
+  hash: z.string().nullable(),
+  via: z.literal('editor'),
+});
+
 export const SessionEndSchema = z.object({
   ...envelope,
   kind: z.literal('session_end'),
@@ -380,6 +391,7 @@ export const EventSchema = z.discriminatedUnion('kind', [
   ProgressEventSchema,
   SessionEndSchema,
   HookEventSchema,
+  PersonEditSchema,
 ]);
 
 export type KiteEvent = z.infer<typeof EventSchema>;

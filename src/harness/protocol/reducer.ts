@@ -121,6 +121,8 @@ export interface RunState {
   /** A failed gate whose feedback `user` event is not in the log yet. */
   feedbackOwed: string | null;
   files: Record<string, { post_hash: string | null; seq: number }>;
+  /** Files the person saved in the editor during the run: path -> hash after the save and its seq. */
+  personEdits: Record<string, { hash: string | null; seq: number }>;
   warnings: { seq: number; code: string; message: string }[];
   budgetStop: { seq: number; limit: EventOf<'budget_stop'>['limit']; used: number; max: number; tool?: string; per_tool?: boolean } | null;
   divergences: EventOf<'divergence'>[];
@@ -162,6 +164,7 @@ export function initialRunState(opts: { conversation?: boolean } = {}): RunState
     gateFailures: 0,
     feedbackOwed: null,
     files: {},
+    personEdits: {},
     warnings: [],
     budgetStop: null,
     divergences: [],
@@ -385,6 +388,9 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       break;
     case 'hook': // a record of what a hook decided; its effect is in the events around it
       break;
+    case 'person_edit':
+      s.personEdits[e.path] = { hash: e.hash, seq: e.seq };
+      break;
     default:
       return assertNever(e, 'event kind');
   }
@@ -423,6 +429,7 @@ export function cloneRunState(s: RunState): RunState {
     pendingApprovals: { ...s.pendingApprovals },
     gates: [...s.gates],
     files: cloneRecord(s.files),
+    personEdits: cloneRecord(s.personEdits),
     warnings: [...s.warnings],
     budgetStop: s.budgetStop ? { ...s.budgetStop } : null,
     divergences: [...s.divergences],

@@ -15,6 +15,9 @@ export const Rpc = {
   listRuns: 'kite/listRuns',
   serverInfo: 'kite/serverInfo',
   resolveSettings: 'kite/resolveSettings',
+  /** The person saved (created, deleted, renamed) these files in the editor: every active run in a
+   *  workspace holding them records it, and its commit leaves them out (issue 13, item 20). */
+  personEdited: 'kite/personEdited',
   /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
   /** request server → extension: a feature with "verify": "none" claims done; may it be marked done? (a modal asks) */
@@ -109,6 +112,11 @@ export function keyProviderOf(modelSpec: string): KeyProvider | null {
 
 export const StartRunResultSchema = z.object({ token: RunTokenSchema });
 export type StartRunResult = z.infer<typeof StartRunResultSchema>;
+
+export const PersonEditedParamsSchema = z.object({ paths: z.array(z.string().min(1)).max(10_000) });
+export type PersonEditedParams = z.infer<typeof PersonEditedParamsSchema>;
+/** How many active runs were told (0: no run is going). */
+export const PersonEditedResultSchema = z.object({ runs: z.number().int().nonnegative() });
 
 export const StopRunParamsSchema = z.object({ token: RunTokenSchema });
 export type StopRunParams = z.infer<typeof StopRunParamsSchema>;

@@ -71,6 +71,7 @@ export function classify(e: KiteEvent): ExceptionHit | null {
     case 'user':
     case 'warning':
     case 'hook':
+    case 'person_edit':
     case 'compaction':
     default:
       return null;

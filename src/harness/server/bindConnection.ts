@@ -4,6 +4,7 @@ import { CancellationTokenSource, ResponseError, ErrorCodes, type Connection } f
 import type { z } from 'zod';
 import {
   AnswerApprovalParamsSchema,
+  PersonEditedParamsSchema,
   ConfirmUnsandboxedResultSchema,
   ConfirmDoneResultSchema,
   ResolveSettingsParamsSchema,
@@ -81,6 +82,10 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
   connection.onRequest(Rpc.answerApproval, (params: unknown) => {
     const p = parse(AnswerApprovalParamsSchema, params, Rpc.answerApproval);
     return { accepted: manager.answer(p.token, p.id, p.answer) };
+  });
+  connection.onRequest(Rpc.personEdited, (params: unknown) => {
+    const p = parse(PersonEditedParamsSchema, params, Rpc.personEdited);
+    return { runs: manager.personEdited(p.paths) };
   });
   connection.onRequest(Rpc.listRuns, () => ({ runs: manager.list() }));
   connection.onRequest(Rpc.serverInfo, () => ({ pid: process.pid, node: process.version }));

@@ -74,6 +74,8 @@ interface ActiveRun {
   feature: string | null;
   controller: AbortController;
   pending: Map<string, Pending>;
+  /** The run's subscribers to the person's saves (the run filters them to its workspace). */
+  personListeners: Set<(absPaths: readonly string[]) => void>;
 }
 
 // Compile-time guard: the wire shapes must stay assignable to the Host contract in host.ts.
@@ -142,13 +144,24 @@ export class RunManager {
     return true;
   }
 
+  /** The person saved these files: tell every active run; returns how many runs listened. */
+  personEdited(paths: readonly string[]): number {
+    let told = 0;
+    for (const run of this.runs.values()) {
+      if (!run.personListeners.size) continue;
+      told++;
+      for (const l of run.personListeners) l(paths);
+    }
+    return told;
+  }
+
   list(): { token: string; log: string | null; feature: string | null }[] {
     return [...this.runs.values()].map((r) => ({ token: r.token, log: r.log, feature: r.feature }));
   }
 
   private newRun(root: string | null, feature: string | null): ActiveRun {
     const token = `r${++this.counter}-${Date.now().toString(36)}`;
-    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map() };
+    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map(), personListeners: new Set() };
     this.runs.set(token, run);
     return run;
   }
@@ -221,6 +234,10 @@ export class RunManager {
         } catch {
           return false; // nobody to ask: the run ends unverified
         }
+      },
+      onPersonEdit: (listener) => {
+        run.personListeners.add(listener);
+        return () => run.personListeners.delete(listener);
       },
       onEvent: (event: KiteEvent) => {
         if (event.kind === 'session_start') {

@@ -3,9 +3,11 @@
 // is named; with --allow-dirty the person's staged hunks stay staged. Real runs in-process
 // (runFeature, scripted model, real git, the real sandbox for the gate).
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { say, ScriptedModel, use } from '../../../src/harness/model/scripted';
+import type { Host } from '../../../src/harness/host';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
 import { runFeature } from '../../../src/harness/run';
 import { CannedHost, git, tempRepo } from '../../unit/loop/kit';
@@ -17,9 +19,10 @@ function project(checks: string[], extra: Record<string, string> = {}): string {
 
 const fix = [use('write_file', 'w1', { path: 'src/fee.js', content: 'module.exports = () => 3;\n' }), say('Done.')];
 
-async function run(root: string, opts: { allowDirty?: boolean; watch?: (e: KiteEvent) => void } = {}) {
-  const s = await runFeature({ root, mode: 'unattended', model: '', modelOverride: new ScriptedModel(fix), allowDirty: opts.allowDirty, watch: opts.watch ? (e) => opts.watch?.(e) : undefined }, new CannedHost([]));
-  const events = readFileSync(s.logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; code?: string; message?: string; summary?: string });
+async function run(root: string, opts: { allowDirty?: boolean; watch?: (e: KiteEvent) => void; script?: typeof fix; host?: Host } = {}) {
+  const model = new ScriptedModel(opts.script ?? fix);
+  const s = await runFeature({ root, mode: 'unattended', model: '', modelOverride: model, allowDirty: opts.allowDirty, watch: opts.watch ? (e) => opts.watch?.(e) : undefined }, opts.host ?? new CannedHost([]));
+  const events = readFileSync(s.logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; code?: string; message?: string; summary?: string; path?: string });
   const files = s.commit ? git(root, 'show', '--name-only', '--pretty=format:', s.commit).split('\n').filter(Boolean) : [];
   return { s, events, files, end: events.find((e) => e.kind === 'session_end') };
 }
@@ -73,5 +76,86 @@ describe('hostile: commits hold only the run’s work (issue 13, items 3 and 20)
     assert.ok(!files.includes('person.txt'));
     assert.ok(!files.includes('notes.txt'));
     assert.match(end?.summary ?? '', /person\.txt \(no write or command of the run recorded it\)/);
+  });
+
+  /** VS Code's part (src/extension/personEdits.ts): the editor reports the files the person saves. */
+  class EditorHost extends CannedHost {
+    private readonly listeners = new Set<(paths: readonly string[]) => void>();
+    onPersonEdit(l: (paths: readonly string[]) => void): () => void {
+      this.listeners.add(l);
+      return () => this.listeners.delete(l);
+    }
+    saved(...paths: string[]): void {
+      for (const l of this.listeners) l(paths);
+    }
+  }
+  // The run writes, then runs a command (the gate's own check, allowed unattended). A command could
+  // have made any file, so without the editor's report a file the person saved would count as the run's.
+  const writeThenCommand = [use('write_file', 'w1', { path: 'src/fee.js', content: 'module.exports = () => 3;\n' }), use('run', 'c1', { command: 'test -f src/fee.js' }), say('Done.')];
+
+  it('a file the person saved in the editor during the run stays out of the commit although a command of the run ran after it', async () => {
+    const root = project(['test -f src/fee.js']);
+    const host = new EditorHost();
+    const { s, files, end, events } = await run(root, {
+      script: writeThenCommand,
+      host,
+      watch: (e) => {
+        if (e.kind !== 'tool' || e.id !== 'w1') return;
+        writeFileSync(join(root, 'person.txt'), 'typed in the editor during the run\n');
+        host.saved(join(root, 'person.txt'));
+      },
+    });
+    assert.equal(s.outcome, 'done');
+    assert.deepEqual(files.sort(), ['kite-progress.json', 'src/fee.js']);
+    assert.match(end?.summary ?? '', /person\.txt \(you saved it in the editor during the run\)/);
+    assert.deepEqual(events.filter((e) => e.kind === 'person_edit').map((e) => e.path), ['person.txt']);
+    assert.match(git(root, 'status', '--porcelain'), /\?\? person\.txt/); // the person's work is still there, uncommitted
+  });
+
+  it('a file the run wrote and the person then changed and saved stays out of the commit (a later command does not make it the run’s)', async () => {
+    const root = project(['test -f src/fee.js']);
+    const host = new EditorHost();
+    const { s, files, end } = await run(root, {
+      script: writeThenCommand,
+      host,
+      watch: (e) => {
+        if (e.kind !== 'tool' || e.id !== 'w1') return;
+        writeFileSync(join(root, 'src/fee.js'), 'module.exports = () => 3; // the person’s comment\n');
+        host.saved(join(root, 'src/fee.js'));
+      },
+    });
+    assert.equal(s.outcome, 'done');
+    assert.ok(!files.includes('src/fee.js'), `committed ${files.join(', ')}`);
+    assert.match(end?.summary ?? '', /src\/fee\.js \(you saved it in the editor during the run\)/);
+    assert.equal(readFileSync(join(root, 'src/fee.js'), 'utf8'), 'module.exports = () => 3; // the person’s comment\n');
+  });
+
+  it('the person re-saving a file exactly as the run wrote it leaves the run’s write in the commit', async () => {
+    const root = project(['test -f src/fee.js']);
+    const host = new EditorHost();
+    const { s, files } = await run(root, {
+      script: writeThenCommand,
+      host,
+      watch: (e) => {
+        if (e.kind === 'tool' && e.id === 'w1') host.saved(join(root, 'src/fee.js')); // Ctrl+S on the run's content, unchanged
+      },
+    });
+    assert.equal(s.outcome, 'done');
+    assert.ok(files.includes('src/fee.js'));
+  });
+
+  it('saves outside the workspace or in the log folder are not recorded', async () => {
+    const root = project(['test -f src/fee.js']);
+    const outside = mkdtempSync(join(tmpdir(), 'kite-outside-'));
+    const host = new EditorHost();
+    const { s, events } = await run(root, {
+      host,
+      watch: (e) => {
+        if (e.kind !== 'tool') return;
+        host.saved(join(outside, 'x.txt'), join(root, '.kite', 'runs', 'fake.jsonl'), join(root, '..', 'sibling.txt'), 'relative.txt', join(root, '.git', 'config'));
+      },
+    });
+    assert.equal(s.outcome, 'done');
+    assert.deepEqual(events.filter((e) => e.kind === 'person_edit'), []);
   });
 });

@@ -56,6 +56,20 @@ const user = (globalValue: unknown) => ({ globalValue });
 const scripted = { model: user('script:/s.json') };
 
 describe('server: RunManager wire mapping', () => {
+  it("the person's saves reach every running run that listens, and stop reaching it once it unsubscribes", async () => {
+    const h = harness();
+    assert.equal(h.manager.personEdited(['/ws/a.txt']), 0, 'no run yet: nobody told');
+    h.manager.start(StartRunParamsSchema.parse({ root: '/ws', mode: 'attended', settings: scripted }));
+    await h.cap.ready;
+    const heard: string[][] = [];
+    const stop = h.cap.host?.onPersonEdit?.((p) => void heard.push([...p]));
+    assert.equal(h.manager.personEdited(['/ws/a.txt', '/ws/b.txt']), 1);
+    stop?.();
+    assert.equal(h.manager.personEdited(['/ws/c.txt']), 0);
+    assert.deepEqual(heard, [['/ws/a.txt', '/ws/b.txt']]);
+    h.done();
+  });
+
   it('a read approval goes out as kind "read" with the file, tool and reason, and the answer comes back as given', async () => {
     const h = harness();
     const token = h.manager.start({ root: '/ws', mode: 'attended', settings: scripted });
