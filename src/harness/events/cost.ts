@@ -107,7 +107,7 @@ export function costReport(runs: RunCost[]): CostReport {
   for (const r of runs) {
     if (r.replay) continue;
     add((report.features[r.feature] ??= group()), r);
-    const m = (report.models[r.model] ??= { ...group(), provider: r.provider, model: r.model.replace(/^[a-z]+:/, ''), price_unknown: false });
+    const m = (report.models[r.model] ??= { ...group(), provider: r.provider, model: r.model.replace(/^[a-z](?:[a-z-]*[a-z])?:/, ''), price_unknown: false });
     add(m, r);
     m.price_unknown ||= r.price_unknown;
     add(report.total, r);
