@@ -11,6 +11,8 @@ import type { RunLogFolders } from './runLogFolders';
 import { RunTracker, type ActiveRun } from './runTracker';
 import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
 import { confirmDoneWithoutCheck } from './confirmDone';
+import { answerLmRequest } from './languageModels/answerLmRequest';
+import { selectModel } from './languageModels/selectModel';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
 import { Notices, type Notice } from './notices';
@@ -51,7 +53,7 @@ export interface KiteParts {
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log));
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log), answerLmRequest);
   const notices = new Notices();
   const tracker = new RunTracker(client, log, notices);
   const approvals = new ApprovalController(client, log);
@@ -112,6 +114,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       features.refresh();
     },
     'kite.setApiKey': () => keys.prompt(),
+    'kite.selectModel': () => selectModel(log),
     'kite.acceptAll': (target?: vscode.Uri | string) => approvals.writes.acceptAll(target),
     'kite.rejectAll': (args?: vscode.Uri | string | RejectArgs) => approvals.writes.rejectAll(args),
     'kite.acceptHunk': (uri: string, key: string) => approvals.writes.acceptHunk(uri, key),

@@ -49,7 +49,7 @@ export function lmError(model: string, r: Extract<LmRequestResult, { ok: false }
       return new ModelError('blocked', `The provider of ${model} refused the request (a quota or rate limit, or this extension is blocked)${detail}. No tool ran; try again later or pick another model with "Kite: Select Model…".`);
     case 'not_found':
     case 'no_model':
-      return new ModelError('model_not_found', `${r.message || `VS Code has no language model ${model}`}. Pick one of the models this VS Code offers with "Kite: Select Model…" (setting kite.model).`);
+      return new ModelError('model_not_found', `${(r.message || `VS Code has no language model ${model}`).replace(/\.$/, '')}. Pick one of the models this VS Code offers with "Kite: Select Model…" (setting kite.model).`);
     case 'cancelled':
       return new ModelError('cancelled', `The request to ${model} was cancelled in VS Code.`);
     case 'unknown':

@@ -32,7 +32,10 @@ export class LanguageModelRelay {
   async request(params: Omit<LmRequestParams, 'requestId'>, onPart: (part: LmReplyPart) => void, signal: AbortSignal): Promise<LmRequestResult> {
     const requestId = `lm${++this.counter}`;
     const cts = new CancellationTokenSource();
-    const onAbort = () => cts.cancel();
+    const onAbort = () => {
+      this.streams.delete(requestId); // what still streams in is for nobody
+      cts.cancel();
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     this.streams.set(requestId, onPart);
     try {
