@@ -186,7 +186,8 @@ SCENARIO_TIMEOUT=$(( 60 + 90 * ${#ALL_SCENARIOS[@]} )); [ "$SCENARIO_TIMEOUT" -l
 if [[ "$STAGES" == *A* || "$STAGES" == *B* ]] && start_server dev "$RUN/dev/extensions"; then
   if [[ "$STAGES" == *A* ]] && make_workspace "$RUN/ws-a"; then
     ts=$(date +%s%N); say "stage A: mocha suite inside the extension host"
-    run_driver "$STAGE_TIMEOUT" tests --url "$URL" --ext "$EXT" --tests "$RUN/tests" --folder "$RUN/ws-a" \
+    # --also-ext: declares the language model vendor the tests register a provider for (extensionLanguageModel.test.ts).
+    run_driver "$STAGE_TIMEOUT" tests --url "$URL" --ext "$EXT" --also-ext "$REPO/test/integration/lmVendor" --tests "$RUN/tests" --folder "$RUN/ws-a" \
       --env "$(ext_env "$RUN/ws-a" "$RUN/a-results.json")" --results "$RUN/a-results.json" \
       --counts "$RUN/counts/a.json" --out "$OUT" --timeout $(( (STAGE_TIMEOUT - 20) * 1000 ))
     stage_counts "$RUN/counts/a.json" "stage A"; cp "$RUN/a-results.json" "$OUT/" 2>/dev/null

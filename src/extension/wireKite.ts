@@ -12,7 +12,7 @@ import { RunTracker, type ActiveRun } from './runTracker';
 import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
 import { confirmDoneWithoutCheck } from './confirmDone';
 import { answerLmRequest } from './languageModels/answerLmRequest';
-import { selectModel } from './languageModels/selectModel';
+import { selectModel, type ModelChoice } from './languageModels/selectModel';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
 import { Notices, type Notice } from './notices';
@@ -49,6 +49,8 @@ export interface KiteParts {
   featureItems(): Promise<vscode.TreeItem[]>;
   /** Every run notification Kite shows (text and action buttons), as it is shown. */
   onDidNotify: vscode.Event<Notice>;
+  /** What Kite: Select Model… does, with the pick made by the caller (tests cannot click a quick pick). */
+  selectModel(pick: (items: ModelChoice[]) => ModelChoice | undefined): Promise<string | undefined>;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
@@ -155,6 +157,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       runs.refresh();
     },
     onDidNotify: notices.onDidShow,
+    selectModel: (pick) => selectModel(log, async (items) => pick(items)),
     featureItems: async () => (await features.getChildren()).map((n) => features.getTreeItem(n)),
   };
 }
