@@ -4,7 +4,7 @@
 // Started by run.sh, one process per stage, each under `setsid timeout -k`.
 //
 //   node driver.mjs tests --url URL --ext DIR --tests DIR --folder DIR --results FILE --counts FILE
-//                         [--env JSON] [--timeout MS] [--out DIR] [--also-ext DIR]
+//                         [--env JSON] [--timeout MS] [--out DIR]
 //     Stage A: opens ONE window with ?payload=[extensionDevelopmentPath, extensionTestsPath,
 //     extensionEnvironment]; the extension host loads the extension under development and runs the
 //     mocha suite (test/integration/index.ts). The workbench calls window.codeAutomationExit(code)
@@ -79,8 +79,6 @@ async function runTests(args) {
     ['extensionDevelopmentPath', remote(args.url, args.ext)],
     ['extensionTestsPath', remote(args.url, args.tests)],
   ];
-  // A test-only extension next to Kite (e.g. one declaring a language model vendor for the tests).
-  if (args['also-ext']) payload.splice(1, 0, ['extensionDevelopmentPath', remote(args.url, args['also-ext'])]);
   if (args.env) payload.push(['extensionEnvironment', args.env]);
   rmSync(args.results, { force: true });
   const browser = await launch();

@@ -13,7 +13,7 @@ import type { KiteParts } from '../../src/extension/wireKite';
 import type { Reply } from '../../src/harness/protocol/content';
 import { costOfRun } from '../../src/harness/events/cost';
 import { testEnv } from './env';
-import { kite, nextRunEnd, readEvents, resetWorkspace, stopRuns, toolEvent, waitForPending, waitForProposal } from './extensionHelpers';
+import { kite, nextRunEnd, proposalTabs, readEvents, resetWorkspace, stopRuns, toolEvent, waitForPending } from './extensionHelpers';
 import { waitFor } from './waitFor';
 
 const VENDOR = 'kite-test';
@@ -99,6 +99,12 @@ async function pricedWorkspace(families: readonly string[] = FAMILIES): Promise<
   return ws;
 }
 
+/** The proposal diff's right side for `rel`, once its tab is open (this window may not focus it). */
+function proposalTab(rel: string): Promise<vscode.Uri> {
+  const find = () => proposalTabs().map((t) => (t.input as vscode.TabInputTextDiff).modified).find((u) => u.path.endsWith(`/${rel}`));
+  return waitFor(`the approval diff for ${rel}`, find, [vscode.window.tabGroups.onDidChangeTabs], 20_000);
+}
+
 const useModel = (family: string) => vscode.workspace.getConfiguration('kite').update('model', spec(family), vscode.ConfigurationTarget.Global);
 
 describe('extension: VS Code language models (vscode-lm:)', function () {
@@ -160,10 +166,8 @@ describe('extension: VS Code language models (vscode-lm:)', function () {
     try {
       assert.ok(await vscode.commands.executeCommand<string>('kite.startAgent'), 'the run did not start');
       // The model's write_file calls are proposals like any model's: accept both, run the command once.
-      const ledger = await waitForProposal('src/ledger.js');
-      await vscode.commands.executeCommand('kite.acceptAll', ledger.document.uri);
-      const fees = await waitForProposal('test/fees.test.js');
-      await vscode.commands.executeCommand('kite.acceptAll', fees.document.uri);
+      await vscode.commands.executeCommand('kite.acceptAll', await proposalTab('src/ledger.js'));
+      await vscode.commands.executeCommand('kite.acceptAll', await proposalTab('test/fees.test.js'));
       const cmd = await waitForPending(k, 'the command approval', (p) => p.kind === 'command');
       await vscode.commands.executeCommand('kite.approval.runOnce', { key: cmd.key });
       const end = await ended;
