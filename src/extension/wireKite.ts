@@ -55,7 +55,7 @@ export interface KiteParts {
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log), answerLmRequest);
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log), (q, onPart, token) => answerLmRequest(q, onPart, token, log));
   const notices = new Notices();
   const tracker = new RunTracker(client, log, notices);
   const approvals = new ApprovalController(client, log);

@@ -6,14 +6,17 @@ import * as vscode from 'vscode';
 import type { LmErrorCode, LmReplyPart, LmRequestParams, LmRequestResult } from '../../harness/protocol/languageModel';
 import { fromResponsePart, toChatMessages, toChatTools } from './lmMessages';
 
-export async function answerLmRequest(q: LmRequestParams, onPart: (part: LmReplyPart) => void, token: vscode.CancellationToken): Promise<LmRequestResult> {
+export async function answerLmRequest(q: LmRequestParams, onPart: (part: LmReplyPart) => void, token: vscode.CancellationToken, log?: vscode.LogOutputChannel): Promise<LmRequestResult> {
   const name = `${q.vendor}/${q.family}`;
+  const t0 = Date.now();
   const cancelled = (): LmRequestResult => ({ ok: false, code: 'cancelled', message: 'the request was cancelled' });
   try {
     const [model] = await vscode.lm.selectChatModels({ vendor: q.vendor, family: q.family });
     if (!model) return { ok: false, code: 'no_model', message: await noModelMessage(name) };
+    const selected = Date.now();
     const messages = toChatMessages(q.messages);
     const response = await model.sendRequest(messages, { tools: toChatTools(q.tools), justification: q.justification }, token);
+    const sent = Date.now();
     let outText = '';
     for await (const raw of response.stream) {
       if (token.isCancellationRequested) return cancelled();
@@ -23,8 +26,11 @@ export async function answerLmRequest(q: LmRequestParams, onPart: (part: LmReply
       onPart(part);
     }
     if (token.isCancellationRequested) return cancelled();
+    const streamed = Date.now();
     const input = await countInput(model, messages, q.tools.length ? JSON.stringify(toChatTools(q.tools)) : '', token);
     const output = outText ? await count(model, outText, token) : 0;
+    // Where a slow turn's time went (select + send, the stream, countTokens), for the Kite log.
+    log?.info(`vscode-lm ${name}: select ${selected - t0} ms, send ${sent - selected} ms, stream ${streamed - sent} ms, countTokens ${Date.now() - streamed} ms (${input} in, ${output} out, estimated)`);
     return { ok: true, input_tokens: input, output_tokens: output, model: { id: model.id, name: model.name, version: model.version } };
   } catch (e) {
     if (token.isCancellationRequested) return cancelled();
