@@ -16,6 +16,7 @@ import type { KiteEvent } from '../../../src/harness/protocol/events';
 import type { LmAsk } from '../../../src/harness/protocol/languageModel';
 import { loadProgress } from '../../../src/harness/progress/progressFile';
 import { replayRun } from '../../../src/harness/replay/replayRun';
+import { resumeRun } from '../../../src/harness/resume';
 import { CannedHost, git, tempRepo } from '../loop/kit';
 
 const SCRIPT = join(__dirname, '..', '..', 'fixtures', 'scripts', 'extension-accept.json');
@@ -112,7 +113,7 @@ describe('vscode-lm: a run through the host’s language models', function () {
     await assert.rejects(runFeature({ root, mode: 'attended', model: SPEC }, host), (e: unknown) => e instanceof RunError && e.code === 'price_unknown' && /"prices": \{"vscode-lm:kite-test\/scripted"/.test(e.message));
   });
 
-  it('the CLI cannot use vscode-lm: `kite run --model vscode-lm:…` and `kite resume` of such a run exit 2 with a clear line, nothing started', async () => {
+  it('the CLI cannot use vscode-lm: `kite run --model vscode-lm:…` and `kite resume` of such a run exit 2 with a clear line, nothing started; with the host it resumes to done', async () => {
     const root = pricedRepo();
     const c = new Capture();
     assert.equal(await runMain([root, '--model', 'vscode-lm:copilot/gpt-4o'], { out: c, isTty: false }), 2);
@@ -132,5 +133,14 @@ describe('vscode-lm: a run through the host’s language models', function () {
     const r = new Capture();
     assert.equal(await resumeMain([paused.logPath], { out: r, isTty: false }), 2);
     assert.match(r.stderr, /^kite: model "vscode-lm:kite-test\/scripted" is one of VS Code's language models: only the Kite extension inside VS Code can use it\./);
+
+    // Where the host has the language models (VS Code), the same log resumes and ends done; the
+    // model's first reply comes from the log, so the host is asked only for the turns after it.
+    const resumed = await resumeRun({ log: paused.logPath }, Object.assign(new CannedHost([{ decision: 'approve' }, { decision: 'approve' }, { decision: 'approve' }]), { languageModels: lm }));
+    assert.equal(resumed.outcome, 'done', resumed.why);
+    assert.equal(lm.asks.length, 4);
+    const after = events(paused.logPath).filter((e) => e.kind === 'model');
+    assert.equal(after.length, 4);
+    assert.ok(after.every((e) => e.kind === 'model' && e.estimated === true && e.model === SPEC));
   });
 });
