@@ -9,6 +9,7 @@ import { runMain } from '../../../src/harness/cli/runCommand';
 import { resumeMain } from '../../../src/harness/cli/resumeCommand';
 import type { Out } from '../../../src/harness/cli/output';
 import { costOfRun, costReport, formatCostReport } from '../../../src/harness/events/cost';
+import { formatTimeline } from '../../../src/harness/events/timeline';
 import type { Host, LanguageModelHost } from '../../../src/harness/host';
 import { RunError, runFeature } from '../../../src/harness/run';
 import type { Reply } from '../../../src/harness/protocol/content';
@@ -98,6 +99,7 @@ describe('vscode-lm: a run through the host’s language models', function () {
     assert.match(text, new RegExp(`~${cost.tokens.total.toLocaleString('en-US')}`));
     assert.match(text, /^vscode-lm\s+kite-test\/scripted\s+1\s+~[\d,]+\s+\$0\.0000$/m);
     assert.match(text, /~ marks estimated token counts: VS Code's language models \(vscode-lm:\) report no usage/);
+    assert.match(formatTimeline(ev), /turn 1 +tool_use +in=~[\d,]+ out=~[\d,]+/);
 
     // A replay uses the recorded replies: no language model is asked, the counts stay marked estimated.
     const r = await replayRun({ log: s.logPath, root, onDivergence: 'stop', worktree: true }, new CannedHost());
