@@ -183,6 +183,10 @@ rm -rf "$OUT/logs"
 SCENARIO_TIMEOUT=$(( 60 + 90 * ${#ALL_SCENARIOS[@]} )); [ "$SCENARIO_TIMEOUT" -lt "$STAGE_TIMEOUT" ] && SCENARIO_TIMEOUT="$STAGE_TIMEOUT"
 
 # ---- 2. stages A and B: the extension under development ----------------------------------------
+# The test-only extension declaring the language model vendor "kite-test" (extensionLanguageModel.test.ts
+# registers a provider for it), installed by folder: the server adopts folders it finds on first start.
+# (A second extensionDevelopmentPath in the payload is not loaded by this web workbench.)
+mkdir -p "$RUN/dev/extensions" && cp -r "$REPO/test/integration/lmVendor" "$RUN/dev/extensions/kite-dev.kite-test-lm-vendor-0.0.1"
 if [[ "$STAGES" == *A* || "$STAGES" == *B* ]] && start_server dev "$RUN/dev/extensions"; then
   if [[ "$STAGES" == *A* ]] && make_workspace "$RUN/ws-a"; then
     ts=$(date +%s%N); say "stage A: mocha suite inside the extension host"

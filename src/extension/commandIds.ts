@@ -13,6 +13,7 @@ export const KITE_COMMANDS = [
   'kite.refreshViews',
   'kite.init',
   'kite.setApiKey',
+  'kite.selectModel',
   'kite.acceptAll',
   'kite.rejectAll',
   'kite.acceptHunk',

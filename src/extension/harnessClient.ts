@@ -33,6 +33,10 @@ import {
   type WireApprovalAnswer,
 } from '../harness/protocol/rpc';
 import type { z } from 'zod';
+import { LmRequestParamsSchema, type LmReplyPart, type LmRequestParams, type LmRequestResult } from '../harness/protocol/languageModel';
+
+/** Answers one language-model request of the server (languageModels/answerLmRequest.ts). */
+export type LmAnswerer = (q: LmRequestParams, onPart: (part: LmReplyPart) => void, token: vscode.CancellationToken) => Promise<LmRequestResult>;
 
 export interface ServerDeath {
   /** Tokens of runs that were going when the process died (their logs can be resumed). */
@@ -78,6 +82,8 @@ export class HarnessClient implements vscode.Disposable {
     private readonly confirmUnsandboxed: (q: ConfirmUnsandboxedParams) => Promise<boolean> = async () => false,
     /** Answers "mark this verify-none feature done without a check?" (a modal); anything but true is no. */
     private readonly confirmDone: (q: ConfirmDoneParams) => Promise<boolean> = async () => false,
+    /** VS Code's language models for `vscode-lm:` runs; absent: every such request is refused. */
+    private readonly answerLm: LmAnswerer | null = null,
   ) {}
 
   /** After the key changed: a server with no runs is stopped, so the next command starts one with the new key. */
@@ -196,6 +202,14 @@ export class HarnessClient implements vscode.Disposable {
         return { done: false };
       }
       return { done: (await this.confirmDone(q.data).catch(() => false)) === true };
+    });
+    client.onRequest(Rpc.lmRequest, async (p: unknown, token: vscode.CancellationToken): Promise<LmRequestResult> => {
+      const q = LmRequestParamsSchema.safeParse(p);
+      if (!q.success) return { ok: false, code: 'unknown', message: `bad ${Rpc.lmRequest} from the harness server: ${q.error.message}` };
+      if (!this.answerLm) return { ok: false, code: 'unknown', message: 'this window does not offer VS Code language models to Kite' };
+      // Each part goes out at once: the server assembles the reply (and the timeline can stream it).
+      const onPart = (part: LmReplyPart) => void client.sendNotification(Rpc.lmPart, { requestId: q.data.requestId, part });
+      return this.answerLm(q.data, onPart, token);
     });
     client.onNotification(Rpc.serverLog, (p: unknown) => {
       const l = ServerLogSchema.safeParse(p);

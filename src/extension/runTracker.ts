@@ -29,6 +29,8 @@ export interface ActiveRun {
   sandbox: SandboxInfo | null;
   /** A reply came from a model with no known price: the dollars shown are not its cost. */
   priceUnknown?: boolean;
+  /** A reply's tokens were counted by Kite with the model's tokenizer (VS Code's language models report none). */
+  tokensEstimated?: boolean;
   /** Gate attempts before the run ends gate_failed (session_start; null: not known yet). */
   maxGateFailures?: number | null;
   /** Tokens tool results put into the conversation, and the run's budget for them (null: none). */
@@ -127,6 +129,7 @@ export class RunTracker implements vscode.Disposable {
         const c = this.counts.get(token);
         if (c) addModelEvent(c.live, e);
         if (e.price_unknown) r.priceUnknown = true;
+        if (e.estimated) r.tokensEstimated = true;
         r.turn = e.turn;
         this.show(r);
         r.lastActivity = `turn ${e.turn}`;
@@ -257,8 +260,8 @@ export class RunTracker implements vscode.Disposable {
     const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';
     const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
     const sb = statusSandbox(r.sandbox);
-    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${formatTokens(r.tokens)} tok · ${r.priceUnknown ? 'price unknown' : formatUsd(r.costUsd)}${budget}${observationStatus(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.mark}${more}`;
-    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}.\n${observationTooltip(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.tooltip ? `\n${sb.tooltip}` : ''}\nClick to open the timeline.`;
+    this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${r.tokensEstimated ? '~' : ''}${formatTokens(r.tokens)} tok${r.tokensEstimated ? ' (estimated)' : ''} · ${r.priceUnknown ? 'price unknown' : formatUsd(r.costUsd)}${budget}${observationStatus(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.mark}${more}`;
+    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}.\n${r.tokensEstimated ? 'Token counts are estimates: the model\'s tokenizer counted them (VS Code reports no usage for its language models).\n' : ''}${observationTooltip(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.tooltip ? `\n${sb.tooltip}` : ''}\nClick to open the timeline.`;
     // An unsandboxed run stands out, not only in the text.
     this.status.backgroundColor = r.sandbox?.kind === 'none' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.status.command = { title: 'Open Timeline', command: 'kite.openRun', arguments: [r.log ?? undefined] };

@@ -12,6 +12,8 @@ import { RunTracker, type ActiveRun } from './runTracker';
 import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
 import { confirmDoneWithoutCheck } from './confirmDone';
 import { reportPersonEdits } from './personEdits';
+import { answerLmRequest } from './languageModels/answerLmRequest';
+import { selectModel, type ModelChoice } from './languageModels/selectModel';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
 import { Notices, type Notice } from './notices';
@@ -48,11 +50,13 @@ export interface KiteParts {
   featureItems(): Promise<vscode.TreeItem[]>;
   /** Every run notification Kite shows (text and action buttons), as it is shown. */
   onDidNotify: vscode.Event<Notice>;
+  /** What Kite: Select Model… does, with the pick made by the caller (tests cannot click a quick pick). */
+  selectModel(pick: (items: ModelChoice[]) => ModelChoice | undefined): Promise<string | undefined>;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log));
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log), (q, onPart, token) => answerLmRequest(q, onPart, token, log));
   const notices = new Notices();
   const tracker = new RunTracker(client, log, notices);
   const approvals = new ApprovalController(client, log);
@@ -114,6 +118,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       features.refresh();
     },
     'kite.setApiKey': () => keys.prompt(),
+    'kite.selectModel': () => selectModel(log),
     'kite.acceptAll': (target?: vscode.Uri | string) => approvals.writes.acceptAll(target),
     'kite.rejectAll': (args?: vscode.Uri | string | RejectArgs) => approvals.writes.rejectAll(args),
     'kite.acceptHunk': (uri: string, key: string) => approvals.writes.acceptHunk(uri, key),
@@ -154,6 +159,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
       runs.refresh();
     },
     onDidNotify: notices.onDidShow,
+    selectModel: (pick) => selectModel(log, async (items) => pick(items)),
     featureItems: async () => (await features.getChildren()).map((n) => features.getTreeItem(n)),
   };
 }

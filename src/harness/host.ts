@@ -1,6 +1,7 @@
 // What the loop needs from whoever hosts it (CLI on a TTY, the VS Code extension over JSON-RPC,
 // tests). Approvals are asked here; the host answers. The loop never imports a UI.
 import type { KiteEvent } from './protocol/events';
+import type { LmAsk, LmReplyPart, LmRequestResult } from './protocol/languageModel';
 import type { ScriptChange } from './protocol/rpc';
 import type { SandboxInfo } from './protocol/sandboxInfo';
 import type { ToolName } from './protocol/toolName';
@@ -49,6 +50,13 @@ export type ApprovalAnswer =
   | { decision: 'deny'; reason: string }
   | { decision: 'edit'; content: string; reason?: string }; // writes only: the final content the person kept (reason: why they cut some of it)
 
+/** VS Code's language models, reachable only through the extension (`vscode-lm:` models). */
+export interface LanguageModelHost {
+  /** One reply: its parts reach onPart before the promise resolves; an aborted signal cancels the
+   *  request in VS Code (its CancellationToken). Never rejects for a model problem: see the result. */
+  request(ask: LmAsk, onPart: (part: LmReplyPart) => void, signal: AbortSignal): Promise<LmRequestResult>;
+}
+
 export interface Host {
   /** Resolve with the person's answer. Rejecting or never resolving is allowed: the run pauses. */
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
@@ -64,4 +72,6 @@ export interface Host {
    *  run, as absolute paths; returns the unsubscribe. Absent (the CLI): the commit relies on the
    *  file states the log records. */
   onPersonEdit?(listener: (absPaths: readonly string[]) => void): () => void;
+  /** Absent (the CLI, tests): a `vscode-lm:` model cannot be used here. */
+  languageModels?: LanguageModelHost;
 }

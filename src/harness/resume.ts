@@ -113,7 +113,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   const limits = mergeLimits(meta.limits, opts.limits);
   const unpriced = unknownPriceProblem(meta.model, limits.usd, config.prices);
   if (unpriced) throw new ResumeError('price_unknown', unpriced);
-  const model = positioned(opts.modelOverride ?? createModel(meta.model, { cwd: root, providers: config.providers, env: opts.env }), state.modelCalls);
+  const model = positioned(opts.modelOverride ?? createModel(meta.model, { cwd: root, providers: config.providers, env: opts.env, languageModels: host.languageModels }), state.modelCalls);
   const clock = opts.clock ?? monotonicClock;
 
   const lock = lockLog(opts.log, bytes);

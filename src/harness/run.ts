@@ -131,7 +131,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   }
 
   // A script named on the command line is relative to the shell's folder; one in the config to the project.
-  const model = opts.modelOverride ?? createModel(opts.model || defaultModelSpec(config.model), { cwd: opts.model ? process.cwd() : root, providers: config.providers, env: opts.env });
+  const model = opts.modelOverride ?? createModel(opts.model || defaultModelSpec(config.model), { cwd: opts.model ? process.cwd() : root, providers: config.providers, env: opts.env, languageModels: host.languageModels });
   const limits = mergeLimits(config.budget, opts.limits);
   // A dollar budget over a model with no known price would count $0 forever: refuse, with the fix.
   const unpriced = opts.replayOf ? null : unknownPriceProblem(model.id, limits.usd, config.prices);

@@ -18,7 +18,8 @@ async function main(): Promise<number> {
   try {
     return await runTests({
       version: process.env.KITE_VSCODE_VERSION ?? 'stable',
-      extensionDevelopmentPath: repo,
+      // The second declares the language model vendor extensionLanguageModel.test.ts registers a provider for.
+      extensionDevelopmentPath: [repo, join(repo, 'test', 'integration', 'lmVendor')],
       extensionTestsPath: join(repo, 'out', 'integration'),
       launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
       extensionTestsEnv: {

@@ -20,6 +20,8 @@ export interface RunCost {
   provider: string;
   /** A model of the run has no known price: its dollars are not counted (shown as "price unknown"). */
   price_unknown: boolean;
+  /** Some token counts are Kite's estimates (VS Code's language models report no usage): shown with "~". */
+  tokens_estimated: boolean;
   outcome: string; // 'unfinished' when the log has no session_end
   turns: number;
   tokens: TokenTotals;
@@ -43,6 +45,7 @@ export interface ModelGroup extends CostGroup {
   provider: string;
   model: string;
   price_unknown: boolean;
+  tokens_estimated: boolean;
 }
 
 export interface CostReport {
@@ -56,7 +59,7 @@ export interface CostReport {
 const group = (): CostGroup => ({ runs: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0 });
 
 export function costOfRun(events: readonly KiteEvent[], log: string, prices: PriceTable = {}): RunCost {
-  const r: RunCost = { run: '', log, feature: '?', model: '', provider: '', price_unknown: false, outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false, observation_tokens: 0, observation_limit: null, compactions: 0 };
+  const r: RunCost = { run: '', log, feature: '?', model: '', provider: '', price_unknown: false, tokens_estimated: false, outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false, observation_tokens: 0, observation_limit: null, compactions: 0 };
   for (const e of events) {
     if (!r.run) r.run = e.run;
     if (e.kind === 'session_start') {
@@ -71,6 +74,7 @@ export function costOfRun(events: readonly KiteEvent[], log: string, prices: Pri
       r.model = e.model;
       r.provider = providerOf(e.model);
       addTokens(r.tokens, e);
+      if (e.estimated) r.tokens_estimated = true;
       if (price) {
         r.list_usd += uncachedCostOf(usage, price);
         r.billed_usd += costOf(usage, price);
@@ -107,9 +111,10 @@ export function costReport(runs: RunCost[]): CostReport {
   for (const r of runs) {
     if (r.replay) continue;
     add((report.features[r.feature] ??= group()), r);
-    const m = (report.models[r.model] ??= { ...group(), provider: r.provider, model: r.model.replace(/^[a-z]+:/, ''), price_unknown: false });
+    const m = (report.models[r.model] ??= { ...group(), provider: r.provider, model: r.model.replace(/^[a-z](?:[a-z-]*[a-z])?:/, ''), price_unknown: false, tokens_estimated: false });
     add(m, r);
     m.price_unknown ||= r.price_unknown;
+    m.tokens_estimated ||= r.tokens_estimated;
     add(report.total, r);
   }
   return report;
@@ -118,6 +123,8 @@ export function costReport(runs: RunCost[]): CostReport {
 const n = (v: number) => v.toLocaleString('en-US');
 const usd = (v: number) => `$${v.toFixed(4)}`;
 const PRICE_UNKNOWN = 'price unknown';
+/** A token count Kite estimated (the model's tokenizer), not one the provider reported. */
+const est = (v: number, estimated: boolean) => (estimated ? `~${n(v)}` : n(v));
 
 function table(rows: string[][], right: Set<number>): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -132,11 +139,11 @@ export function formatCostReport(report: CostReport): string {
     r.feature,
     r.outcome,
     String(r.turns),
-    n(r.tokens.input),
-    n(r.tokens.output),
+    est(r.tokens.input, r.tokens_estimated),
+    est(r.tokens.output, r.tokens_estimated),
     n(r.tokens.cache_write),
     n(r.tokens.cache_read),
-    n(r.tokens.total),
+    est(r.tokens.total, r.tokens_estimated),
     r.price_unknown ? PRICE_UNKNOWN : usd(r.list_usd),
     r.price_unknown ? PRICE_UNKNOWN : usd(r.billed_usd),
   ]);
@@ -148,9 +155,11 @@ export function formatCostReport(report: CostReport): string {
   const out = [table([head, ...rows], right), '', 'Per feature:', table([['FEATURE', 'RUNS', '', '', 'INPUT', 'OUTPUT', 'CACHE WRITE', 'CACHE READ', 'TOTAL', 'LIST $', 'BILLED $'], ...featureRows, totalRow], right)];
   const models = Object.values(report.models).sort((a, b) => a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
   if (models.length) {
-    const modelRows = models.map((m) => [m.provider, m.model, String(m.runs), n(m.tokens.total), m.price_unknown ? PRICE_UNKNOWN : usd(m.billed_usd)]);
+    const modelRows = models.map((m) => [m.provider, m.model, String(m.runs), est(m.tokens.total, m.tokens_estimated), m.price_unknown ? PRICE_UNKNOWN : usd(m.billed_usd)]);
     out.push('', 'Per model:', table([['PROVIDER', 'MODEL', 'RUNS', 'TOKENS', 'BILLED $'], ...modelRows], new Set([2, 3, 4])));
   }
+  if (report.runs.some((r) => r.tokens_estimated))
+    out.push('', '~ marks estimated token counts: VS Code\'s language models (vscode-lm:) report no usage, so Kite counted the tokens with the model\'s tokenizer.');
   if (models.some((m) => m.price_unknown)) out.push('', 'A model without a known price is not counted in the dollars; give it one in .kite/config.json "prices".');
   out.push('', 'Observation tokens (what tool results put into the conversation):');
   for (const r of report.runs) {

@@ -62,6 +62,7 @@ export class LoggedModel implements Model {
       cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
       cost_usd: this.lastCost,
       ...(price ? {} : { price_unknown: true as const }),
+      ...(u.estimated ? { estimated: true as const } : {}),
       model: answeredBy,
       retries,
     });

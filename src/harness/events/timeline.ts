@@ -65,9 +65,10 @@ export class TimelineFormatter {
         return e.sandbox ? `${secs(e.t)}  ${paint(c, e.sandbox.kind === 'none' ? 33 : 2, `commands run ${describeSandbox(e.sandbox)}`)}` : null;
       case 'model': {
         const cache = e.cache_read_input_tokens || e.cache_creation_input_tokens ? ` cache r=${n(e.cache_read_input_tokens)} w=${n(e.cache_creation_input_tokens)}` : '';
+        const est = e.estimated ? '~' : ''; // counted by Kite (vscode-lm), not reported
         // A reply without tool calls is the agent saying "done": the gate row follows.
         const claims = (e.stop === 'end_turn' || e.stop === 'stop_sequence') && !e.content.some((b) => b.type === 'tool_use') ? '  (claims done)' : '';
-        const row = `${secs(e.t)}  ${paint(c, 1, `turn ${String(e.turn).padEnd(3)}`)} ${e.stop.padEnd(9)} in=${n(e.input_tokens)} out=${n(e.output_tokens)}${cache}${claims}`;
+        const row = `${secs(e.t)}  ${paint(c, 1, `turn ${String(e.turn).padEnd(3)}`)} ${e.stop.padEnd(9)} in=${est}${n(e.input_tokens)} out=${est}${n(e.output_tokens)}${cache}${claims}`;
         const said = this.opts.says ? saysLine(e.content) : null;
         return said ? `${row}\n${' '.repeat(12)}${paint(c, 2, `“${said}”`)}` : row;
       }

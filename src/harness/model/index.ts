@@ -1,12 +1,16 @@
 // Builds a Model from a spec string: "script:<file>" | "anthropic:<id>" | "replay:<log>" | "<id>"
-// | "openai:<id>" and the local presets "ollama:<model>", "lmstudio:", "vllm:", "llamacpp:".
+// | "openai:<id>" and the local presets "ollama:<model>", "lmstudio:", "vllm:", "llamacpp:"
+// | "vscode-lm:<vendor>/<family>" (VS Code's language models, only where the host offers them).
 // The adapters (model/anthropic.ts, model/openai.ts) are loaded lazily so the CLI works without
 // them and a scripted run never touches an SDK.
 import { resolve } from 'node:path';
+import type { LanguageModelHost } from '../host';
+import { parseVscodeLmSpec, VSCODE_LM_SCHEME } from '../protocol/languageModel';
 import { ModelError, type Model } from './model';
 import { DEFAULT_MODEL } from './pricing';
 import { isOpenAIProvider, resolveProvider, type ProvidersConfig, type ResolvedProvider } from './providers';
 import { ScriptedModel } from './scripted';
+import { VscodeLmModel } from './vscodeLm';
 
 export interface CreateModelOptions {
   cwd?: string; // relative script paths resolve here (default: the process's cwd)
@@ -17,9 +21,12 @@ export interface CreateModelOptions {
   env?: NodeJS.ProcessEnv; // where OPENAI_API_KEY / OPENAI_BASE_URL are read (default process.env)
   /** Builds the replay model for "replay:<log>" (owned by the log slice; injected to avoid a cycle). */
   replay?: (log: string) => Model;
+  /** VS Code's language models, from the host (absent in the CLI: vscode-lm: is refused). */
+  languageModels?: LanguageModelHost;
 }
 
-export type ModelSpecErrorCode = 'bad_spec' | 'adapter_missing';
+/** host_only: a vscode-lm: model where no VS Code window can answer (the CLI). */
+export type ModelSpecErrorCode = 'bad_spec' | 'adapter_missing' | 'host_only';
 
 export class ModelSpecError extends Error {
   constructor(
@@ -67,9 +74,19 @@ export function createModel(spec: string, opts: CreateModelOptions = {}): Model 
       if (!apiKey) throw new ModelError('missing_key', 'no API key: set ANTHROPIC_API_KEY (or use --model script:<file> for a scripted run)');
       return new Ctor({ model: rest, apiKey, baseURL: opts.baseURL ?? process.env.ANTHROPIC_BASE_URL });
     }
+    case VSCODE_LM_SCHEME: {
+      const lm = parseVscodeLmSpec(s);
+      if (!lm) throw new ModelSpecError('bad_spec', `model "${spec}": expected vscode-lm:<vendor>/<family>, e.g. vscode-lm:copilot/gpt-4o ("Kite: Select Model…" in VS Code lists them)`);
+      if (!opts.languageModels)
+        throw new ModelSpecError(
+          'host_only',
+          `model "${spec}" is one of VS Code's language models: only the Kite extension inside VS Code can use it. Here use anthropic:<id>, openai:<id>, ollama:<model> (or another local preset) or script:<file>.`,
+        );
+      return new VscodeLmModel(lm.vendor, lm.family, opts.languageModels);
+    }
     default: {
       if (!isOpenAIProvider(scheme))
-        throw new ModelSpecError('bad_spec', `model "${spec}": expected anthropic:<id>, openai:<id>, ollama:<model>, lmstudio:<model>, vllm:<model>, llamacpp:<model>, script:<file> or replay:<log>`);
+        throw new ModelSpecError('bad_spec', `model "${spec}": expected anthropic:<id>, openai:<id>, ollama:<model>, lmstudio:<model>, vllm:<model>, llamacpp:<model>, vscode-lm:<vendor>/<family>, script:<file> or replay:<log>`);
       const provider = resolveProvider(scheme, opts.providers, opts.env ?? process.env, scheme === 'openai' ? opts.apiKey : undefined);
       return new (loadOpenAI())({ model: rest, provider });
     }

@@ -32,7 +32,21 @@ export interface Model {
   complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply>;
 }
 
-export type ModelErrorCode = 'script_exhausted' | 'script_invalid' | 'auth' | 'missing_key' | 'bad_request' | 'context_exceeded' | 'network' | 'overloaded' | 'cancelled' | 'unknown';
+export type ModelErrorCode =
+  | 'script_exhausted'
+  | 'script_invalid'
+  | 'auth'
+  | 'missing_key'
+  | 'bad_request'
+  | 'context_exceeded'
+  | 'network'
+  | 'overloaded'
+  | 'cancelled'
+  | 'unknown'
+  // VS Code's language models (vscode.LanguageModelError codes, model/vscodeLm.ts):
+  | 'no_permission' // the person did not allow Kite to use the model (VS Code's consent dialog)
+  | 'blocked' // the vendor blocks Kite (quota, rate limit)
+  | 'model_not_found'; // no such model in this VS Code
 
 export class ModelError extends Error {
   constructor(

@@ -89,15 +89,18 @@ function listedPrice(model: string, overrides: PriceTable): Price | null {
   return family ? (table[family] ?? null) : null;
 }
 
-/** Another provider's model ("openai:…", "ollama:…"): never priced as Claude. */
+/** A spec's scheme: "openai", "vscode-lm"… (a bare id has none). */
+const SCHEME = /^([a-z](?:[a-z-]*[a-z])?):/;
+
+/** Another provider's model ("openai:…", "ollama:…", "vscode-lm:…"): never priced as Claude. */
 export function isOtherProvider(model: string): boolean {
-  const scheme = /^([a-z]+):/.exec(model)?.[1];
+  const scheme = SCHEME.exec(model)?.[1];
   return scheme !== undefined && scheme !== 'anthropic' && scheme !== 'script' && scheme !== 'replay';
 }
 
 /** The provider part of a model id: "openai", "ollama"…; a bare id is Anthropic's. */
 export function providerOf(model: string): string {
-  return /^([a-z]+):/.exec(model)?.[1] ?? 'anthropic';
+  return SCHEME.exec(model)?.[1] ?? 'anthropic';
 }
 
 /** The price, or null for another provider's model the table and config `prices` do not list ("price unknown"). */

@@ -52,7 +52,13 @@ export function repliesOf(events: readonly KiteEvent[]): Reply[] {
     replies.push({
       content: e.content,
       stop_reason: e.stop,
-      usage: { input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_creation_input_tokens: e.cache_creation_input_tokens, cache_read_input_tokens: e.cache_read_input_tokens },
+      usage: {
+        input_tokens: e.input_tokens,
+        output_tokens: e.output_tokens,
+        cache_creation_input_tokens: e.cache_creation_input_tokens,
+        cache_read_input_tokens: e.cache_read_input_tokens,
+        ...(e.estimated ? { estimated: true } : {}), // a replay of estimated counts says so too
+      },
       model: e.model,
     });
   }

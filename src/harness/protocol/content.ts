@@ -61,6 +61,8 @@ export const UsageSchema = z.looseObject({
   output_tokens: z.number().int().nonnegative(),
   cache_creation_input_tokens: z.number().int().nonnegative().nullable().optional(),
   cache_read_input_tokens: z.number().int().nonnegative().nullable().optional(),
+  /** Counted by Kite with the model's tokenizer, not reported by the provider (VS Code's language models). */
+  estimated: z.boolean().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -145,6 +145,8 @@ export const ModelEventSchema = z.object({
   cost_usd: z.number().nonnegative(),
   /** The answering model has no known price: cost_usd is 0 because nothing could be counted. */
   price_unknown: z.literal(true).optional(),
+  /** The token counts are estimates (the model's tokenizer; VS Code's language models report no usage). */
+  estimated: z.literal(true).optional(),
   model: z.string(), // model id that answered
   retries: z.number().int().nonnegative(), // transport retries before this reply
 });

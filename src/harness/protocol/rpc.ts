@@ -22,6 +22,10 @@ export const Rpc = {
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
   /** request server → extension: a feature with "verify": "none" claims done; may it be marked done? (a modal asks) */
   confirmDoneWithoutCheck: 'kite/confirmDoneWithoutCheck',
+  /** request server → extension: one reply of a VS Code language model (protocol/languageModel.ts) */
+  lmRequest: 'kite/lmRequest',
+  /** notification extension → server: a streamed part of an lmRequest's reply */
+  lmPart: 'kite/lmPart',
   /** notifications (server → extension) */
   event: 'kite/event',
   approvalRequested: 'kite/approvalRequested',

@@ -16,6 +16,7 @@ import {
   type ServerLog,
 } from '../protocol/rpc';
 import { layerSettings } from '../config/settingsLayer';
+import { LanguageModelRelay } from './lmRelay';
 import { RunManager, type Notifier, type RunStarters } from './runManager';
 
 function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
@@ -58,6 +59,8 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
       cts.dispose();
     }
   };
+  const relay = new LanguageModelRelay(connection, (message) => notify.log({ level: 'warn', message }));
+  notify.languageModel = (params, onPart, signal) => relay.request(params, onPart, signal);
   const manager = new RunManager(starters, notify);
 
   connection.onRequest(Rpc.startRun, (params: unknown) => {

@@ -6,6 +6,7 @@ import type { ConfigOverrides } from '../config/config';
 import { layerSettings, SettingsError, type LayeredSettings } from '../config/settingsLayer';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
+import type { LmReplyPart, LmRequestParams, LmRequestResult } from '../protocol/languageModel';
 import { wireErrorCode, wireLockHolder } from './wireErrorCode';
 import type {
   ApprovalRequested,
@@ -59,6 +60,8 @@ export interface Notifier {
   confirmUnsandboxed?(q: ConfirmUnsandboxedParams, signal: AbortSignal): Promise<boolean>;
   /** Asks the extension whether a "verify": "none" feature may be marked done. Absent or false: unverified. */
   confirmDoneWithoutCheck?(q: ConfirmDoneParams, signal: AbortSignal): Promise<boolean>;
+  /** Asks the extension for one reply of a VS Code language model (server/lmRelay.ts). Absent: vscode-lm: models are refused. */
+  languageModel?(params: Omit<LmRequestParams, 'requestId'>, onPart: (part: LmReplyPart) => void, signal: AbortSignal): Promise<LmRequestResult>;
 }
 
 interface Pending {
@@ -201,7 +204,9 @@ export class RunManager {
   }
 
   private hostFor(run: ActiveRun): Host {
+    const lm = this.notify.languageModel?.bind(this.notify);
     return {
+      ...(lm ? { languageModels: { request: (ask, onPart, signal) => lm({ ...ask, token: run.token }, onPart, signal) } } : {}),
       approve: (request: ApprovalRequest, signal: AbortSignal) =>
         new Promise<ApprovalAnswer>((resolve, reject) => {
           if (signal.aborted) return reject(new Error('cancelled'));

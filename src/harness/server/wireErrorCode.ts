@@ -64,11 +64,15 @@ export const MODEL_ERROR_WIRE: Record<ModelErrorCode, WireCode> = {
   overloaded: 'failed',
   cancelled: 'failed',
   unknown: 'failed',
+  no_permission: 'failed', // the message says how to allow Kite in VS Code
+  blocked: 'failed',
+  model_not_found: 'invalid_config', // the fix is another kite.model
 };
 
 export const MODEL_SPEC_ERROR_WIRE: Record<ModelSpecErrorCode, WireCode> = {
   bad_spec: 'invalid_config',
   adapter_missing: 'failed',
+  host_only: 'invalid_config', // vscode-lm: where no VS Code window answers
 };
 
 export const LOG_READ_ERROR_WIRE: Record<LogReadErrorCode, WireCode> = {
