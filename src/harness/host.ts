@@ -37,6 +37,12 @@ export interface ReadApprovalRequest {
   reason: string; // why the policy asks, for the person
 }
 
+export interface StreamDelta {
+  turn: number;
+  kind: 'text' | 'thinking';
+  text: string;
+}
+
 export interface DoneWithoutCheckQuestion {
   feature: string;
   title: string;
@@ -60,4 +66,7 @@ export interface Host {
   confirmDoneWithoutCheck?(question: DoneWithoutCheckQuestion, signal: AbortSignal): Promise<boolean>;
   /** Every event, after it is on disk. */
   onEvent?(event: KiteEvent): void;
+  /** The model's reply as it is generated (text and thinking deltas of turn `turn`). Never logged:
+   *  the `model` event with the whole reply is. Called often; a host throttles what it shows. */
+  onStream?(delta: StreamDelta): void;
 }

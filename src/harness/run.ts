@@ -31,6 +31,7 @@ import { initialRunState } from './protocol/reducer';
 import type { ProcessRunner } from './sandbox/types';
 import type { SecretGuard } from './secrets/secretGuard';
 import type { Toolbox } from './tools/types';
+import { logUndelivered, type SteerSource } from './loop/steer';
 
 export interface RunOptions {
   root: string;
@@ -48,6 +49,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Laid over .kite/config.json (the VS Code settings): max_gate_failures, policy additions. */
   overrides?: ConfigOverrides;
+  /** A person's messages to the running agent (loop/steer.ts): the server's queue, a replay's recording. */
+  steer?: SteerSource;
   /** Test seams. */
   runner?: ProcessRunner;
   toolbox?: Toolbox;
@@ -217,6 +220,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     runner: c.opts.runner,
     toolbox: c.opts.toolbox,
     env: c.opts.env,
+    steer: c.opts.steer,
   });
   deps.log.append({
     ...sessionStartOf({
@@ -239,6 +243,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
   deps.sandbox.announce();
   const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
+  logUndelivered(c.opts.steer, deps.log);
   return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
 }
 

@@ -7,6 +7,8 @@ import { layerSettings, SettingsError, type LayeredSettings } from '../config/se
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import { wireErrorCode, wireLockHolder } from './wireErrorCode';
+import { SteerQueue, type SteerSource } from '../loop/steer';
+import { StreamThrottle } from './streamThrottle';
 import type {
   ApprovalRequested,
   ConfirmUnsandboxedParams,
@@ -19,6 +21,7 @@ import type {
   RunSummaryWire,
   ServerLog,
   StartRunParams,
+  StreamNotification,
   WireApprovalAnswer,
   WireApprovalRequest,
 } from '../protocol/rpc';
@@ -34,6 +37,7 @@ export interface StartOptions {
   overrides?: ConfigOverrides;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  steer?: SteerSource;
 }
 export interface ResumeOptions {
   log: string;
@@ -41,6 +45,7 @@ export interface ResumeOptions {
   overrides?: ConfigOverrides;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  steer?: SteerSource;
 }
 
 export interface RunStarters {
@@ -54,6 +59,8 @@ export interface Notifier {
   approvalWithdrawn(n: ApprovalWithdrawn): void;
   runEnded(n: RunEnded): void;
   log(l: ServerLog): void;
+  /** The reply being generated, throttled (absent: nobody shows it). */
+  stream?(n: StreamNotification): void;
   /** Asks the extension whether this run's commands may run without a sandbox (a modal there).
    *  Absent, rejecting or false: no — commands are refused (runSandbox.ts fails closed). */
   confirmUnsandboxed?(q: ConfirmUnsandboxedParams, signal: AbortSignal): Promise<boolean>;
@@ -74,6 +81,9 @@ interface ActiveRun {
   feature: string | null;
   controller: AbortController;
   pending: Map<string, Pending>;
+  /** What the person said to the agent, waiting for its next turn. */
+  steer: SteerQueue;
+  stream: StreamThrottle;
 }
 
 // Compile-time guard: the wire shapes must stay assignable to the Host contract in host.ts.
@@ -107,6 +117,7 @@ export class RunManager {
         overrides: layered?.overrides,
         signal: run.controller.signal,
         env: { ...this.env },
+        steer: run.steer,
       };
       return this.starters.runFeature(opts, this.hostFor(run));
     });
@@ -120,7 +131,7 @@ export class RunManager {
     this.drive(run, async () => {
       // The log decides the model and limits; the settings add policy, gate failures and the sandbox switch.
       const overrides = params.settings ? this.layered(params.settings, run.root).overrides : undefined;
-      const opts: ResumeOptions = { log: params.log, mode: params.mode, overrides, signal: run.controller.signal, env: { ...this.env } };
+      const opts: ResumeOptions = { log: params.log, mode: params.mode, overrides, signal: run.controller.signal, env: { ...this.env }, steer: run.steer };
       return this.starters.resumeRun(opts, this.hostFor(run));
     });
     return run.token;
@@ -131,6 +142,13 @@ export class RunManager {
     if (!run) return false;
     run.controller.abort();
     return true;
+  }
+
+  /** Queues a person's message for the run's next turn; queued false when no such run is going. */
+  steer(token: string, text: string): { queued: boolean; waiting: number } {
+    const run = this.runs.get(token);
+    if (!run) return { queued: false, waiting: 0 };
+    return { queued: true, waiting: run.steer.push(text) };
   }
 
   answer(token: string, id: string, answer: WireApprovalAnswer): boolean {
@@ -148,7 +166,7 @@ export class RunManager {
 
   private newRun(root: string | null, feature: string | null): ActiveRun {
     const token = `r${++this.counter}-${Date.now().toString(36)}`;
-    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map() };
+    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map(), steer: new SteerQueue(), stream: new StreamThrottle((b) => this.notify.stream?.({ token, log: run.log, ...b })) };
     this.runs.set(token, run);
     return run;
   }
@@ -183,6 +201,7 @@ export class RunManager {
       this.notify.approvalWithdrawn({ token: run.token, id });
     }
     run.pending.clear();
+    run.stream.drop();
     this.runs.delete(run.token);
     this.notify.runEnded(ended);
   }
@@ -222,7 +241,9 @@ export class RunManager {
           return false; // nobody to ask: the run ends unverified
         }
       },
+      onStream: this.notify.stream ? (d) => run.stream.add(d) : undefined,
       onEvent: (event: KiteEvent) => {
+        if (event.kind === 'model') run.stream.drop(); // the whole reply is in the event
         if (event.kind === 'session_start') {
           run.root = event.root;
           run.feature = event.feature;
