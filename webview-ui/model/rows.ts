@@ -134,7 +134,6 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
     case 'user':
       row.title = USER_TITLES[e.reason];
       row.summary = firstLine(e.text);
-      if (e.reason === 'steer') row.status = 'you said';
       if (e.reason === 'gate_feedback') row.level = 'warn';
       break;
     case 'model':

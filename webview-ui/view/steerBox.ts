@@ -23,7 +23,7 @@ export class SteerBox {
     this.input.id = 'steer-input';
     this.input.rows = 1;
     this.input.maxLength = 20_000;
-    this.input.placeholder = 'Delivered at its next turn, word for word';
+    this.input.placeholder = 'A message for the agent';
     this.input.setAttribute('aria-describedby', 'steer-hint');
     const hint = document.createElement('span');
     hint.id = 'steer-hint';

@@ -27,6 +27,10 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     // The timeline view first: it follows the run as soon as its log appears.
     await runCommand('Kite: Focus on Timeline View');
     const frame = await findFrame('#steer-input', { timeout: 30_000 });
+    // Room for the timeline: the Kite container's other sections collapsed (opened again at the end).
+    const sections = ['Features', 'Pending Approvals', 'Runs'];
+    const header = (name) => page.locator('.pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
+    for (const name of sections) if ((await header(name).getAttribute('aria-expanded').catch(() => null)) === 'true') await header(name).click().catch(() => {});
     check('the timeline view has a "Tell the agent" box', (await frame.locator('label[for="steer-input"]').textContent()) === 'Tell the agent');
 
     const prompt = page.locator('.quick-input-widget');
@@ -59,21 +63,27 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     const turn2 = log_.find((e) => e.kind === 'model' && e.turn === 2)?.seq ?? -1;
     check('delivered at the next turn: after the command result, before the next reply (so the next request carries it)', steer.length === 1 && toolSeq < steer[0].seq && steer[0].seq < turn2, { toolSeq, steer: steer[0]?.seq, turn2 });
 
+    // The agent asks again (its next command): the log stands still while the rows are read.
+    await prompt.filter({ hasText: 'flag plan' }).waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {});
     const row = frame.locator('.row', { hasText: 'You told the agent' }).first();
     check('the timeline shows the message as its own row', await row.waitFor({ timeout: 15_000 }).then(() => true, () => false));
     check('the row shows the words', ((await row.locator('.c-summary').textContent()) ?? '').includes('LEGACY_ROUNDING'));
-    await row.click();
+    await row.locator('.c-summary').click();
+    const heading = await frame.locator('#details h2', { hasText: 'You told the agent' }).waitFor({ timeout: 10_000 }).then(() => true, () => false);
     const body = (await frame.locator('#details .body').textContent().catch(() => '')) ?? '';
-    check('its details hold the whole message', body.includes(STEER), body.slice(0, 120));
+    check('its details hold the whole message', heading && body.includes(STEER), body.slice(0, 120));
     const turn2Row = frame.locator('.row', { hasText: 'Turn 2' }).first();
     check("the agent's answer follows in Turn 2", ((await turn2Row.textContent()) ?? '').includes('LEGACY_ROUNDING'));
     await screenshot('steer');
 
-    await prompt.filter({ hasText: 'flag plan' }).waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {});
     await page.keyboard.press('Escape');
     await runCommand('Kite: Stop Agent');
     check('the run ends when stopped', await until(page, () => events().some((e) => e.kind === 'session_end'), 20_000));
   } finally {
+    for (const name of ['Features', 'Pending Approvals', 'Runs']) {
+      const h = page.locator('.pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
+      if ((await h.getAttribute('aria-expanded').catch(() => null)) === 'false') await h.click().catch(() => {});
+    }
     rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
     resetSample(workspace);
     await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});
