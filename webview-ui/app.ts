@@ -20,6 +20,8 @@ import { DetailsView, type RowAction } from './view/detailsView';
 import { Header } from './view/header';
 import { ListView } from './view/listView';
 import { Toolbar } from './view/toolbar';
+import { SteerBox } from './view/steerBox';
+import { StreamRow } from './view/streamRow';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -48,6 +50,8 @@ export class TimelineApp {
   private readonly listHost: HTMLElement;
   private list: ListView;
   private readonly details: DetailsView;
+  private readonly streamRow: StreamRow;
+  private readonly steer: SteerBox;
   private readonly empty: HTMLElement;
   private saved: SavedState;
   private frame = 0;
@@ -95,7 +99,9 @@ export class TimelineApp {
     this.listHost.append(this.empty);
     this.store.setFilter(this.saved.filter);
     this.list = this.makeList();
+    this.streamRow = new StreamRow(root);
     this.details = new DetailsView(root, (action, seq) => this.post({ type: action, seq }), () => this.closeDetails());
+    this.steer = new SteerBox(root, (text) => this.post({ type: 'steer', text }));
     document.addEventListener('keydown', (ev) => this.onKey(ev));
     window.addEventListener('message', (ev: MessageEvent<unknown>) => this.handle(ev.data));
     this.post({ type: 'ready' });
@@ -132,6 +138,7 @@ export class TimelineApp {
         this.empty.hidden = true;
         this.selectedRow = -1;
         this.details.show(null, null);
+        this.streamRow.end(null);
         this.appendEvents(msg.events, true);
         break;
       }
@@ -149,6 +156,12 @@ export class TimelineApp {
         this.empty.hidden = false;
         this.empty.textContent = msg.message;
         break;
+      case 'stream':
+        this.streamRow.add(msg.turn, msg.text, msg.thinking);
+        break;
+      case 'steerResult':
+        this.steer.result(msg.ok, msg.message);
+        break;
       case 'reveal': {
         const row = this.store.rowOfSeq(msg.seq);
         if (row >= 0) {
@@ -163,6 +176,11 @@ export class TimelineApp {
   }
 
   private appendEvents(events: readonly KiteEvent[], first: boolean): void {
+    // A finished reply (or the end of the run) replaces the streamed text of its turn.
+    for (const e of events) {
+      if (e.kind === 'model') this.streamRow.end(e.turn);
+      else if (e.kind === 'session_end') this.streamRow.end(null);
+    }
     const res = this.store.append(events);
     if (res.newTools.length) this.toolbar.addTools(res.newTools);
     if (first) {

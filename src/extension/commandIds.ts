@@ -22,6 +22,8 @@ export const KITE_COMMANDS = [
   'kite.approval.runOnce',
   'kite.approval.alwaysAllow',
   'kite.approval.deny',
+  'kite.tellAgent',
+  'kite.newFeatureFromPrompt',
 ] as const;
 
 export type KiteCommandId = (typeof KITE_COMMANDS)[number];

@@ -38,6 +38,8 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
   // Registered at once (light: the webview session code loads when a timeline first opens).
   const timeline = registerTimeline(context, folders, log);
   registerReplayDebugger(context, folders); // the adapter itself loads on the first debug session
+  // The model's reply as it streams, into the timeline of its run.
+  void ready.then((parts) => context.subscriptions.push(parts.onDidStream((n) => timeline.stream(n))), () => undefined);
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
   return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline };

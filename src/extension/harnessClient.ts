@@ -20,6 +20,10 @@ import {
   ServerLogSchema,
   StartRunResultSchema,
   StopRunResultSchema,
+  SteerResultSchema,
+  StreamNotificationSchema,
+  type SteerResult,
+  type StreamNotification,
   type ApprovalRequested,
   type ApprovalWithdrawn,
   type ConfirmUnsandboxedParams,
@@ -65,6 +69,9 @@ export class HarnessClient implements vscode.Disposable {
   private readonly onWithdrawnEmitter = new vscode.EventEmitter<ApprovalWithdrawn>();
   private readonly onRunEndedEmitter = new vscode.EventEmitter<RunEnded>();
   private readonly onDiedEmitter = new vscode.EventEmitter<ServerDeath>();
+  private readonly onStreamEmitter = new vscode.EventEmitter<StreamNotification>();
+  /** The reply being generated (throttled deltas; the `model` event follows with all of it). */
+  readonly onStream = this.onStreamEmitter.event;
   readonly onEvent = this.onEventEmitter.event;
   readonly onApprovalRequested = this.onApprovalEmitter.event;
   readonly onApprovalWithdrawn = this.onWithdrawnEmitter.event;
@@ -136,6 +143,12 @@ export class HarnessClient implements vscode.Disposable {
     return this.check(PersonEditedResultSchema, await c.sendRequest(Rpc.personEdited, { paths }), Rpc.personEdited).runs;
   }
 
+  /** A person's message for the run's next turn; queued false when the run is gone. */
+  async steer(token: string, text: string): Promise<SteerResult> {
+    const c = await this.ensure();
+    return this.check(SteerResultSchema, await c.sendRequest(Rpc.steer, { token, text }), Rpc.steer);
+  }
+
   async answer(token: string, id: string, answer: WireApprovalAnswer): Promise<boolean> {
     const c = await this.ensure();
     return this.check(AnswerApprovalResultSchema, await c.sendRequest(Rpc.answerApproval, { token, id, answer }), Rpc.answerApproval).accepted;
@@ -179,6 +192,7 @@ export class HarnessClient implements vscode.Disposable {
       if (n.data.log) this.active.set(n.data.token, n.data.log);
       this.onEventEmitter.fire(n.data);
     });
+    client.onNotification(Rpc.stream, (p: unknown) => this.fire(StreamNotificationSchema, p, this.onStreamEmitter));
     client.onNotification(Rpc.approvalRequested, (p: unknown) => this.fire(ApprovalRequestedSchema, p, this.onApprovalEmitter));
     client.onNotification(Rpc.approvalWithdrawn, (p: unknown) => this.fire(ApprovalWithdrawnSchema, p, this.onWithdrawnEmitter));
     client.onNotification(Rpc.runEnded, (p: unknown) => {
@@ -280,6 +294,6 @@ export class HarnessClient implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     void this.stop();
-    for (const e of [this.onEventEmitter, this.onApprovalEmitter, this.onWithdrawnEmitter, this.onRunEndedEmitter, this.onDiedEmitter]) e.dispose();
+    for (const e of [this.onEventEmitter, this.onApprovalEmitter, this.onWithdrawnEmitter, this.onRunEndedEmitter, this.onDiedEmitter, this.onStreamEmitter]) e.dispose();
   }
 }

@@ -23,6 +23,8 @@ import { readLogSummary } from '../harness/events/runLogSummary';
 import { RunsTree } from './views/runsTree';
 import { workspaceRoot } from './agentCommands';
 import type { KiteCommandId } from './commandIds';
+import { SteerCommands, type PromptArgs, type TellArgs } from './steerCommands';
+import type { StreamNotification } from '../harness/protocol/rpc';
 
 /** Kite's parts once loaded; activate() exposes them to tests as `ready` (answers still go through commands). */
 export interface KiteParts {
@@ -52,6 +54,8 @@ export interface KiteParts {
   onDidNotify: vscode.Event<Notice>;
   /** What Kite: Select Model… does, with the pick made by the caller (tests cannot click a quick pick). */
   selectModel(pick: (items: ModelChoice[]) => ModelChoice | undefined): Promise<string | undefined>;
+  /** The reply a run's model is generating (throttled deltas), for the timeline's current turn row. */
+  onDidStream: vscode.Event<StreamNotification>;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
@@ -66,6 +70,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const runs = new RunsTree(workspaceRoot, runningLogs, folders);
   const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices);
   const approvalsTree = new ApprovalsTree(approvals.queue);
+  const steer = new SteerCommands(client, tracker, agent, notices, log);
   let runningKey = '';
 
   context.subscriptions.push(
@@ -127,6 +132,8 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.approval.runOnce': (t?: ApprovalTarget) => approvals.answerCommand('once', t),
     'kite.approval.alwaysAllow': (t?: ApprovalTarget) => approvals.answerCommand('always', t),
     'kite.approval.deny': (t?: ApprovalTarget) => approvals.answerCommand('deny', t),
+    'kite.tellAgent': (arg?: TellArgs) => steer.tell(arg && typeof arg === 'object' ? arg : {}),
+    'kite.newFeatureFromPrompt': (arg?: PromptArgs) => steer.newFeature(arg && typeof arg === 'object' ? arg : {}),
   };
   void closeStaleApprovalTabs().then(() => offerResumeAfterReload(agent, runs));
 
@@ -160,6 +167,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     },
     onDidNotify: notices.onDidShow,
     selectModel: (pick) => selectModel(log, async (items) => pick(items)),
+    onDidStream: client.onStream,
     featureItems: async () => (await features.getChildren()).map((n) => features.getTreeItem(n)),
   };
 }

@@ -38,6 +38,12 @@ export interface ReadApprovalRequest {
   reason: string; // why the policy asks, for the person
 }
 
+export interface StreamDelta {
+  turn: number;
+  kind: 'text' | 'thinking';
+  text: string;
+}
+
 export interface DoneWithoutCheckQuestion {
   feature: string;
   title: string;
@@ -74,4 +80,7 @@ export interface Host {
   onPersonEdit?(listener: (absPaths: readonly string[]) => void): () => void;
   /** Absent (the CLI, tests): a `vscode-lm:` model cannot be used here. */
   languageModels?: LanguageModelHost;
+  /** The model's reply as it is generated (text and thinking deltas of turn `turn`). Never logged:
+   *  the `model` event with the whole reply is. Called often; a host throttles what it shows. */
+  onStream?(delta: StreamDelta): void;
 }

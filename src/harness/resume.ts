@@ -27,6 +27,7 @@ import { applyEvent, initialRunState, type RunState } from './protocol/reducer';
 import { endRun, type RunSummary } from './run';
 import type { ProcessRunner } from './sandbox/types';
 import type { Toolbox } from './tools/types';
+import { logUndelivered, type SteerSource } from './loop/steer';
 
 export interface ResumeOptions {
   log: string;
@@ -41,6 +42,8 @@ export interface ResumeOptions {
   toolbox?: Toolbox;
   clock?: Clock;
   env?: NodeJS.ProcessEnv;
+  /** A person's messages to the running agent (loop/steer.ts). */
+  steer?: SteerSource;
   /** Continue although the log's hash chain is broken (the person has seen what is wrong). */
   acceptDamagedLog?: boolean;
 }
@@ -123,7 +126,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     if (host.onEvent) unsubscribe = writer.subscribe((e) => host.onEvent?.(e));
     const paused = state.paused !== null;
     const startProgress = startProgressOf(progress, state);
-    const deps = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env, priorEvents: prior });
+    const deps = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env, priorEvents: prior, steer: opts.steer });
     deps.log.append({
       kind: 'resumed',
       after_seq: state.lastSeq,
@@ -140,6 +143,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     const unwatch = watchPersonEdits({ host, root, logDir: workspaceLogDir(root, config), log: deps.log });
     try {
       const result = await runLoop(deps, opts.signal ?? new AbortController().signal);
+      logUndelivered(opts.steer, deps.log);
       return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
     } finally {
       unwatch();

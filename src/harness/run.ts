@@ -32,6 +32,7 @@ import { initialRunState } from './protocol/reducer';
 import type { ProcessRunner } from './sandbox/types';
 import type { SecretGuard } from './secrets/secretGuard';
 import type { Toolbox } from './tools/types';
+import { logUndelivered, type SteerSource } from './loop/steer';
 
 export interface RunOptions {
   root: string;
@@ -49,6 +50,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   /** Laid over .kite/config.json (the VS Code settings): max_gate_failures, policy additions. */
   overrides?: ConfigOverrides;
+  /** A person's messages to the running agent (loop/steer.ts): the server's queue, a replay's recording. */
+  steer?: SteerSource;
   /** Test seams. */
   runner?: ProcessRunner;
   toolbox?: Toolbox;
@@ -218,6 +221,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     runner: c.opts.runner,
     toolbox: c.opts.toolbox,
     env: c.opts.env,
+    steer: c.opts.steer,
   });
   deps.log.append({
     ...sessionStartOf({
@@ -243,6 +247,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   const unwatch = c.opts.replayOf ? () => undefined : watchPersonEdits({ host: c.host, root, logDir: workspaceLogDir(root, config), log: deps.log });
   try {
     const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
+    logUndelivered(c.opts.steer, deps.log);
     // endRun is synchronous: no save can slip in between the last event and the commit.
     return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
   } finally {

@@ -96,6 +96,13 @@ function modelSummary(e: Extract<KiteEvent, { kind: 'model' }>): string {
   return [said, calls].filter(Boolean).join('  ');
 }
 
+const USER_TITLES: Record<Extract<KiteEvent, { kind: 'user' }>['reason'], string> = {
+  briefing: 'Briefing',
+  gate_feedback: 'Gate feedback',
+  notice: 'Notice',
+  steer: 'You told the agent',
+};
+
 const BAD_STOPS = new Set(['max_tokens', 'refusal', 'model_context_window_exceeded']);
 
 /** Builds the row of one event. Pure; O(size of the event's short fields). */
@@ -125,7 +132,7 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
       row.summary = `${e.feature} — ${e.title} · ${e.model} · ${e.mode}${e.replay_of ? ' · replay' : ''}`;
       break;
     case 'user':
-      row.title = e.reason === 'briefing' ? 'Briefing' : e.reason === 'gate_feedback' ? 'Gate feedback' : 'Notice';
+      row.title = USER_TITLES[e.reason];
       row.summary = firstLine(e.text);
       if (e.reason === 'gate_feedback') row.level = 'warn';
       break;

@@ -2,7 +2,7 @@
 // and the actions it offers. Text goes in with textContent only: log text is never markup.
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { showControlChars } from '../../src/harness/protocol/controlChars';
-import { isTrimmed } from '../../src/harness/protocol/webviewMessages';
+import { fullLengthOf, isTrimmed } from '../../src/harness/protocol/webviewMessages';
 import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, type Row } from '../model/rows';
 import { formatClock, formatMs, formatUsd } from '../model/format';
 
@@ -21,6 +21,8 @@ export class DetailsView {
   private readonly meta: HTMLElement;
   private readonly actions: HTMLElement;
   private readonly body: HTMLPreElement;
+  /** The reply's thinking blocks, each collapsed (a person opens one to read it). */
+  private readonly thinking: HTMLElement;
   private row: Row | null = null;
 
   constructor(parent: HTMLElement, private readonly onAction: (action: RowAction, seq: number) => void, onClose: () => void) {
@@ -57,7 +59,9 @@ export class DetailsView {
     this.body.tabIndex = 0;
     this.body.setAttribute('role', 'region');
     this.body.setAttribute('aria-label', 'Event text');
-    this.el.append(top, this.meta, this.body);
+    this.thinking = document.createElement('div');
+    this.thinking.className = 'thinking-blocks';
+    this.el.append(top, this.meta, this.thinking, this.body);
     parent.append(this.el);
   }
 
@@ -99,6 +103,7 @@ export class DetailsView {
         return s;
       }),
     );
+    this.thinking.replaceChildren(...thinkingBlocks(event));
     this.body.textContent = showControlChars(detailText(event)); // bidi overrides and escapes shown, not applied
   }
 
@@ -112,6 +117,22 @@ export class DetailsView {
   }
 }
 
+/** One collapsed <details> per thinking block of a reply (none for other events). */
+function thinkingBlocks(e: KiteEvent): HTMLElement[] {
+  if (e.kind !== 'model') return [];
+  const blocks = e.content.flatMap((b) => (b.type === 'thinking' ? [b.thinking] : []));
+  return blocks.map((text, i) => {
+    const d = document.createElement('details');
+    d.className = 'thinking';
+    const s = document.createElement('summary');
+    s.textContent = `Thinking${blocks.length > 1 ? ` ${i + 1}` : ''} · ${fullLengthOf(text).toLocaleString('en-US')} characters`;
+    const pre = document.createElement('pre');
+    pre.textContent = showControlChars(text);
+    d.append(s, pre);
+    return d;
+  });
+}
+
 /** The readable body of an event: its main text first, then its other fields as JSON. */
 export function detailText(e: KiteEvent): string {
   const note = (s: string) => (isTrimmed(s) ? `${s}\n(preview — "Full output" or "Raw event" shows everything)` : s);
@@ -120,10 +141,10 @@ export function detailText(e: KiteEvent): string {
       const parts = e.content.map((b) => {
         if (b.type === 'text') return note(b.text);
         if (b.type === 'tool_use') return `→ ${b.name} ${JSON.stringify(b.input, null, 2)}`;
-        if (b.type === 'thinking') return `(thinking) ${note(b.thinking)}`;
+        if (b.type === 'thinking') return null; // shown collapsed above the body
         return '(redacted thinking)';
       });
-      return parts.join('\n\n');
+      return parts.filter((p) => p !== null).join('\n\n');
     }
     case 'tool':
       return `${JSON.stringify(e.args, null, 2)}\n\n${e.is_error ? `error ${e.error_code ?? ''}\n` : ''}${note(e.output)}`;

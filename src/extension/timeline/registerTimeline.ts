@@ -25,6 +25,8 @@ export interface TimelineApi {
   onDidApply: vscode.Event<AppliedState>;
   /** Handles a message as if the view's page had sent it, e.g. {type: 'openRaw', seq} (test hook). */
   viewReceive(message: unknown): boolean;
+  /** The reply a run's model is generating, to every timeline showing that run's log. */
+  stream(n: { log: string | null; turn: number; text: string; thinking: string }): void;
 }
 
 function logPathOf(arg: unknown): string | undefined {
@@ -127,5 +129,9 @@ export function registerTimeline(context: vscode.ExtensionContext, folders: RunL
     editorStates: () => editors.states(),
     onDidApply: applied.event,
     viewReceive: (m) => view.receive(m),
+    stream: (n) => {
+      view.stream(n);
+      editors.stream(n);
+    },
   };
 }

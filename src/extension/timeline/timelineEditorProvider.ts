@@ -48,6 +48,11 @@ export class TimelineEditorProvider implements vscode.CustomReadonlyEditorProvid
     else this.pendingReveal.set(path, seq);
   }
 
+  /** The reply a run's model is generating, to the tabs of that run. */
+  stream(n: Parameters<TimelineSession['stream']>[0]): void {
+    for (const s of this.sessions.keys()) s.stream(n);
+  }
+
   /** What each open timeline tab holds (test hook). */
   states(): AppliedState[] {
     return [...this.sessions.keys()].flatMap((s) => (s.lastApplied ? [s.lastApplied] : []));

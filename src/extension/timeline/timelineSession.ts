@@ -118,8 +118,26 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       case 'replayFromHere':
         void act(this.actions.replayFromHere(this, m.seq));
         return;
+      case 'steer':
+        void this.steer(m.text);
+        return;
       default:
         m satisfies never;
+    }
+  }
+
+  /** The reply being generated, when it belongs to the log this page shows. */
+  stream(n: { log: string | null; turn: number; text: string; thinking: string }): void {
+    if (this.ready && n.log !== null && n.log === this.log) this.post({ type: 'stream', turn: n.turn, text: n.text, thinking: n.thinking });
+  }
+
+  /** The box's message goes where "Kite: Tell the Agent…" sends it; the page announces the outcome. */
+  private async steer(text: string): Promise<void> {
+    try {
+      const r = (await vscode.commands.executeCommand('kite.tellAgent', { text, log: this.log })) as { status?: string; message?: string } | undefined;
+      this.post({ type: 'steerResult', ok: r?.status === 'queued', message: r?.message ?? 'Nothing was sent.' });
+    } catch (e) {
+      this.post({ type: 'steerResult', ok: false, message: `The message could not be sent: ${String(e)}` });
     }
   }
 

@@ -63,6 +63,11 @@ export class TimelineViewProvider implements vscode.WebviewViewProvider, vscode.
 
   private pendingReveal: number | null = null;
 
+  /** The reply a run's model is generating (shown if the view follows that run). */
+  stream(n: Parameters<TimelineSession['stream']>[0]): void {
+    this.session?.stream(n);
+  }
+
   /** Selects an event in the view (after its history has loaded). */
   reveal(seq: number): void {
     if (this.session) this.session.reveal(seq);

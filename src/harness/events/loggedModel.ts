@@ -38,6 +38,7 @@ export class LoggedModel implements Model {
         observer?.onRetry?.(info);
       },
       onText: observer?.onText ? (d) => observer.onText?.(d) : undefined,
+      onThinking: observer?.onThinking ? (d) => observer.onThinking?.(d) : undefined,
       // Adapter warnings (prefix_changed breaks prompt caching; tool_input_unparsed) belong in the log.
       onWarning: (w) => {
         this.log.append({ kind: 'warning', code: w.code, message: w.message });

@@ -128,11 +128,13 @@ export class TimelineFormatter {
         return `${secs(e.t)}    ${paint(c, 36, 'YOU  ')} ${e.hash === null ? 'removed' : 'saved'} ${e.path} in the editor`;
       case 'hook':
         return e.decision === 'block' ? `${secs(e.t)}    ${paint(c, 33, 'HOOK ')} ${e.event} blocked: ${clip(e.reason, 100)}  [${clip(e.command, 40)}]` : null;
+      case 'user':
+        // What the person told the agent is part of the story; Kite's own texts are not.
+        return e.reason === 'steer' ? `${secs(e.t)}  ${paint(c, 36, 'you said')}: ${clip(e.text, 120)}` : null;
       case 'approval_request':
       case 'intent':
       case 'model_retry':
       case 'proposed':
-      case 'user':
       default:
         return null; // other kinds have no row of their own
     }

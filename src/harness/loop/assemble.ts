@@ -8,7 +8,7 @@ import { workspaceLogDir } from '../events/logFiles';
 import { LoggedModel } from '../events/loggedModel';
 import type { EventSink } from '../events/sink';
 import { Gate } from '../gate/gate';
-import type { Host } from '../host';
+import type { Host, StreamDelta } from '../host';
 import type { Model, ToolSpec } from '../model/model';
 import { knownPriceOf } from '../model/pricing';
 import { LivePolicy } from '../policy/livePolicy';
@@ -38,6 +38,7 @@ import { StopHookGate } from '../hooks/stopHookGate';
 import { isTrusted } from '../hooks/trust';
 import { observationStop, withheldResult } from '../context/observationBudget';
 import { contextWindowOf } from '../model/contextWindows';
+import type { SteerSource } from './steer';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -61,6 +62,8 @@ export interface AssembleInput {
   sandbox?: RunSandbox;
   /** A resume: the log so far, folded into the contracts' automata as into the state. */
   priorEvents?: readonly KiteEvent[];
+  /** A person's messages to the agent (loop/steer.ts). */
+  steer?: SteerSource;
 }
 
 export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
@@ -205,6 +208,8 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
       price: (m: string) => price(m) ?? { input: 0, output: 0 }, // price unknown: its summary counts $0, like its replies
       maxTokens: config.max_tokens,
     },
+    ...(input.steer ? { steer: input.steer } : {}),
+    ...(input.host.onStream ? { stream: (d: StreamDelta) => input.host.onStream?.(d) } : {}),
     observation: (tool, output) => {
       const stop = observationStop(input.limits, state.context, tool, output);
       return stop ? { stop, withheld: withheldResult(stop, output.length, state.context.ratio) } : null;

@@ -19,6 +19,8 @@ import { compactIfNeeded, type CompactionDeps } from '../context/compactor';
 import type { RecordedAnswerHost, RecordedCallSink } from './recorded';
 import { CancelledError, type ToolCallDeps } from './toolCall';
 import { answerCutCalls, toolsStep } from './toolsStep';
+import type { SteerSource } from './steer';
+import type { StreamDelta } from '../host';
 
 export interface LoopDeps extends ToolCallDeps {
   model: Model; // positioned at its next reply; usually a LoggedModel
@@ -37,6 +39,10 @@ export interface LoopDeps extends ToolCallDeps {
   opening: { progress: () => void; briefing: () => string } | null;
   /** Compaction before each model call (context/compactor.ts); absent: the conversation only grows. */
   compaction?: CompactionDeps;
+  /** A person's messages to the agent, delivered at the next turn (steer.ts); absent: none. */
+  steer?: SteerSource;
+  /** The reply's deltas as they stream (Host.onStream); absent: nobody watches. */
+  stream?: (delta: StreamDelta) => void;
 }
 
 export interface LoopResult {
@@ -82,6 +88,8 @@ export async function runLoop(deps: LoopDeps, signal: AbortSignal): Promise<Loop
           break;
         }
         case 'awaiting_gate':
+          // A person's message sent while the model finished: the model answers it first (the reducer moves the phase back).
+          if (deliverSteer(deps)) break;
           // The model claims it is done. The gate decides; its `gate` event moves the phase on.
           await deps.gate.check({ attempt: s.gateFailures + 1, maxAttempts: deps.maxGateFailures, signal });
           if (signal.aborted) return end('cancelled', 'the run was cancelled during the gate');
@@ -115,10 +123,19 @@ function open(deps: LoopDeps): void {
 
 type StepEnd = Omit<LoopResult, 'state'> | null;
 
+/** Writes the person's waiting messages as `user` events (reason steer), word for word but with
+ *  secrets withheld like any text the model reads. Returns whether there were any. */
+function deliverSteer(deps: LoopDeps): boolean {
+  const texts = deps.steer?.take({ modelCalls: deps.state.modelCalls, gates: deps.state.gates.length }) ?? [];
+  for (const text of texts) deps.log.append({ kind: 'user', reason: 'steer', text: deps.secrets?.redactText(text) ?? text });
+  return texts.length > 0;
+}
+
 /** Feedback the last gate owes the model, the budget check, one model call. */
 async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBeforeS: number }, signal: AbortSignal): Promise<StepEnd> {
   const s = deps.state;
   if (s.feedbackOwed !== null) deps.log.append({ kind: 'user', reason: 'gate_feedback', text: s.feedbackOwed });
+  deliverSteer(deps);
   const stop = checkBudget(deps.limits, { turns: s.turns, tokens: s.tokens.total, usd: s.cost_usd, wall_s: clock.elapsedBeforeS + (deps.now() - clock.startMs) / 1000 });
   if (stop) {
     deps.log.append({ kind: 'budget_stop', limit: stop.limit, used: stop.used, max: stop.max });
@@ -130,7 +147,10 @@ async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBefore
   let content;
   let stopReason;
   try {
-    const reply = await deps.model.complete({ system: deps.system, messages: s.conversation.messages(), tools: deps.tools, max_tokens: deps.maxTokens, signal });
+    const turn = s.turns + 1;
+    const stream = deps.stream;
+    const observer = stream ? { onText: (text: string) => stream({ turn, kind: 'text', text }), onThinking: (text: string) => stream({ turn, kind: 'thinking', text }) } : undefined;
+    const reply = await deps.model.complete({ system: deps.system, messages: s.conversation.messages(), tools: deps.tools, max_tokens: deps.maxTokens, signal }, observer);
     content = reply.content;
     stopReason = reply.stop_reason;
   } catch (e) {

@@ -103,6 +103,7 @@ export class AnthropicModel implements Model {
       const stream = await client.messages.create(params, { signal: watch.signal, timeout: this.timeoutMs, maxRetries: 0 });
       const assembler = new ReplyAssembler({
         onText: (d) => observer?.onText?.(d),
+        onThinking: (d) => observer?.onThinking?.(d),
         onWarning: (code, message) => observer?.onWarning?.({ code, message }),
       });
       watch.arm();

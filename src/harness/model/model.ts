@@ -22,6 +22,7 @@ export interface ModelRequest {
 export interface ModelObserver {
   onRetry?(info: { attempt: number; reason: string; wait_ms: number }): void;
   onText?(delta: string): void; // streaming progress
+  onThinking?(delta: string): void; // streaming progress of a thinking block
   /** Non-fatal problems worth a `warning` event, e.g. code 'prefix_changed' (the prompt cache is rebuilt). */
   onWarning?(info: { code: string; message: string }): void;
 }

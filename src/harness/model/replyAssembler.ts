@@ -14,6 +14,7 @@ type Partial =
 
 export interface AssemblerEvents {
   onText?(delta: string): void;
+  onThinking?(delta: string): void;
   onWarning?(code: string, message: string): void;
 }
 
@@ -53,7 +54,10 @@ export class ReplyAssembler {
           b.text += d.text;
           this.events.onText?.(d.text);
         } else if (d.type === 'input_json_delta' && b.type === 'tool_use') b.json += d.partial_json;
-        else if (d.type === 'thinking_delta' && b.type === 'thinking') b.thinking += d.thinking;
+        else if (d.type === 'thinking_delta' && b.type === 'thinking') {
+          b.thinking += d.thinking;
+          this.events.onThinking?.(d.thinking);
+        }
         else if (d.type === 'signature_delta' && b.type === 'thinking') b.signature += d.signature;
         return; // citations and deltas of ignored blocks carry nothing the harness keeps
       }

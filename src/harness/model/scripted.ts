@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ReplySchema, type AssistantBlock, type Reply, type StopReason, type Usage } from '../protocol/content';
-import { ModelError, type Model, type ModelRequest } from './model';
+import { ModelError, type Model, type ModelObserver, type ModelRequest } from './model';
 import { formatIssues, jsonPath } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 
@@ -73,7 +73,7 @@ export class ScriptedModel implements Model {
     return this.replies.length - this.next;
   }
 
-  complete(request: ModelRequest): Promise<Reply> {
+  complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
     this.requests.push(request);
     if (request.signal?.aborted) return Promise.reject(new ModelError('cancelled', 'the run was cancelled'));
     const reply = this.replies[this.next];
@@ -83,6 +83,11 @@ export class ScriptedModel implements Model {
       );
     }
     this.next++;
+    // A scripted reply "streams" in one piece per block, through the same path a real one takes.
+    for (const b of reply.content) {
+      if (b.type === 'text') observer?.onText?.(b.text);
+      else if (b.type === 'thinking') observer?.onThinking?.(b.thinking);
+    }
     // A copy, so the loop can never mutate the script.
     return Promise.resolve(structuredClone(reply));
   }

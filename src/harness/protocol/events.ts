@@ -127,7 +127,8 @@ export const SessionStartSchema = z.object({
 export const UserEventSchema = z.object({
   ...envelope,
   kind: z.literal('user'),
-  reason: z.enum(['briefing', 'gate_feedback', 'notice']),
+  // steer: a person's message to the running agent ("Tell the Agent"), delivered at the next turn, word for word.
+  reason: z.enum(['briefing', 'gate_feedback', 'notice', 'steer']),
   text: z.string(),
 });
 

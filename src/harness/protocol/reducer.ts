@@ -245,6 +245,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.conversation?.addUserText(e.text);
       if (e.reason === 'gate_feedback') s.feedbackOwed = null;
       else if (e.reason === 'briefing') s.briefed = true;
+      // The model said done, then the person spoke: it answers them before the gate decides.
+      else if (e.reason === 'steer' && s.phase === 'awaiting_gate') s.phase = 'awaiting_model';
       break;
     case 'model': {
       s.turns = Math.max(s.turns, e.turn);

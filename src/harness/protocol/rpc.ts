@@ -18,6 +18,8 @@ export const Rpc = {
   /** The person saved (created, deleted, renamed) these files in the editor: every active run in a
    *  workspace holding them records it, and its commit leaves them out (issue 13, item 20). */
   personEdited: 'kite/personEdited',
+  /** request extension → server: a person's message to a running agent (delivered at its next turn) */
+  steer: 'kite/steer',
   /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
   /** request server → extension: a feature with "verify": "none" claims done; may it be marked done? (a modal asks) */
@@ -31,6 +33,8 @@ export const Rpc = {
   approvalRequested: 'kite/approvalRequested',
   approvalWithdrawn: 'kite/approvalWithdrawn',
   runEnded: 'kite/runEnded',
+  /** the model's reply as it streams (throttled deltas; never logged) */
+  stream: 'kite/stream',
   serverLog: 'kite/serverLog',
 } as const;
 
@@ -163,6 +167,30 @@ export const AnswerApprovalParamsSchema = z.object({
 });
 export type AnswerApprovalParams = z.infer<typeof AnswerApprovalParamsSchema>;
 export const AnswerApprovalResultSchema = z.object({ accepted: z.boolean() }); // false: nobody was waiting
+
+/** Longest message a person may send to the agent (it goes into the log and the conversation). */
+export const STEER_MAX_CHARS = 20_000;
+export const SteerParamsSchema = z.object({
+  token: RunTokenSchema,
+  text: z
+    .string()
+    .refine((t) => t.trim().length > 0, 'the message is empty')
+    .refine((t) => t.length <= STEER_MAX_CHARS, `the message is longer than ${STEER_MAX_CHARS} characters`),
+});
+export type SteerParams = z.infer<typeof SteerParamsSchema>;
+/** queued false: no such run (it ended). waiting: messages queued for its next turn, this one included. */
+export const SteerResultSchema = z.object({ queued: z.boolean(), waiting: z.number().int().nonnegative() });
+export type SteerResult = z.infer<typeof SteerResultSchema>;
+
+/** Deltas of the reply being generated since the last notification (thinking and text kept apart). */
+export const StreamNotificationSchema = z.object({
+  token: RunTokenSchema,
+  log: z.string().nullable(),
+  turn: z.number().int().positive(),
+  text: z.string(),
+  thinking: z.string(),
+});
+export type StreamNotification = z.infer<typeof StreamNotificationSchema>;
 
 export const RunInfoSchema = z.object({ token: RunTokenSchema, log: z.string().nullable(), feature: z.string().nullable() });
 export const ListRunsResultSchema = z.object({ runs: z.array(RunInfoSchema) });

@@ -42,6 +42,11 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('empty'), message: z.string() }),
   /** Move the selection to an event (e.g. from the debugger or a command). */
   z.object({ type: z.literal('reveal'), seq: z.number().int().nonnegative() }),
+  /** The reply of turn `turn` as it is generated: deltas to add to the current turn row (the
+   *  `model` event, when it arrives, replaces them with the whole reply). */
+  z.object({ type: z.literal('stream'), turn: z.number().int().positive(), text: z.string(), thinking: z.string() }),
+  /** What became of a message typed in the "Tell the agent" box (the page announces it). */
+  z.object({ type: z.literal('steerResult'), ok: z.boolean(), message: z.string() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -57,6 +62,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openRaw'), seq }),
   /** Executes `kite.replayInDebugger` with {log, seq}. */
   z.object({ type: z.literal('replayFromHere'), seq }),
+  /** A message for the running agent, typed in the "Tell the agent" box (executes kite.tellAgent). */
+  z.object({ type: z.literal('steer'), text: z.string().min(1).max(20_000) }),
   /** Test hook and diagnostics: what the view holds after it applied a message. */
   z.object({
     type: z.literal('applied'),

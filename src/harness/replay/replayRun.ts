@@ -15,6 +15,7 @@ import type { ProcessRunner } from '../sandbox/types';
 import type { Toolbox } from '../tools/types';
 import { answerOf, RecordedAnswerHost } from '../loop/recorded';
 import { DivergenceWatcher, type DivergenceInfo } from './divergence';
+import { RecordedSteer } from '../loop/steer';
 
 export type { DivergenceInfo };
 
@@ -93,6 +94,7 @@ export async function replayRun(opts: ReplayOptions, host: Host): Promise<Replay
         allowDirty: true,
         signal: controller.signal,
         modelOverride: ReplayModel.fromEvents(events, log),
+        steer: new RecordedSteer(events), // the person's messages, at the points they were delivered
         replayOf: log,
         watch: (e, sink) => watcher.observe(e, sink),
         runner: opts.runner,

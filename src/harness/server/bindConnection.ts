@@ -12,6 +12,8 @@ import {
   Rpc,
   StartRunParamsSchema,
   StopRunParamsSchema,
+  SteerParamsSchema,
+  type SteerResult,
   type ResolvedSettings,
   type ServerLog,
 } from '../protocol/rpc';
@@ -33,6 +35,7 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
     approvalWithdrawn: (n) => void connection.sendNotification(Rpc.approvalWithdrawn, n),
     runEnded: (n) => void connection.sendNotification(Rpc.runEnded, n),
     log: (l: ServerLog) => void connection.sendNotification(Rpc.serverLog, l),
+    stream: (n) => void connection.sendNotification(Rpc.stream, n),
     confirmUnsandboxed: async (q, signal) => {
       // A stopped run withdraws the question (the modal stays, but its answer is ignored).
       const cts = new CancellationTokenSource();
@@ -89,6 +92,12 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
   connection.onRequest(Rpc.personEdited, (params: unknown) => {
     const p = parse(PersonEditedParamsSchema, params, Rpc.personEdited);
     return { runs: manager.personEdited(p.paths) };
+  });
+  connection.onRequest(Rpc.steer, (params: unknown): SteerResult => {
+    const p = parse(SteerParamsSchema, params, Rpc.steer);
+    const r = manager.steer(p.token, p.text);
+    notify.log({ level: 'info', message: `steer ${p.token}: ${r.queued ? `queued (${r.waiting} waiting)` : 'no such run'}` });
+    return r;
   });
   connection.onRequest(Rpc.listRuns, () => ({ runs: manager.list() }));
   connection.onRequest(Rpc.serverInfo, () => ({ pid: process.pid, node: process.version }));

@@ -8,6 +8,8 @@ import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import type { LmReplyPart, LmRequestParams, LmRequestResult } from '../protocol/languageModel';
 import { wireErrorCode, wireLockHolder } from './wireErrorCode';
+import { SteerQueue, type SteerSource } from '../loop/steer';
+import { StreamThrottle } from './streamThrottle';
 import type {
   ApprovalRequested,
   ConfirmUnsandboxedParams,
@@ -20,6 +22,7 @@ import type {
   RunSummaryWire,
   ServerLog,
   StartRunParams,
+  StreamNotification,
   WireApprovalAnswer,
   WireApprovalRequest,
 } from '../protocol/rpc';
@@ -35,6 +38,7 @@ export interface StartOptions {
   overrides?: ConfigOverrides;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  steer?: SteerSource;
 }
 export interface ResumeOptions {
   log: string;
@@ -42,6 +46,7 @@ export interface ResumeOptions {
   overrides?: ConfigOverrides;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  steer?: SteerSource;
 }
 
 export interface RunStarters {
@@ -55,6 +60,8 @@ export interface Notifier {
   approvalWithdrawn(n: ApprovalWithdrawn): void;
   runEnded(n: RunEnded): void;
   log(l: ServerLog): void;
+  /** The reply being generated, throttled (absent: nobody shows it). */
+  stream?(n: StreamNotification): void;
   /** Asks the extension whether this run's commands may run without a sandbox (a modal there).
    *  Absent, rejecting or false: no — commands are refused (runSandbox.ts fails closed). */
   confirmUnsandboxed?(q: ConfirmUnsandboxedParams, signal: AbortSignal): Promise<boolean>;
@@ -79,6 +86,9 @@ interface ActiveRun {
   pending: Map<string, Pending>;
   /** The run's subscribers to the person's saves (the run filters them to its workspace). */
   personListeners: Set<(absPaths: readonly string[]) => void>;
+  /** What the person said to the agent, waiting for its next turn. */
+  steer: SteerQueue;
+  stream: StreamThrottle;
 }
 
 // Compile-time guard: the wire shapes must stay assignable to the Host contract in host.ts.
@@ -112,6 +122,7 @@ export class RunManager {
         overrides: layered?.overrides,
         signal: run.controller.signal,
         env: { ...this.env },
+        steer: run.steer,
       };
       return this.starters.runFeature(opts, this.hostFor(run));
     });
@@ -125,7 +136,7 @@ export class RunManager {
     this.drive(run, async () => {
       // The log decides the model and limits; the settings add policy, gate failures and the sandbox switch.
       const overrides = params.settings ? this.layered(params.settings, run.root).overrides : undefined;
-      const opts: ResumeOptions = { log: params.log, mode: params.mode, overrides, signal: run.controller.signal, env: { ...this.env } };
+      const opts: ResumeOptions = { log: params.log, mode: params.mode, overrides, signal: run.controller.signal, env: { ...this.env }, steer: run.steer };
       return this.starters.resumeRun(opts, this.hostFor(run));
     });
     return run.token;
@@ -136,6 +147,13 @@ export class RunManager {
     if (!run) return false;
     run.controller.abort();
     return true;
+  }
+
+  /** Queues a person's message for the run's next turn; queued false when no such run is going. */
+  steer(token: string, text: string): { queued: boolean; waiting: number } {
+    const run = this.runs.get(token);
+    if (!run) return { queued: false, waiting: 0 };
+    return { queued: true, waiting: run.steer.push(text) };
   }
 
   answer(token: string, id: string, answer: WireApprovalAnswer): boolean {
@@ -164,7 +182,7 @@ export class RunManager {
 
   private newRun(root: string | null, feature: string | null): ActiveRun {
     const token = `r${++this.counter}-${Date.now().toString(36)}`;
-    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map(), personListeners: new Set() };
+    const run: ActiveRun = { token, root, log: null, feature, controller: new AbortController(), pending: new Map(), personListeners: new Set(), steer: new SteerQueue(), stream: new StreamThrottle((b) => this.notify.stream?.({ token, log: run.log, ...b })) };
     this.runs.set(token, run);
     return run;
   }
@@ -199,6 +217,7 @@ export class RunManager {
       this.notify.approvalWithdrawn({ token: run.token, id });
     }
     run.pending.clear();
+    run.stream.drop();
     this.runs.delete(run.token);
     this.notify.runEnded(ended);
   }
@@ -244,7 +263,9 @@ export class RunManager {
         run.personListeners.add(listener);
         return () => run.personListeners.delete(listener);
       },
+      onStream: this.notify.stream ? (d) => run.stream.add(d) : undefined,
       onEvent: (event: KiteEvent) => {
+        if (event.kind === 'model') run.stream.drop(); // the whole reply is in the event
         if (event.kind === 'session_start') {
           run.root = event.root;
           run.feature = event.feature;

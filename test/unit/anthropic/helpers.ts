@@ -45,16 +45,20 @@ export function request(messages: Message[], extra: Partial<ModelRequest> = {}):
 export const userText = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
 
 /** Records everything the adapter reports. */
-export function recorder(): ModelObserver & { retries: { attempt: number; reason: string; wait_ms: number }[]; text: string[]; warnings: { code: string; message: string }[] } {
+export function recorder(): ModelObserver & { retries: { attempt: number; reason: string; wait_ms: number }[]; text: string[]; thinking: string[]; warnings: { code: string; message: string }[] } {
   const r = {
     retries: [] as { attempt: number; reason: string; wait_ms: number }[],
     text: [] as string[],
+    thinking: [] as string[],
     warnings: [] as { code: string; message: string }[],
     onRetry(info: { attempt: number; reason: string; wait_ms: number }) {
       r.retries.push(info);
     },
     onText(d: string) {
       r.text.push(d);
+    },
+    onThinking(d: string) {
+      r.thinking.push(d);
     },
     onWarning(w: { code: string; message: string }) {
       r.warnings.push(w);

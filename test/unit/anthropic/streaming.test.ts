@@ -37,6 +37,8 @@ describe('AnthropicModel streaming (real SDK against the local Messages API)', (
     // The text arrived in several deltas, in order.
     assert.ok(obs.text.length > 1, `expected several text deltas, got ${obs.text.length}`);
     assert.equal(obs.text.join(''), 'I will fix the rounding in money.ts now, then run the tests.');
+    // Thinking streams too, apart from the text (the timeline shows it collapsed).
+    assert.equal(obs.thinking.join(''), 'The fee rounds wrong; I will rewrite money.ts.');
     const [rec] = server.requests;
     assert.equal(rec?.outcome, 'served');
     assert.equal(rec?.stream, true);

@@ -29,6 +29,13 @@ describe('timeline rows', () => {
     assert.equal(rowFromEvent(ev.model({ stop: 'max_tokens' }), 0, ctx).level, 'warn');
   });
 
+  it("names each kind of text Kite gives the model, and the person's own message as theirs", () => {
+    const title = (reason: 'briefing' | 'gate_feedback' | 'notice' | 'steer') => rowFromEvent(ev.user({ reason, text: 'Use tabs.\nAnd keep the flag.' }), 0, ctx);
+    assert.deepEqual(['briefing', 'gate_feedback', 'notice', 'steer'].map((r) => title(r as 'steer').title), ['Briefing', 'Gate feedback', 'Notice', 'You told the agent']);
+    assert.equal(title('steer').summary, 'Use tabs.');
+    assert.equal(title('steer').level, 'info');
+  });
+
   it('summarizes tool calls: arguments, ok/error with the error, duration', () => {
     const ok = rowFromEvent(ev.tool({ name: 'run', args: { command: 'npm test' }, ms: 640, exit_code: 0 }), 0, ctx);
     assert.deepEqual([ok.title, ok.summary, ok.status, ok.level, ok.ms, ok.tool], ['run', 'npm test', 'exit 0', 'ok', 640, 'run']);
