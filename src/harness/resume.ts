@@ -14,7 +14,8 @@ import { workspaceLogDir } from './events/logFiles';
 import { symlinkedKitePath, symlinkProblem } from './config/symlinkedKitePath';
 import type { Host } from './host';
 import { assembleLoop } from './loop/assemble';
-import { runLoop } from './loop/session';
+import { runLoop, type LoopResult } from './loop/session';
+import { withMcpTools } from './mcp/runMcp';
 import { createModel } from './model/index';
 import { unknownPriceProblem } from './model/pricing';
 import type { Model } from './model/model';
@@ -122,7 +123,9 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     if (host.onEvent) unsubscribe = writer.subscribe((e) => host.onEvent?.(e));
     const paused = state.paused !== null;
     const startProgress = startProgressOf(progress, state);
-    const deps = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env, priorEvents: prior });
+    const assembled = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env, priorEvents: prior });
+    // The approved MCP servers start again; an interrupted MCP call is not re-run (toolsStep.ts).
+    const { deps, mcp } = await withMcpTools(assembled, { root, config, feature, mode, env: opts.env ?? process.env, toolboxInjected: opts.toolbox !== undefined });
     deps.log.append({
       kind: 'resumed',
       after_seq: state.lastSeq,
@@ -136,7 +139,13 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     const dead = lock.tookOverFrom;
     if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
     deps.sandbox.announce();
-    const result = await runLoop(deps, opts.signal ?? new AbortController().signal);
+    mcp.attach(deps.log);
+    let result: LoopResult;
+    try {
+      result = await runLoop(deps, opts.signal ?? new AbortController().signal);
+    } finally {
+      await mcp.close();
+    }
     return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
   } finally {
     unsubscribe();

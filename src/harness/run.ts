@@ -27,6 +27,7 @@ import { whyRunEnded } from './events/whyEnded';
 import { workspaceLogDir } from './events/logFiles';
 import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
+import { withMcpTools } from './mcp/runMcp';
 import { initialRunState } from './protocol/reducer';
 import type { ProcessRunner } from './sandbox/types';
 import type { SecretGuard } from './secrets/secretGuard';
@@ -43,6 +44,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   modelOverride?: Model; // tests
   replayOf?: string; // a replay: log name gets -replay, nothing is committed, the progress file is not written
+  /** A replay: the recorded events; MCP tools answer from them and no MCP server starts. */
+  replayEvents?: readonly KiteEvent[];
   /** Sees every event after it is on disk and may append to the log (replay divergence checks). */
   watch?: (event: KiteEvent, log: EventSink) => void;
   env?: NodeJS.ProcessEnv;
@@ -202,7 +205,7 @@ interface RunContext {
 async function runInWriter(c: RunContext): Promise<RunSummary> {
   const { writer, config, feature, root } = c;
   const state = initialRunState(); // a fresh run starts from the empty state
-  const deps = assembleLoop({
+  const assembled = assembleLoop({
     root,
     config,
     feature,
@@ -218,6 +221,8 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     toolbox: c.opts.toolbox,
     env: c.opts.env,
   });
+  // MCP servers start before session_start: their tools are part of what it records.
+  const { deps, mcp } = await withMcpTools(assembled, { root, config, feature, mode: c.opts.mode, env: c.opts.env ?? process.env, ...(c.opts.replayOf ? { replayEvents: c.opts.replayEvents ?? [] } : {}), toolboxInjected: c.opts.toolbox !== undefined });
   deps.log.append({
     ...sessionStartOf({
       config,
@@ -238,7 +243,13 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   const dead = c.lock.tookOverFrom;
   if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
   deps.sandbox.announce();
-  const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
+  mcp.attach(deps.log);
+  let result: LoopResult;
+  try {
+    result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
+  } finally {
+    await mcp.close();
+  }
   return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
 }
 

@@ -94,6 +94,7 @@ export async function replayRun(opts: ReplayOptions, host: Host): Promise<Replay
         signal: controller.signal,
         modelOverride: ReplayModel.fromEvents(events, log),
         replayOf: log,
+        replayEvents: events,
         watch: (e, sink) => watcher.observe(e, sink),
         runner: opts.runner,
         toolbox: opts.toolbox,
