@@ -25,7 +25,7 @@ describe('MCP in replay, unattended runs and timeouts (system)', function () {
 
   it('a replay reproduces the run from the recorded MCP results without starting any server', async () => {
     const p = mcpProject();
-    writeConfig(p, { mcp: { servers: { everything: countedEverything, fs: fsServer(p.repo) } } });
+    writeConfig(p, { mcp: { servers: { everything: countedEverything, fs: fsServer('.') } } }); // ".": the server starts in the workspace
     approveAll(p);
     const r = await runScript(p, [
       use('mcp__everything__echo', 'e1', { message: 'recorded' }),
