@@ -16,6 +16,7 @@ import type { Host } from './host';
 import { assembleLoop } from './loop/assemble';
 import { runLoop, type LoopResult } from './loop/session';
 import { withMcpTools } from './mcp/runMcp';
+import { loadMcpServers } from './mcp/mcpConfig';
 import { createModel } from './model/index';
 import { unknownPriceProblem } from './model/pricing';
 import type { Model } from './model/model';
@@ -99,6 +100,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   const root = meta.root;
   if (!root || !existsSync(root)) throw new ResumeError('no_root', `run ${meta.run} worked in ${root || '(no folder recorded)'}, which no longer exists; it cannot be resumed elsewhere`);
   const config = applyOverrides(loadConfig(root), opts.overrides);
+  loadMcpServers(root, config.mcp); // a bad MCP file is a config error before the log is touched
   checkWorkspace(opts.log, root, config, state.start.repo_id);
   // A crash after the closing progress update only lacks session_end: the commit is already made.
   const onlyEndMissing = state.progressCount >= 2 && state.phase === 'finishing';

@@ -28,6 +28,7 @@ import { workspaceLogDir } from './events/logFiles';
 import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
 import { withMcpTools } from './mcp/runMcp';
+import { loadMcpServers } from './mcp/mcpConfig';
 import { initialRunState } from './protocol/reducer';
 import type { ProcessRunner } from './sandbox/types';
 import type { SecretGuard } from './secrets/secretGuard';
@@ -118,6 +119,8 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   if (hasHooks(config.hooks) && !isTrusted(root, config.hooks, opts.env ?? process.env)) {
     throw new RunError('untrusted_hooks', `${root} has hooks in .kite/config.json that are not approved on this machine (new, or changed since); review and approve them with: kite trust ${root}`);
   }
+  // A bad .mcp.json or .vscode/mcp.json is a config error before anything is written (ConfigError names file and key).
+  loadMcpServers(root, config.mcp);
   const link = symlinkedKitePath(root, config.log_dir);
   if (link) throw new RunError('symlink', symlinkProblem(link));
   let keep: Map<string, string | null> | undefined;

@@ -2,6 +2,7 @@
 // server written here with the official SDK's Server class, in the workspace) has all its tools
 // withdrawn; one that exits at once is not started; a good server next to them still works.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/harness/config/config';
 import { loadMcpServers } from '../../../src/harness/mcp/mcpConfig';
@@ -9,7 +10,7 @@ import { approveServers } from '../../../src/harness/mcp/mcpTrust';
 import { say, use } from '../../../src/harness/model/scripted';
 import { ScriptedModel } from '../../../src/harness/model/scripted';
 import { runFeature } from '../../../src/harness/run';
-import { AnsweringHost, everythingServer, logOf, mcpProject, NODE_MODULES, toolEvent, warnings, writeConfig, writeFiles } from './kit';
+import { AnsweringHost, everythingServer, logOf, mcpProject, NODE_MODULES, runScript, toolEvent, warnings, writeConfig, writeFiles } from './kit';
 
 const sdk = (p: string) => JSON.stringify(join(NODE_MODULES, '@modelcontextprotocol', 'sdk', 'dist', 'esm', p));
 const BAD_SCHEMA_SERVER = `
@@ -28,6 +29,15 @@ await server.connect(new StdioServerTransport());
 
 describe('MCP servers that fail at the start (system)', function () {
   this.timeout(120_000);
+
+  it('a bad .mcp.json stops the run before anything is written, naming the file and the key', async () => {
+    const p = mcpProject();
+    writeFiles(p, { '.mcp.json': JSON.stringify({ mcpServers: { x: { command: '' } } }) });
+    const progress = readFileSync(join(p.repo, 'kite-progress.json'), 'utf8');
+    await assert.rejects(runScript(p, [say('Done.')]), /\.mcp\.json: \$\.mcpServers\.x\.command/);
+    assert.equal(readFileSync(join(p.repo, 'kite-progress.json'), 'utf8'), progress, 'the progress file is untouched');
+    assert.equal(existsSync(join(p.repo, '.kite', 'runs')), false, 'no log was started');
+  });
 
   it('an invalid schema withdraws that server, an exiting server is not started, the others work', async () => {
     const p = mcpProject();
