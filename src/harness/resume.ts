@@ -15,7 +15,9 @@ import { symlinkedKitePath, symlinkProblem } from './config/symlinkedKitePath';
 import type { Host } from './host';
 import { assembleLoop } from './loop/assemble';
 import { watchPersonEdits } from './loop/personEdits';
-import { runLoop } from './loop/session';
+import { runLoop, type LoopResult } from './loop/session';
+import { withMcpTools } from './mcp/runMcp';
+import { loadMcpServers } from './mcp/mcpConfig';
 import { createModel } from './model/index';
 import { unknownPriceProblem } from './model/pricing';
 import type { Model } from './model/model';
@@ -102,6 +104,7 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
   const root = meta.root;
   if (!root || !existsSync(root)) throw new ResumeError('no_root', `run ${meta.run} worked in ${root || '(no folder recorded)'}, which no longer exists; it cannot be resumed elsewhere`);
   const config = applyOverrides(loadConfig(root), opts.overrides);
+  loadMcpServers(root, config.mcp); // a bad MCP file is a config error before the log is touched
   checkWorkspace(opts.log, root, config, state.start.repo_id);
   // A crash after the closing progress update only lacks session_end: the commit is already made.
   const onlyEndMissing = state.progressCount >= 2 && state.phase === 'finishing';
@@ -126,7 +129,9 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     if (host.onEvent) unsubscribe = writer.subscribe((e) => host.onEvent?.(e));
     const paused = state.paused !== null;
     const startProgress = startProgressOf(progress, state);
-    const deps = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env, priorEvents: prior, steer: opts.steer });
+    const assembled = assembleLoop({ root, config, feature, mode, limits, model, state, log: writer, host, progress: { now: progress, atStart: startProgress }, now: clock, runner: opts.runner, toolbox: opts.toolbox, env: opts.env, priorEvents: prior, steer: opts.steer });
+    // The approved MCP servers start again; an interrupted MCP call is not re-run (toolsStep.ts).
+    const { deps, mcp } = await withMcpTools(assembled, { root, config, feature, mode, env: opts.env ?? process.env, toolboxInjected: opts.toolbox !== undefined });
     deps.log.append({
       kind: 'resumed',
       after_seq: state.lastSeq,
@@ -141,13 +146,16 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
     if (dead) deps.log.append({ kind: 'warning', code: 'stale_lock', message: `took over the log's lock from pid ${dead.pid} on ${dead.host} (since ${dead.started_at}), which is no longer running` });
     deps.sandbox.announce();
     const unwatch = watchPersonEdits({ host, root, logDir: workspaceLogDir(root, config), log: deps.log });
+    mcp.attach(deps.log);
+    let result: LoopResult;
     try {
-      const result = await runLoop(deps, opts.signal ?? new AbortController().signal);
+      result = await runLoop(deps, opts.signal ?? new AbortController().signal);
       logUndelivered(opts.steer, deps.log);
-      return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
     } finally {
-      unwatch();
+      await mcp.close();
+      unwatch(); // endRun is synchronous: no save can slip in between the last event and the commit
     }
+    return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
   } finally {
     unsubscribe();
     lock.release();

@@ -28,6 +28,8 @@ import { workspaceLogDir } from './events/logFiles';
 import { watchPersonEdits } from './loop/personEdits';
 import { runLoop, type LoopResult } from './loop/session';
 import { sessionStartOf } from './loop/sessionStart';
+import { withMcpTools } from './mcp/runMcp';
+import { loadMcpServers } from './mcp/mcpConfig';
 import { initialRunState } from './protocol/reducer';
 import type { ProcessRunner } from './sandbox/types';
 import type { SecretGuard } from './secrets/secretGuard';
@@ -45,6 +47,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   modelOverride?: Model; // tests
   replayOf?: string; // a replay: log name gets -replay, nothing is committed, the progress file is not written
+  /** A replay: the recorded events; MCP tools answer from them and no MCP server starts. */
+  replayEvents?: readonly KiteEvent[];
   /** Sees every event after it is on disk and may append to the log (replay divergence checks). */
   watch?: (event: KiteEvent, log: EventSink) => void;
   env?: NodeJS.ProcessEnv;
@@ -119,6 +123,8 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
   if (hasHooks(config.hooks) && !isTrusted(root, config.hooks, opts.env ?? process.env)) {
     throw new RunError('untrusted_hooks', `${root} has hooks in .kite/config.json that are not approved on this machine (new, or changed since); review and approve them with: kite trust ${root}`);
   }
+  // A bad .mcp.json or .vscode/mcp.json is a config error before anything is written (ConfigError names file and key).
+  loadMcpServers(root, config.mcp);
   const link = symlinkedKitePath(root, config.log_dir);
   if (link) throw new RunError('symlink', symlinkProblem(link));
   let keep: Map<string, string | null> | undefined;
@@ -206,7 +212,7 @@ interface RunContext {
 async function runInWriter(c: RunContext): Promise<RunSummary> {
   const { writer, config, feature, root } = c;
   const state = initialRunState(); // a fresh run starts from the empty state
-  const deps = assembleLoop({
+  const assembled = assembleLoop({
     root,
     config,
     feature,
@@ -223,6 +229,8 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     env: c.opts.env,
     steer: c.opts.steer,
   });
+  // MCP servers start before session_start: their tools are part of what it records.
+  const { deps, mcp } = await withMcpTools(assembled, { root, config, feature, mode: c.opts.mode, env: c.opts.env ?? process.env, ...(c.opts.replayOf ? { replayEvents: c.opts.replayEvents ?? [] } : {}), toolboxInjected: c.opts.toolbox !== undefined });
   deps.log.append({
     ...sessionStartOf({
       config,
@@ -245,14 +253,16 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
   deps.sandbox.announce();
   // A replay has no person editing alongside it: its log only carries the recorded run's saves.
   const unwatch = c.opts.replayOf ? () => undefined : watchPersonEdits({ host: c.host, root, logDir: workspaceLogDir(root, config), log: deps.log });
+  mcp.attach(deps.log);
+  let result: LoopResult;
   try {
-    const result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
+    result = await runLoop(deps, c.opts.signal ?? new AbortController().signal);
     logUndelivered(c.opts.steer, deps.log);
-    // endRun is synchronous: no save can slip in between the last event and the commit.
-    return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
   } finally {
-    unwatch();
+    await mcp.close();
+    unwatch(); // endRun is synchronous: no save can slip in between the last event and the commit
   }
+  return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
 }
 
 export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'commits' | 'keep'> & {

@@ -12,6 +12,7 @@ import { debugAdapterCommand } from '../replay/debugAdapterCommand';
 import { evalCommand } from './evalCommand';
 import { checkCommand } from './checkCommand';
 import { trustCommand } from './trustCommand';
+import { mcpCommand } from './mcpCommand';
 import { resetCommand } from './resetCommand';
 
 export interface Command {
@@ -21,4 +22,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, resetCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, mcpCommand, resetCommand];

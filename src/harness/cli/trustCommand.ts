@@ -1,19 +1,22 @@
-// `kite trust [DIR] [--yes]` — show the workspace's hook commands, exactly, and approve them on
-// this machine. The approval is kept in the person's own Kite state (hooks/trust.ts), keyed to
-// a hash of the hook config: a changed hook is asked again, a repository cannot approve itself.
+// `kite trust [DIR] [--yes]` — show the workspace's hook commands and MCP servers, exactly, and
+// approve them on this machine. The approval is kept in the person's own Kite state
+// (hooks/trust.ts, mcp/mcpTrust.ts), keyed to a hash of the hook config and of each server's
+// command + args + env names: a change is asked again, a repository cannot approve itself.
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/config';
 import { hasHooks, RUN_HOOK_EVENTS } from '../hooks/hookConfig';
 import { isTrusted, trustWorkspace } from '../hooks/trust';
+import { describeServer, loadMcpServers } from '../mcp/mcpConfig';
+import { approvalOf, approveServers } from '../mcp/mcpTrust';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
 
 const FLAGS: FlagSpec[] = [{ name: 'yes', type: 'bool', help: 'approve without asking (after reading the list this prints)' }];
-const USAGE = `usage: kite trust [DIR] [--yes]\n\nShows the hook commands of the workspace in DIR (default: the current folder) and approves them\non this machine. Runs refuse to start while a workspace has hooks that are not approved.\n\n${formatFlags(FLAGS)}`;
+const USAGE = `usage: kite trust [DIR] [--yes]\n\nShows the hook commands and MCP servers of the workspace in DIR (default: the current folder) and\napproves them on this machine. Runs refuse to start while a workspace has hooks that are not\napproved; an MCP server that is not approved is not started (its tools are not offered).\n\n${formatFlags(FLAGS)}`;
 
-export async function trustMain(argv: string[], out: Out = stdio, isTty = Boolean(process.stdin.isTTY)): Promise<number> {
+export async function trustMain(argv: string[], out: Out = stdio, isTty = Boolean(process.stdin.isTTY), env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
     const args = parseArgs(argv, FLAGS, 1);
     if (args.help) {
@@ -21,37 +24,54 @@ export async function trustMain(argv: string[], out: Out = stdio, isTty = Boolea
       return 0;
     }
     const root = resolve(args.positionals[0] ?? '.');
-    const { hooks } = loadConfig(root);
-    if (!hasHooks(hooks)) {
-      out.out(`${root} has no hooks in .kite/config.json (and this Kite runs no MCP servers): nothing to approve.`);
+    const config = loadConfig(root);
+    const { hooks } = config;
+    const withHooks = hasHooks(hooks);
+    const servers = loadMcpServers(root, config.mcp).servers;
+    if (!withHooks && !servers.length) {
+      out.out(`${root} has no hooks in .kite/config.json and no MCP servers (.kite/config.json, .vscode/mcp.json, .mcp.json): nothing to approve.`);
       return 0;
     }
-    out.out(`Hooks of ${root} (.kite/config.json). Each runs in the sandbox, from the workspace root:`);
-    for (const event of RUN_HOOK_EVENTS) {
-      for (const g of hooks[event] ?? []) {
-        for (const h of g.hooks) out.out(`  ${event}${g.matcher ? ` [${g.matcher}]` : ''}: ${h.command}${h.timeout ? `  (timeout ${h.timeout} s)` : ''}`);
+    const hooksPending = withHooks && !isTrusted(root, hooks, env);
+    const serversPending = servers.filter((s) => approvalOf(root, s, env) !== 'approved');
+    if (withHooks) {
+      out.out(`Hooks of ${root} (.kite/config.json). Each runs in the sandbox, from the workspace root:`);
+      for (const event of RUN_HOOK_EVENTS) {
+        for (const g of hooks[event] ?? []) {
+          for (const h of g.hooks) out.out(`  ${event}${g.matcher ? ` [${g.matcher}]` : ''}: ${h.command}${h.timeout ? `  (timeout ${h.timeout} s)` : ''}`);
+        }
+      }
+      if (!hooksPending) out.out('These exact hooks are already approved on this machine.');
+    }
+    if (servers.length) {
+      out.out(`MCP servers of ${root}. Each stdio server runs in the sandbox, from the workspace root; its tools become mcp__<server>__<tool>:`);
+      for (const s of servers) {
+        const state = approvalOf(root, s, env);
+        out.out(`  ${s.name} (${s.source}): ${describeServer(s.spec)}  [${state === 'approved' ? 'approved' : state === 'changed' ? 'CHANGED since approved' : 'not approved'}]`);
       }
     }
-    if (isTrusted(root, hooks)) {
-      out.out('These exact hooks are already approved on this machine.');
+    if (!hooksPending && !serversPending.length) {
+      if (servers.length) out.out('Everything listed is already approved on this machine.');
       return 0;
     }
     if (!args.flags.yes) {
-      if (!isTty) throw new UsageError('not approved: read the commands above, then run again with --yes to approve them');
+      if (!isTty) throw new UsageError('not approved: read the list above, then run again with --yes to approve it');
       const rl = createInterface({ input: process.stdin, output: process.stderr });
-      const answer = await rl.question('Approve these hook commands for this workspace? [y/N] ');
+      const answer = await rl.question(`Approve ${[hooksPending ? 'these hook commands' : null, serversPending.length ? 'these MCP servers' : null].filter(Boolean).join(' and ')} for this workspace? [y/N] `);
       rl.close();
       if (!/^y(es)?$/i.test(answer.trim())) {
         out.out('Not approved.');
         return 1;
       }
     }
-    const file = trustWorkspace(root, hooks);
-    out.out(`Approved (recorded in ${file}). A change to the hooks will be asked again.`);
+    let file = '';
+    if (hooksPending) file = trustWorkspace(root, hooks, env);
+    if (serversPending.length) file = approveServers(root, serversPending, env);
+    out.out(`Approved (recorded in ${file}). A change to ${hooksPending && serversPending.length ? 'the hooks or a server' : hooksPending ? 'the hooks' : 'a server'} will be asked again.`);
     return 0;
   } catch (e) {
     return reportFailure(e, out, USAGE);
   }
 }
 
-export const trustCommand: Command = { name: 'trust', summary: "review and approve a workspace's hook commands on this machine", run: (argv) => trustMain(argv) };
+export const trustCommand: Command = { name: 'trust', summary: "review and approve a workspace's hook commands and MCP servers on this machine", run: (argv) => trustMain(argv) };

@@ -12,6 +12,7 @@ import { ContractsSchema } from '../policy/contracts';
 import { HooksConfigSchema, type HooksConfig } from '../hooks/hookConfig';
 import { ContextConfigSchema, resolveContextSettings, type ContextSettings } from '../context/contextConfig';
 import { formatIssues } from './formatIssues';
+import { McpConfigSchema } from '../mcp/mcpConfigSchema';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
 
@@ -58,6 +59,8 @@ export const KiteConfigFileSchema = z.strictObject({
   hooks: HooksConfigSchema.optional(),
   /** Compaction and the context window (context/contextConfig.ts). */
   context: ContextConfigSchema.optional(),
+  /** MCP servers (mcp/): their tools become Kite tools once the person approved the server (kite trust). */
+  mcp: McpConfigSchema.optional(),
 });
 export type KiteConfigFile = z.infer<typeof KiteConfigFileSchema>;
 
@@ -96,6 +99,7 @@ export const KiteConfigSchema = z.object({
   contracts: ContractsSchema,
   hooks: z.custom<HooksConfig>(),
   context: z.custom<ContextSettings>(),
+  mcp: McpConfigSchema.optional(),
 });
 export type KiteConfig = z.infer<typeof KiteConfigSchema>;
 
@@ -176,6 +180,7 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
     contracts: c.contracts ?? [],
     hooks: (c.hooks ?? {}) as HooksConfig,
     context: resolveContextSettings(c.context),
+    mcp: c.mcp,
   };
 }
 

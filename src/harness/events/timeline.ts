@@ -103,6 +103,8 @@ export class TimelineFormatter {
         return `${secs(e.t)}  ${paint(c, 31, 'budget stop')}: ${e.limit} ${e.limit === 'usd' ? `$${e.used.toFixed(4)} of $${e.max}` : `${n(Math.round(e.used))} of ${n(e.max)}`}`;
       case 'warning':
         if (e.code === 'gate_cancelled') return `${secs(e.t)}  gate ${paint(c, 33, 'STOPPED')}  ${clip(e.message, 100)}`;
+        // Which MCP servers started, were not approved or were withdrawn: the person must see it at the start.
+        if (e.code.startsWith('mcp_')) return `${secs(e.t)}    ${paint(c, e.code === 'mcp_started' ? 32 : 33, 'mcp  ')} ${clip(e.message, 240)}`;
         return e.code === 'repetition' || e.code === 'max_tokens' ? `${secs(e.t)}    ${paint(c, 33, 'warn ')} ${clip(e.message, 80)}` : null;
       case 'approval':
         if (e.decision === 'deny') this.deniedByPerson.add(e.id);

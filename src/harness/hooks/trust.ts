@@ -18,9 +18,11 @@ export function hooksDigest(hooks: HooksConfig): string {
   return createHash('sha256').update(JSON.stringify(hooks)).digest('hex');
 }
 
-type TrustFile = { workspaces: Record<string, { hooks_sha256: string; approved_at: string }> };
+/** Per workspace: the approved hooks, and (mcp/mcpTrust.ts) the approved MCP servers by name. */
+export type WorkspaceTrust = { hooks_sha256?: string; approved_at?: string; mcp_servers?: Record<string, { sha256: string; approved_at: string }> };
+export type TrustFile = { workspaces: Record<string, WorkspaceTrust> };
 
-function readTrust(env: NodeJS.ProcessEnv): TrustFile {
+export function readTrust(env: NodeJS.ProcessEnv): TrustFile {
   try {
     const raw = JSON.parse(readFileSync(trustFile(env), 'utf8')) as Partial<TrustFile>;
     return { workspaces: raw.workspaces && typeof raw.workspaces === 'object' ? raw.workspaces : {} };
@@ -29,24 +31,29 @@ function readTrust(env: NodeJS.ProcessEnv): TrustFile {
   }
 }
 
-const key = (root: string) => (existsSync(root) ? realpathSync(root) : resolve(root));
+export const trustKey = (root: string) => (existsSync(root) ? realpathSync(root) : resolve(root));
 
 /** Where the approval would be stored, when that is inside the workspace itself (refused). */
 export function stateInsideWorkspace(root: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  const r = relative(key(root), kiteStateDir(env));
+  const r = relative(trustKey(root), kiteStateDir(env));
   return r === '' || (!r.startsWith('..') && !isAbsolute(r)) ? kiteStateDir(env) : null;
 }
 
 export function isTrusted(root: string, hooks: HooksConfig, env: NodeJS.ProcessEnv = process.env): boolean {
   if (stateInsideWorkspace(root, env)) return false;
-  return readTrust(env).workspaces[key(root)]?.hooks_sha256 === hooksDigest(hooks);
+  return readTrust(env).workspaces[trustKey(root)]?.hooks_sha256 === hooksDigest(hooks);
 }
 
 export function trustWorkspace(root: string, hooks: HooksConfig, env: NodeJS.ProcessEnv = process.env, now = new Date()): string {
   const inside = stateInsideWorkspace(root, env);
   if (inside) throw new Error(`Kite's state folder ${inside} is inside the workspace; a workspace cannot approve its own hooks (set KITE_STATE_DIR elsewhere)`);
   const t = readTrust(env);
-  t.workspaces[key(root)] = { hooks_sha256: hooksDigest(hooks), approved_at: now.toISOString() };
+  t.workspaces[trustKey(root)] = { ...t.workspaces[trustKey(root)], hooks_sha256: hooksDigest(hooks), approved_at: now.toISOString() };
+  return writeTrust(t, env);
+}
+
+/** Replaces the trust file atomically; returns its path. */
+export function writeTrust(t: TrustFile, env: NodeJS.ProcessEnv = process.env): string {
   const file = trustFile(env);
   mkdirSync(kiteStateDir(env), { recursive: true });
   writeFileSync(`${file}.tmp`, JSON.stringify(t, null, 2) + '\n');

@@ -134,6 +134,9 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   const v = deps.toolbox.validate(name, input);
   if (!v.ok) return finish(v.outcome, 0, input);
   const { tool, args } = v;
+  // An MCP server that stopped: its tools are refused before anyone is asked.
+  const unavailable = tool.unavailable?.() ?? null;
+  if (unavailable !== null) return refuse('unknown_tool', unavailable);
 
   // Confinement first: a path outside the workspace is refused whatever the policy says.
   const { path: rawPath, command } = describeCall(tool, args);
@@ -149,7 +152,8 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
     if (tool.effect === 'none') hardLinks = linkCount(r.abs);
   }
 
-  const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command, ...(hardLinks !== undefined ? { hardLinks } : {}) }, deps.policyContext);
+  const mcp = tool.mcp ? { mcp: tool.mcp } : {};
+  const verdict = deps.policy.decide({ name, args, effect: tool.effect, path: rel, command, ...(hardLinks !== undefined ? { hardLinks } : {}), ...mcp }, deps.policyContext);
   // Keyed to the file, not the rule's name (a workspace rule may call itself anything): a read of a
   // hard-linked file runs only after a person was asked, and the question always says it is one.
   const hardLinkRead = (hardLinks ?? 1) > 1 && verdict.decision === 'ask';
@@ -181,7 +185,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
         ? { kind: 'write', id, tool: tool.name, path: rel, before, proposed }
         : tool.effect === 'none' && rel !== null
           ? { kind: 'read', id, tool: tool.name, path: rel, reason: readReason }
-          : { kind: 'command', id, command: command ?? `${name} ${JSON.stringify(args)}`, cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}), ...scriptChangesField(command, deps.toolContext.root, runBase(deps.state)) };
+          : { kind: 'command', id, command: command ?? (tool.mcp ? `MCP server "${tool.mcp.server}", tool ${tool.mcp.tool}: ${JSON.stringify(args)}` : `${name} ${JSON.stringify(args)}`), cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}), ...scriptChangesField(command, deps.toolContext.root, runBase(deps.state)) };
     log.append({
       kind: 'approval_request',
       id,
@@ -203,7 +207,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
     switch (answer.decision) {
       case 'approve':
         log.append({ kind: 'approval', id, decision: 'approve', reason: null, diff: null, always: answer.always ?? false });
-        if (answer.always) deps.onAlways?.({ name, args, effect: tool.effect, path: rel, command });
+        if (answer.always) deps.onAlways?.({ name, args, effect: tool.effect, path: rel, command, ...mcp });
         break;
       case 'deny':
         log.append({ kind: 'approval', id, decision: 'deny', reason: answer.reason, diff: null, always: false });
@@ -243,7 +247,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   }
   const began = deps.now();
   // An edited write stores exactly the person's content (same write path as the tools use).
-  const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal, ...(hardLinkRead ? { hardLinkApproved: true } : {}) });
+  const outcome = editedContent !== null && rel !== null ? commitWrite(deps.toolContext, rel, editedContent) : await deps.toolbox.run(tool, runArgs, { ...deps.toolContext, signal, callId: id, ...(hardLinkRead ? { hardLinkApproved: true } : {}) });
   if (outcome.path === undefined && rel) outcome.path = rel;
   const ms = deps.now() - began;
   // PostToolUse hooks see the result; what they report goes to the model with it (the call already ran).

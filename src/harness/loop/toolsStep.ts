@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ToolUseBlock } from '../protocol/content';
 import type { EventOf } from '../protocol/events';
 import { unfinishedCalls, type CallState, type RecordedEvents } from '../protocol/reducer';
+import { isMcpToolName } from '../mcp/mcpTools';
 import { sha256 } from '../tools/hash';
 import { answerOf } from './recorded';
 import type { LoopDeps } from './session';
@@ -58,6 +59,14 @@ async function finishAfterIntent(deps: LoopDeps, use: ToolUseBlock, call: CallSt
   };
   switch (intent.effect) {
     case 'exec': {
+      // An MCP call's effect is the server's: unknown, so like a command it is reported, never re-sent.
+      if (isMcpToolName(use.name)) {
+        return record(
+          `Kite stopped (a crash) while this MCP tool call (${use.name}) was being sent or answered. It may have run on the server; its result is lost, and it was NOT sent again. Check its effects before deciding whether to call it again.`,
+          true,
+          { error_code: 'interrupted', exit_code: null },
+        );
+      }
       const command = (intent.args as { command?: unknown } | null)?.command;
       return record(
         `Kite stopped (a crash) while this command was starting or running${typeof command === 'string' ? `: \`${command}\`` : ''}. ` +

@@ -23,6 +23,7 @@ export const PolicyRuleSchema = z
     tool: z.union([z.string(), z.array(z.string())]).optional().describe('Tool name(s) this rule applies to: read_file, list_files, search, write_file, edit_file, run.'),
     command: z.string().optional().describe('run only: the exact command (compared after trimming).'),
     command_pattern: Pattern.optional().describe('run only: a regex matching the whole trimmed command. Commands with ; & | ` < > or $( match only if the pattern spells that operator out.'),
+    server: z.string().min(1).optional().describe('MCP tools only: the server name (as configured) whose tools this rule applies to.'),
     path: z.string().optional().describe('File tools: a glob on the workspace-relative path ("test/**", "*.lock"; a leading "/" anchors at the root).'),
     reason: z.string().optional().describe('Told to the model when this rule denies.'),
   })

@@ -7,7 +7,7 @@ import { appendPolicyRule } from '../config/persistRule';
 import type { KiteConfig } from '../config/config';
 import type { EventSink } from '../events/sink';
 import { PolicyConfigSchema } from './config';
-import { allowRuleForCommand, allowRuleForPath, Policy } from './policy';
+import { allowRuleForCommand, allowRuleForPath, allowRuleForTool, Policy } from './policy';
 import type { PolicyCall, PolicyContext, PolicyVerdict } from './types';
 
 export class LivePolicy {
@@ -28,7 +28,7 @@ export class LivePolicy {
   }
 
   always(call: PolicyCall): void {
-    const rule = call.command !== null ? allowRuleForCommand(call.command) : call.path !== null ? allowRuleForPath(call.name, call.path) : null;
+    const rule = call.mcp ? allowRuleForTool(call.name) : call.command !== null ? allowRuleForCommand(call.command) : call.path !== null ? allowRuleForPath(call.name, call.path) : null;
     if (!rule) return;
     try {
       const saved = appendPolicyRule(this.root, rule);

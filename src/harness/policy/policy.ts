@@ -91,14 +91,19 @@ export class Policy {
     const p = normPath(call.path);
     const cmd = call.command?.trim() ?? null;
     // A person's own deny patterns win over everything the workspace allows (its rules included).
-    if (call.effect === 'exec') for (const d of this.hostDeny) if (d.re.test(cmd ?? '')) return { decision: 'deny', rule: d.id, reason: `${d.reason} The command was not run.` };
+    if (call.effect === 'exec' && !call.mcp) for (const d of this.hostDeny) if (d.re.test(cmd ?? '')) return { decision: 'deny', rule: d.id, reason: `${d.reason} The command was not run.` };
     for (const r of this.rules) {
-      if (this.ruleMatches(r.rule, r.re, call.name, p, cmd)) {
+      if (this.ruleMatches(r.rule, r.re, call, p, cmd)) {
         const unsafe = r.rule.decision === 'allow' && r.re !== null && cmd !== null ? unsafeGitArgs(cmd) : null;
         if (unsafe) return { decision: 'deny', rule: GIT_UNSAFE_RULE, reason: gitUnsafeReason(unsafe) };
         const reason = r.rule.reason ?? (r.rule.decision === 'deny' ? `Refused by the workspace policy rule "${r.id}".` : `Policy rule "${r.id}".`);
         return { decision: r.rule.decision, rule: r.id, reason };
       }
+    }
+    // A server's readOnly annotation is its own claim: it lifts the ask only where the config says so, after every rule.
+    if (call.mcp) {
+      if (call.mcp.readOnlyAllowed) return { decision: 'allow', rule: 'allow:mcp-read-only', reason: `The MCP server "${call.mcp.server}" marks ${call.mcp.tool} read-only and mcp.allow_read_only is on.` };
+      return { decision: 'ask', rule: 'ask:mcp', reason: `Calls to MCP tools (server "${call.mcp.server}") are shown to a person for approval.` };
     }
     switch (call.effect) {
       case 'none':
@@ -137,8 +142,9 @@ export class Policy {
     return { decision: 'ask', rule: 'ask:commands', reason: 'Commands are shown to a person for approval.' };
   }
 
-  private ruleMatches(rule: PolicyRule, re: { test(cmd: string): boolean } | null, name: string, p: string | null, cmd: string | null): boolean {
-    if (rule.tool !== undefined && !(Array.isArray(rule.tool) ? rule.tool : [rule.tool]).includes(name)) return false;
+  private ruleMatches(rule: PolicyRule, re: { test(cmd: string): boolean } | null, call: PolicyCall, p: string | null, cmd: string | null): boolean {
+    if (rule.tool !== undefined && !(Array.isArray(rule.tool) ? rule.tool : [rule.tool]).includes(call.name)) return false;
+    if (rule.server !== undefined && call.mcp?.server !== rule.server) return false;
     if (rule.command !== undefined && (cmd === null || rule.command.trim() !== cmd)) return false;
     if (re !== null && (cmd === null || !re.test(cmd))) return false;
     if (rule.path !== undefined && (p === null || !matchGlob(rule.path, p))) return false;
@@ -147,6 +153,7 @@ export class Policy {
 
   private unattendedReason(call: PolicyCall, ctx: PolicyContext, v: PolicyVerdict): string {
     const base = 'This run is unattended, so nobody can approve this call; it was not run.';
+    if (call.mcp) return `${base} MCP tools run unattended only when a policy rule allows them (policy.rules: {"decision": "allow", "server": "${call.mcp.server}"}).`;
     if (call.effect === 'exec') {
       const ok = [...ctx.checks, ...(ctx.verify ? [ctx.verify] : [])].map((c) => `"${c}"`);
       const list = ok.length ? ` Commands that do run unattended: ${ok.join(', ')}${this.allow.length ? ', and those the policy allows' : ''}.` : '';
@@ -173,4 +180,10 @@ export function allowRuleForPath(tool: string, relPath: string): PolicyRule {
   const p = normPath(relPath) ?? relPath;
   const id = `allow:always:${createHash('sha256').update(`${tool}\0${p}`).digest('hex').slice(0, 8)}`;
   return { id, decision: 'allow', tool, path: p.replace(/[*?[{}]/g, '[$&]') };
+}
+
+/** The rule "Always allow" appends for an MCP tool: every call of that one tool. */
+export function allowRuleForTool(tool: string): PolicyRule {
+  const id = `allow:always:${createHash('sha256').update(`tool\0${tool}`).digest('hex').slice(0, 8)}`;
+  return { id, decision: 'allow', tool };
 }

@@ -1,5 +1,6 @@
 // Contract of the policy: ordered rules decide allow / ask / deny and name the rule that matched.
 import type { Decision, Effect, Mode } from '../protocol/events';
+import type { McpToolRef } from '../tools/types';
 
 export interface PolicyCall {
   name: string;
@@ -9,6 +10,8 @@ export interface PolicyCall {
   command: string | null; // for `run`
   /** For a read of an existing file: its hard-link count (> 1: another name may be a file outside the workspace). */
   hardLinks?: number;
+  /** An MCP server's tool: decided by server and tool (default ask), never by command patterns. */
+  mcp?: McpToolRef;
 }
 
 export interface PolicyVerdict {

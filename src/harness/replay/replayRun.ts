@@ -96,6 +96,7 @@ export async function replayRun(opts: ReplayOptions, host: Host): Promise<Replay
         modelOverride: ReplayModel.fromEvents(events, log),
         steer: new RecordedSteer(events), // the person's messages, at the points they were delivered
         replayOf: log,
+        replayEvents: events,
         watch: (e, sink) => watcher.observe(e, sink),
         runner: opts.runner,
         toolbox: opts.toolbox,

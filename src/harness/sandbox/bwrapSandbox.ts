@@ -141,7 +141,7 @@ export class BwrapSandbox implements CommandSandbox {
   prepare(req: RunRequest): Promise<PreparedCommand> {
     const { settings } = this.opts;
     const home = this.hostHome ?? '/tmp/home';
-    const env = commandEnv({ base: this.opts.env, home, tmp: '/tmp', pass: settings.pass, sandbox: 'bwrap' });
+    const env = commandEnv({ base: this.opts.env, home, tmp: '/tmp', pass: settings.pass, sandbox: 'bwrap', extra: req.env });
     const args = bwrapArgs({
       bwrap: this.opts.bwrap,
       prlimit: this.opts.prlimit,

@@ -28,7 +28,7 @@ export class Unsandboxed implements CommandSandbox {
   }
 
   prepare(req: RunRequest): Promise<PreparedCommand> {
-    const env = commandEnv({ base: this.base, home: this.base.HOME ?? '/', tmp: this.base.TMPDIR ?? '/tmp', pass: this.pass, sandbox: 'none' });
+    const env = commandEnv({ base: this.base, home: this.base.HOME ?? '/', tmp: this.base.TMPDIR ?? '/tmp', pass: this.pass, sandbox: 'none', extra: req.env });
     return Promise.resolve({ ok: true, file: '/bin/sh', args: ['-c', req.command], env, info: this.info });
   }
 }

@@ -15,6 +15,8 @@ export interface CommandEnvInput {
   tmp: string; // its TMPDIR
   pass: readonly string[]; // sandbox.env.pass
   sandbox: string; // KITE_SANDBOX: bwrap | seatbelt | none
+  /** Variables the process itself is configured with (an MCP server's `env`); Kite's own keys never. */
+  extra?: Readonly<Record<string, string>>;
 }
 
 export function commandEnv(input: CommandEnvInput): Record<string, string> {
@@ -28,6 +30,7 @@ export function commandEnv(input: CommandEnvInput): Record<string, string> {
     const value = input.base[name];
     if (value !== undefined && !own.has(name.toUpperCase())) env[name] = value;
   }
+  for (const [name, value] of Object.entries(input.extra ?? {})) if (!own.has(name.toUpperCase())) env[name] = value;
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   env.HOME = input.home;
   env.TMPDIR = input.tmp;

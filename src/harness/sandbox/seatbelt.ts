@@ -255,7 +255,7 @@ export class SeatbeltSandbox implements CommandSandbox {
     const procs = settings.limits.processes === null ? null : (this.opts.userProcesses ?? countUserProcesses)();
     const info: SandboxInfo = procs === null && settings.limits.processes !== null ? { ...this.info, process_limit: 'none', note: `${this.info.note ?? 'macOS'}; the process limit is not enforced for this command: the person's processes could not be counted` } : this.info;
     const args = ['-p', profile, ...params.flatMap(([k, v]) => ['-D', `${k}=${v}`]), '/bin/sh', '-c', limitScript(settings.limits, procs), 'kite-sh', req.command];
-    const commandEnvironment = commandEnv({ base: env, home: join(tmp, 'home'), tmp: join(tmp, 'tmp'), pass: settings.pass, sandbox: 'seatbelt' });
+    const commandEnvironment = commandEnv({ base: env, home: join(tmp, 'home'), tmp: join(tmp, 'tmp'), pass: settings.pass, sandbox: 'seatbelt', extra: req.env });
     const cleanup = () => {
       try {
         rmSync(tmp, { recursive: true, force: true });

@@ -8,6 +8,7 @@ export interface RunRequest {
   output_cap?: number; // bytes kept per stream (head + tail), default set by the runner
   signal?: AbortSignal; // cancellation kills the process group too
   stdin?: string; // written to the command's stdin, then closed (hooks); default: no stdin
+  env?: Readonly<Record<string, string>>; // configured variables of this process (an MCP server's env), over the allowlist
 }
 
 export interface RunResult {

@@ -25,6 +25,7 @@ function tidy(node: unknown): unknown {
 }
 
 export function toolSpec(tool: AnyTool): ToolSpec {
+  if (tool.jsonSchema) return { name: tool.name, description: tool.description, input_schema: tool.jsonSchema };
   const schema = tidy(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' })) as Record<string, unknown>;
   return { name: tool.name, description: tool.description, input_schema: schema };
 }

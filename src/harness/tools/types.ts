@@ -34,6 +34,8 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** A person approved reading this call's file although it has several hard links (rule confine:hardlink). */
   hardLinkApproved?: boolean;
+  /** The tool_use id of the call (replay answers an MCP call with its recorded result). */
+  callId?: string;
 }
 
 export interface ToolOutcome {
@@ -69,6 +71,19 @@ interface ToolBase<S extends z.ZodType> {
   /** What the call acts on (args validated). Pure: the loop confines this path before the policy sees it. */
   target(args: z.infer<S>): ToolTarget;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  /** The JSON Schema the model is sent when it is not derived from `input` (MCP tools: the server's own schema). */
+  jsonSchema?: Record<string, unknown>;
+  /** An MCP server's tool (mcp/): the policy decides it by server and tool. */
+  mcp?: McpToolRef;
+  /** Why the tool cannot be called right now (an MCP server that was withdrawn), or null: checked before the policy. */
+  unavailable?: () => string | null;
+}
+
+export interface McpToolRef {
+  server: string;
+  tool: string; // the server's own name for it
+  /** The server marks it readOnlyHint and the config lets such tools run without asking (mcp.allow_read_only). */
+  readOnlyAllowed: boolean;
 }
 
 /** A tool that changes one file. It names the file and says what it would hold without writing,

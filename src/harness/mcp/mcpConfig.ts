@@ -1,0 +1,72 @@
+// Where a workspace's MCP servers are declared, read into one list: .kite/config.json `mcp.servers`,
+// VS Code's .vscode/mcp.json (`servers`) and the Claude-style .mcp.json (`mcpServers`). Every file
+// is parsed with zod; a bad one is a ConfigError naming the file and the JSON path. Declaring a
+// server does not start it: it starts only once the person approved it (mcpTrust.ts).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../config/config';
+import { formatIssues } from '../config/formatIssues';
+import { describeJsonProblem, parseJsonWithComments } from '../config/jsonText';
+import { McpServerSchema, ServerName, type McpConfig } from './mcpConfigSchema';
+
+const VscodeFileSchema = z.object({ servers: z.record(ServerName, McpServerSchema).default({}) }).loose();
+const ClaudeFileSchema = z.object({ mcpServers: z.record(ServerName, McpServerSchema).default({}) }).loose();
+
+export type McpServerSpec = { command: string; args: string[]; env: Record<string, string> } | { url: string };
+
+export interface McpServerEntry {
+  name: string;
+  /** Workspace-relative file that declares it (.kite/config.json, .vscode/mcp.json, .mcp.json). */
+  source: string;
+  spec: McpServerSpec;
+}
+
+export const DEFAULT_MCP_TIMEOUT_S = 30;
+
+function toSpec(s: z.infer<typeof McpServerSchema>): McpServerSpec {
+  return 'url' in s ? { url: s.url } : { command: s.command, args: s.args, env: s.env };
+}
+
+function readJsonFile<T>(root: string, rel: string, schema: z.ZodType<T>): T | null {
+  const file = join(root, rel);
+  if (!existsSync(file)) return null;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError('unreadable', `${file}: cannot read (${(e as Error).message})`);
+  }
+  const json = parseJsonWithComments(text);
+  if (!json.ok) throw new ConfigError('invalid_json', describeJsonProblem(file, json.problem));
+  const parsed = schema.safeParse(json.value);
+  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error, { raw: json.value }));
+  return parsed.data;
+}
+
+/** Every declared server, Kite's own config first; a name declared twice keeps its first entry (and says so). */
+export function loadMcpServers(root: string, kiteMcp: McpConfig | undefined): { servers: McpServerEntry[]; shadowed: string[] } {
+  const lists: [string, Record<string, z.infer<typeof McpServerSchema>>][] = [[join('.kite', 'config.json'), kiteMcp?.servers ?? {}]];
+  const vscode = readJsonFile(root, join('.vscode', 'mcp.json'), VscodeFileSchema);
+  if (vscode) lists.push([join('.vscode', 'mcp.json'), vscode.servers]);
+  const claude = readJsonFile(root, '.mcp.json', ClaudeFileSchema);
+  if (claude) lists.push(['.mcp.json', claude.mcpServers]);
+  const servers: McpServerEntry[] = [];
+  const shadowed: string[] = [];
+  for (const [source, map] of lists) {
+    for (const [name, s] of Object.entries(map)) {
+      const first = servers.find((x) => x.name === name);
+      if (first) shadowed.push(`MCP server "${name}" in ${source} is ignored: ${first.source} declares a server of the same name`);
+      else servers.push({ name, source, spec: toSpec(s) });
+    }
+  }
+  return { servers, shadowed };
+}
+
+/** The command line as a person reads it in `kite mcp list` and the approval. */
+export function describeServer(spec: McpServerSpec): string {
+  if ('url' in spec) return spec.url;
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  const env = Object.keys(spec.env).map((n) => `${n}=…`);
+  return [...env, quote(spec.command), ...spec.args.map(quote)].join(' ');
+}

@@ -1,0 +1,37 @@
+// The `mcp` key of .kite/config.json and the shape of one server entry, shared by the three files
+// that may declare servers (mcpConfig.ts reads them). No imports from config/: config.ts uses it.
+import { z } from 'zod';
+
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'not an environment variable name' });
+
+export const StdioServerSchema = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1).describe('The program to start (run in the sandbox, from the workspace root).'),
+    args: z.array(z.string()).default([]).describe('Its arguments.'),
+    env: z.record(EnvName, z.string()).default({}).describe('Variables given to the server besides the sandbox\'s allowlisted ones. Their names are part of the approval.'),
+  })
+  .describe('An MCP server Kite starts and speaks to over stdio.');
+
+export const HttpServerSchema = z
+  .object({
+    type: z.enum(['http', 'streamable-http']).optional(),
+    url: z.url().describe('A Streamable HTTP MCP endpoint.'),
+  })
+  .describe('An MCP server Kite reaches over Streamable HTTP.');
+
+/** One server entry; other editors' keys (cwd, envFile, headers…) are not Kite's and are refused by name. */
+export const McpServerSchema = z.union([z.strictObject(StdioServerSchema.shape), z.strictObject(HttpServerSchema.shape)]);
+
+/** Server names become part of tool names (mcp__<server>__<tool>). */
+export const ServerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/, { message: 'a server name is letters, digits, "_", "-" or "." (at most 40)' });
+
+export const McpConfigSchema = z
+  .strictObject({
+    servers: z.record(ServerName, McpServerSchema).default({}).describe('MCP servers by name: {"command", "args", "env"} (stdio) or {"url"} (Streamable HTTP).'),
+    timeout_s: z.number().positive().optional().describe('How long a server may take to start, list its tools or answer one call (default 30).'),
+    allow_read_only: z.boolean().optional().describe('Tools a server marks readOnlyHint run without asking (default false: every MCP call asks). A policy rule that denies still wins.'),
+  })
+  .describe('MCP servers whose tools the agent may use; each starts only once approved with `kite trust`.');
+export type McpConfig = z.infer<typeof McpConfigSchema>;
+

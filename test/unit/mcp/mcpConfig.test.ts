@@ -1,0 +1,61 @@
+// Where MCP servers are declared and how a bad declaration is reported; how approvals are keyed.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/harness/config/config';
+import { describeServer, loadMcpServers } from '../../../src/harness/mcp/mcpConfig';
+import { approvalOf, approveServers, serverDigest } from '../../../src/harness/mcp/mcpTrust';
+import { tempDir } from '../loop/kit';
+
+function workspace(files: Record<string, string>): string {
+  const root = tempDir('kite-mcp-cfg-');
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(root, rel, '..'), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+describe('MCP server configuration', () => {
+  it('reads all three files, Kite first; a name declared twice keeps the first and says so', () => {
+    const root = workspace({
+      '.kite/config.json': JSON.stringify({ mcp: { servers: { a: { command: 'node', args: ['a.js'], env: { TOKEN: 's3cret' } } } } }),
+      '.vscode/mcp.json': JSON.stringify({ inputs: [], servers: { b: { type: 'http', url: 'http://127.0.0.1:9/mcp' }, a: { command: 'other' } } }),
+      '.mcp.json': JSON.stringify({ mcpServers: { c: { command: 'npx', args: ['-y', 'pkg with space'] } } }),
+    });
+    const { servers, shadowed } = loadMcpServers(root, loadConfig(root).mcp);
+    assert.deepEqual(servers.map((s) => [s.name, s.source]), [['a', '.kite/config.json'], ['b', '.vscode/mcp.json'], ['c', '.mcp.json']]);
+    assert.equal(shadowed.length, 1);
+    assert.match(shadowed[0], /"a" in \.vscode\/mcp\.json is ignored: \.kite\/config\.json declares/);
+    // The env value is never shown, only its name.
+    assert.equal(describeServer(servers[0].spec), 'TOKEN=… node a.js');
+    assert.equal(describeServer(servers[2].spec), "npx -y 'pkg with space'");
+  });
+
+  it('a bad entry is an error naming the file and the JSON path', () => {
+    const bad = (files: Record<string, string>) => {
+      const root = workspace(files);
+      return () => loadMcpServers(root, loadConfig(root).mcp);
+    };
+    assert.throws(bad({ '.mcp.json': JSON.stringify({ mcpServers: { x: { args: ['a'] } } }) }), /\.mcp\.json: \$\.mcpServers\.x/);
+    assert.throws(bad({ '.vscode/mcp.json': '{"servers": {"x": {"command": "a",}' }), /\.vscode\/mcp\.json/);
+    assert.throws(bad({ '.kite/config.json': JSON.stringify({ mcp: { servers: { 'bad name!': { command: 'a' } } } }) }), /config\.json: \$\.mcp\.servers/);
+    assert.throws(bad({ '.kite/config.json': JSON.stringify({ mcp: { servers: { x: { command: 'a', env: { 'NOT-A-NAME': 'v' } } } } }) }), /\$\.mcp\.servers\.x\.env/);
+    assert.throws(bad({ '.kite/config.json': JSON.stringify({ mcp: { severs: {} } }) }), /\$\.mcp/);
+  });
+
+  it('approval is keyed to command, args and env names (not values), and kept outside the workspace', () => {
+    const spec = { command: 'node', args: ['s.js'], env: { TOKEN: 'one' } };
+    assert.equal(serverDigest(spec), serverDigest({ ...spec, env: { TOKEN: 'two' } }), 'a new token value is the same server');
+    assert.notEqual(serverDigest(spec), serverDigest({ ...spec, env: { TOKEN: 'one', MORE: 'x' } }));
+    assert.notEqual(serverDigest(spec), serverDigest({ ...spec, args: ['s.js', '--unsafe'] }));
+    const root = workspace({});
+    const env = { KITE_STATE_DIR: tempDir('kite-mcp-state-') };
+    const entry = { name: 's', source: '.mcp.json', spec };
+    assert.equal(approvalOf(root, entry, env), 'not_approved');
+    approveServers(root, [entry], env);
+    assert.equal(approvalOf(root, entry, env), 'approved');
+    assert.equal(approvalOf(root, { ...entry, spec: { ...spec, args: ['other.js'] } }, env), 'changed');
+    assert.equal(approvalOf(workspace({}), entry, env), 'not_approved', 'another workspace is not approved');
+  });
+});
