@@ -265,7 +265,7 @@ export class RunManager {
       },
       onStream: this.notify.stream ? (d) => run.stream.add(d) : undefined,
       onEvent: (event: KiteEvent) => {
-        if (event.kind === 'model') run.stream.drop(); // the whole reply is in the event
+        if (event.kind === 'model') run.stream.flush(); // what gathered goes out before the reply's event, nothing after it
         if (event.kind === 'session_start') {
           run.root = event.root;
           run.feature = event.feature;

@@ -1,6 +1,7 @@
 // The model's deltas arrive token by token; the extension needs a few updates a second, not one per
 // token. Collects the deltas of one run and hands them on at most once per interval (and at once
-// when a new turn starts). The final `model` event drops what is left: it carries the whole reply.
+// when a new turn starts). What is left goes out just before the turn's `model` event (which then
+// replaces it), never after.
 import type { StreamDelta } from '../host';
 
 export interface StreamBatch {

@@ -125,6 +125,32 @@ describe('harness server (JSON-RPC over Node IPC)', function () {
     assert.equal(readFileSync(join(dir, 'src', 'ledger.js'), 'utf8'), readFileSync(join(repo, 'test', 'fixtures', 'sample', 'src', 'ledger.js'), 'utf8'), 'nothing was written');
   });
 
+  it('kite/steer during a pending approval reaches the next turn; the reply streams as kite/stream (text and thinking), not into the log', async () => {
+    dir = sampleRepo();
+    h = await startServer();
+    const streamed: { turn: number; text: string; thinking: string }[] = [];
+    h.conn.onNotification(Rpc.stream, (n: { turn: number; text: string; thinking: string }) => void streamed.push(n));
+    const first = new Promise<ApprovalRequested>((resolve) => h!.onApproval((a) => (resolve(a), null)));
+    const { token } = await h.conn.sendRequest<{ token: string }>(Rpc.startRun, { root: dir, mode: 'attended', settings: model(`script:${script('extension-steer.json')}`) });
+    const a = await first;
+    const words = 'Keep the old rounding behind a LEGACY_ROUNDING flag.';
+    assert.deepEqual(await h.conn.sendRequest(Rpc.steer, { token, text: words }), { queued: true, waiting: 1 });
+    const second = new Promise<ApprovalRequested>((resolve) => h!.onApproval((x) => (resolve(x), null)));
+    await h.conn.sendRequest(Rpc.answerApproval, { token, id: a.request.id, answer: { decision: 'approve' } });
+    await second;
+    const kinds = h.events.map((n) => (n.event.kind === 'user' ? `user:${n.event.reason}` : n.event.kind));
+    const steerAt = kinds.indexOf('user:steer');
+    assert.ok(steerAt > kinds.indexOf('tool') && steerAt < kinds.lastIndexOf('model'), kinds.join(' '));
+    const steer = h.events[steerAt]!.event;
+    assert.equal(steer.kind === 'user' ? steer.text : null, words);
+    assert.ok(streamed.some((n) => n.turn === 2 && n.thinking.includes('flag') && n.text.includes('LEGACY_ROUNDING')), JSON.stringify(streamed));
+    const log = readFileSync(h.events[0]!.log, 'utf8');
+    assert.equal((log.match(/LEGACY_ROUNDING/g) ?? []).length, 2, 'once in the steer event, once in the reply: nothing streamed was logged');
+    await h.conn.sendRequest(Rpc.stopRun, { token });
+    await h.ended;
+    assert.deepEqual(await h.conn.sendRequest(Rpc.steer, { token, text: 'too late' }), { queued: false, waiting: 0 });
+  });
+
   it('an Anthropic run without a key ends with missing_key, not a crash', async () => {
     dir = sampleRepo();
     h = await startServer({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });

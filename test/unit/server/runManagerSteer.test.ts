@@ -55,7 +55,7 @@ describe('server: steering and streaming', () => {
     assert.equal(SteerParamsSchema.safeParse({ token: 't', text: 'x'.repeat(20_001) }).success, false);
   });
 
-  it('deltas reach the extension batched (text and thinking apart), and none after the reply is logged', async () => {
+  it('deltas reach the extension batched (text and thinking apart), the rest before the reply event, none after it', async () => {
     const h = harness();
     const token = h.manager.start({ root: '/ws', mode: 'attended' });
     await h.started;
@@ -67,8 +67,9 @@ describe('server: steering and streaming', () => {
     assert.deepEqual(h.streamed, [{ token, log: null, turn: 1, text: 'Let me look', thinking: 'the fee rounds down' }]);
     host.onStream?.({ turn: 1, kind: 'text', text: ' at it' });
     host.onEvent?.(ev.model({ turn: 1 }));
+    assert.deepEqual(h.streamed.map((n) => n.text), ['Let me look', ' at it'], 'the rest goes out before the reply event');
     await tick(150);
-    assert.equal(h.streamed.length, 1, 'the model event carries the rest');
+    assert.equal(h.streamed.length, 2, 'nothing after the reply event');
     h.done();
   });
 
