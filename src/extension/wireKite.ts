@@ -13,6 +13,7 @@ import { confirmUnsandboxed } from './sandbox/confirmUnsandboxed';
 import { confirmDoneWithoutCheck } from './confirmDone';
 import { reportPersonEdits } from './personEdits';
 import { answerLmRequest } from './languageModels/answerLmRequest';
+import { ChatModelCache } from './languageModels/chatModelCache';
 import { selectModel, type ModelChoice } from './languageModels/selectModel';
 import { whereCommandRuns } from './sandbox/sandboxText';
 import { ApiKeyStore } from './secrets';
@@ -60,7 +61,8 @@ export interface KiteParts {
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
   const keys = new ApiKeyStore(context.secrets);
-  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log), (q, onPart, token) => answerLmRequest(q, onPart, token, log));
+  const chatModels = new ChatModelCache();
+  const client = new HarnessClient(context.asAbsolutePath('dist/harnessServer.js'), log, () => keys.env(), (q) => confirmUnsandboxed(q, log), (q) => confirmDoneWithoutCheck(q, log), (q, onPart, token) => answerLmRequest(q, onPart, token, chatModels, log));
   const notices = new Notices();
   const tracker = new RunTracker(client, log, notices);
   const approvals = new ApprovalController(client, log);
@@ -75,6 +77,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
 
   context.subscriptions.push(
     keys,
+    chatModels,
     notices,
     keys.onDidChange(() => void client.restartIfIdle()),
     client,

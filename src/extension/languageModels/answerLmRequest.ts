@@ -1,17 +1,18 @@
 // Answers the harness server's request for one reply of a VS Code language model: selectChatModels
-// ({vendor, family}) → sendRequest(messages, {tools}) with the request's CancellationToken (a stopped
+// ({vendor, family}, held in a ChatModelCache) → sendRequest(messages, {tools}) with the request's CancellationToken (a stopped
 // run cancels it), each response part streamed back at once, then the usage counted with the model's
 // own tokenizer (VS Code reports none, so it is an estimate). Never throws: problems are typed results.
 import * as vscode from 'vscode';
 import type { LmErrorCode, LmReplyPart, LmRequestParams, LmRequestResult } from '../../harness/protocol/languageModel';
+import type { ChatModelCache } from './chatModelCache';
 import { fromResponsePart, toChatMessages, toChatTools } from './lmMessages';
 
-export async function answerLmRequest(q: LmRequestParams, onPart: (part: LmReplyPart) => void, token: vscode.CancellationToken, log?: vscode.LogOutputChannel): Promise<LmRequestResult> {
+export async function answerLmRequest(q: LmRequestParams, onPart: (part: LmReplyPart) => void, token: vscode.CancellationToken, models: ChatModelCache, log?: vscode.LogOutputChannel): Promise<LmRequestResult> {
   const name = `${q.vendor}/${q.family}`;
   const t0 = Date.now();
   const cancelled = (): LmRequestResult => ({ ok: false, code: 'cancelled', message: 'the request was cancelled' });
   try {
-    const [model] = await vscode.lm.selectChatModels({ vendor: q.vendor, family: q.family });
+    const model = await models.select(q.vendor, q.family);
     if (!model) return { ok: false, code: 'no_model', message: await noModelMessage(name) };
     const selected = Date.now();
     const messages = toChatMessages(q.messages);
@@ -34,7 +35,9 @@ export async function answerLmRequest(q: LmRequestParams, onPart: (part: LmReply
     return { ok: true, input_tokens: input, output_tokens: output, model: { id: model.id, name: model.name, version: model.version } };
   } catch (e) {
     if (token.isCancellationRequested) return cancelled();
-    return { ok: false, code: errorCode(e), message: e instanceof Error ? e.message : String(e) };
+    const code = errorCode(e);
+    if (code === 'not_found') models.forget(q.vendor, q.family);
+    return { ok: false, code, message: e instanceof Error ? e.message : String(e) };
   }
 }
 
