@@ -210,4 +210,16 @@ describe('DAP session (stdio)', function () {
     const bp = await dc.setBreakpointsRequest({ source: { path: `kite-transcript:${DEMO_LOG.replace(/-/g, '%2D')}.kite-transcript` }, breakpoints: [{ line: 10 }] });
     assert.equal(bp.body.breakpoints[0].verified, true, 'an encoded URI of the same document matches');
   });
+
+  it('as the extension runs it (KITE_DAP_TRANSCRIPT_URIS=1): a write frame is a kite-file: document of the file at that event', async () => {
+    await dc.stop();
+    dc = new DebugClient(process.execPath, await adapterBundle(), 'kite', { env: { ...process.env, KITE_DAP_TRANSCRIPT_URIS: '1' } });
+    dc.defaultTimeout = 15_000;
+    await dc.start();
+    await launch(dc, { log: DEMO_LOG, seq: 35 });
+    const src = (await where(dc)).frames[0].source;
+    assert.equal(src?.path, `kite-file:${DEMO_LOG}.kite-at/35/ledgerly/money.py`);
+    assert.ok(!src?.sourceReference, 'no reference: VS Code opens the kite-file document');
+    assert.equal(src?.name, 'money.py');
+  });
 });
