@@ -47,7 +47,7 @@ describe('no stale status', function () {
     assert.equal(item.contextValue, 'kite.feature.notDone', 'Retry, Resume and Reset are offered');
   });
 
-  it('the notification at the end of a run names the feature by its title', async () => {
+  it('an approved command is not "waiting for your approval" while it runs, and the notification at the end names the feature by its title', async () => {
     await resetWorkspace();
     k.refreshViews();
     await useScript('extension-accept.json');
@@ -58,7 +58,22 @@ describe('no stale status', function () {
     await waitForProposal('test/fees.test.js', undefined, 40_000);
     await vscode.commands.executeCommand('kite.acceptAll');
     const cmd = await waitForPending(k, 'the node --version approval', (p) => p.kind === 'command');
-    await vscode.commands.executeCommand('kite.approval.runOnce', { key: cmd.key });
+    // What the status bar and the progress notification say from the answer on (a regression
+    // test: fixed on main before this branch): never "waiting for your approval" again.
+    const seen: string[] = [];
+    const watch = k.onDidChangeRuns(() => {
+      const r = k.activeRuns()[0];
+      if (r) seen.push(r.lastActivity);
+    });
+    try {
+      await vscode.commands.executeCommand('kite.approval.runOnce', { key: cmd.key });
+      await waitFor('the approved command shown as running', () => seen.some((x) => /^running run/.test(x)) || undefined, [k.onDidChangeRuns], 60_000);
+    } finally {
+      watch.dispose();
+    }
+    const answered = seen.findIndex((x) => /^(approved|running run)/.test(x));
+    assert.ok(answered >= 0, JSON.stringify(seen));
+    assert.deepEqual(seen.slice(answered).filter((x) => /waiting for your approval/.test(x)), [], JSON.stringify(seen));
     const end = await ended;
     assert.equal(end.summary?.outcome, 'done', end.error?.message);
     const n = await waitFor('the run-ended notification', () => notices.find((x) => /ended done after/.test(x.text)), [k.onDidNotify], 30_000);
