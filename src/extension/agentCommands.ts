@@ -76,7 +76,7 @@ export class AgentCommands {
         allowDirty: vscode.workspace.getConfiguration('kite').get<boolean>('allowDirtyWorkingTree', false),
       });
       // The feature's name from the start (issue 18 item 7), not "current feature".
-      this.tracker.track(token, featureId ?? ws.feature ?? 'current feature');
+      this.tracker.track(token, featureId ?? ws.feature ?? 'current feature', null, undefined, ws.title ?? null);
       this.features.refresh();
       return token;
     } catch (err) {
@@ -113,7 +113,7 @@ export class AgentCommands {
 
   /** The progress file and config parse, and (without a feature id) some feature is left to work on;
    *  otherwise says what is wrong and what to do, and returns ok: false. */
-  private checkWorkspace(root: string, featureId: string | undefined): { ok: boolean; feature?: string } {
+  private checkWorkspace(root: string, featureId: string | undefined): { ok: boolean; feature?: string; title?: string | null } {
     const progressPath = join(root, PROGRESS_FILE);
     let progress: ProgressFile;
     try {
@@ -125,9 +125,10 @@ export class AgentCommands {
       this.notices.show({ level: 'error', text: `Kite cannot start: ${message}`, actions: [{ title: 'Open File', command: 'vscode.open', args: [vscode.Uri.file(file)] }] });
       return { ok: false };
     }
-    if (featureId !== undefined) return { ok: true, feature: featureId };
+    if (featureId !== undefined) return { ok: true, feature: featureId, title: progress.features.find((f) => f.id === featureId)?.title ?? null };
     try {
-      return { ok: true, feature: currentFeature(progress).id };
+      const current = currentFeature(progress);
+      return { ok: true, feature: current.id, title: current.title };
     } catch (err) {
       if (!(err instanceof ProgressError) || err.code !== 'no_feature') throw err;
     }

@@ -18,6 +18,8 @@ import { DEV_CONTAINERS_EXTENSION, REOPEN_IN_CONTAINER_COMMAND, statusSandbox } 
 export interface ActiveRun {
   token: string;
   feature: string;
+  /** The feature's title (from the progress file at start, then session_start): what notifications name. */
+  title?: string | null;
   log: string | null;
   turn: number;
   tokens: number;
@@ -83,11 +85,11 @@ export class RunTracker implements vscode.Disposable {
   }
 
   /** Registers a run just started, with its progress notification (Cancel stops the run). */
-  track(token: string, feature: string, log: string | null = null, sofar: { turn: number; tokens: number; costUsd: number } = { turn: 0, tokens: 0, costUsd: 0 }): void {
-    this.runs.set(token, { token, feature, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting', sandbox: null });
+  track(token: string, feature: string, log: string | null = null, sofar: { turn: number; tokens: number; costUsd: number } = { turn: 0, tokens: 0, costUsd: 0 }, title: string | null = null): void {
+    this.runs.set(token, { token, feature, title, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting', sandbox: null });
     this.counts.set(token, { base: { ...sofar }, live: emptyTotals(), tally: emptyContextTally() });
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Kite: ${feature}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Kite: ${featureName(feature, title)}`, cancellable: true },
       (p, cancel) =>
         new Promise<void>((resolve) => {
           cancel.onCancellationRequested(() => void this.client.stopRun(token).catch(() => undefined));
@@ -111,6 +113,7 @@ export class RunTracker implements vscode.Disposable {
       case 'session_start':
         r.observationLimit = e.limits.observation_tokens ?? null;
         r.feature = e.feature;
+        r.title = e.title;
         r.usdLimit = e.limits.usd;
         r.tokenLimit = e.limits.tokens;
         r.lastActivity = 'started';
@@ -219,7 +222,9 @@ export class RunTracker implements vscode.Disposable {
     const r = this.runs.get(e.token);
     this.forget(e.token);
     this.ended.fire(e);
-    const feature = e.summary?.feature ?? r?.feature ?? 'run';
+    const id = e.summary?.feature ?? r?.feature;
+    // Named by the feature's title, not only its id (issue 18 item 7).
+    const feature = id ? featureName(id, r?.title ?? null) : 'run';
     if (e.error) {
       this.log.error(`run ${feature} failed: ${e.error.message}`);
       const fix = e.error.code === 'dirty_tree' ? 'Allow Uncommitted Changes…' : e.error.code === 'missing_key' ? 'Set API Key' : 'Show Log';
@@ -272,4 +277,9 @@ export class RunTracker implements vscode.Disposable {
     for (const t of [...this.progress.keys()]) this.forget(t);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** "F1 (Fees round half-up)", or the id alone when the title is not known. */
+export function featureName(id: string, title: string | null | undefined): string {
+  return title ? `${id} (${title})` : id;
 }

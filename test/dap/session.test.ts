@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { MONEY_AFTER } from '../helpers/events';
+import { MONEY_AFTER, TEST_KEPT, TEST_PROPOSED } from '../helpers/events';
 import { DEMO_LOG, adapterBundle, child, launch, moved, scopeVars, startClient, transcript, where, writeLog } from './helpers';
 
 describe('DAP session (stdio)', function () {
@@ -135,7 +135,7 @@ describe('DAP session (stdio)', function () {
     await assert.rejects(dc.evaluateRequest({ expression: 'process.exit(1)', context: 'watch' }), /unknown name 'process'/);
   });
 
-  it('a write event adds a frame pointing at the edited file in the workspace', async () => {
+  it('a write frame shows the file as that write left it (served by the adapter), not the live workspace file', async () => {
     const root = join(tmpdir(), 'kite-ws');
     const t = await launch(dc, { log: DEMO_LOG, root });
     assert.equal(t.body.reason, 'entry');
@@ -145,11 +145,29 @@ describe('DAP session (stdio)', function () {
     await moved(dc, (c) => c.gotoRequest({ threadId: 1, targetId: targets.body.targets[0].id }));
     const w = await where(dc);
     assert.equal(w.frames[0].name, 'write ledgerly/money.py');
-    assert.equal(w.frames[0].source?.path, join(root, 'ledgerly/money.py'));
+    const src = w.frames[0].source;
+    assert.ok(src?.sourceReference, 'the write frame is served by reference');
+    assert.notEqual(src.path, join(root, 'ledgerly/money.py'), 'never the live workspace file');
+    assert.equal(src.name, 'money.py');
+    const served = await dc.sourceRequest({ source: src, sourceReference: src.sourceReference });
+    // MONEY_AFTER (the write_file at #13) with the docstring the edit at #35 added.
+    assert.equal(served.body.content, MONEY_AFTER.replace('def add_fee(total, rate):\n', 'def add_fee(total, rate):\n    """Fee rounded half-up to the paisa."""\n'));
     assert.equal(w.frames[0].line, 5, 'the docstring the edit added is on line 5');
     const file = await scopeVars(dc, 'File ledgerly/money.py', /^write /);
     const content = (await dc.variablesRequest({ variablesReference: file[0].variablesReference })).body.variables[0];
     assert.match(content.value, /Fee rounded half-up to the paisa/);
+  });
+
+  it('Variables › Tool call at an edited approval shows the decision "edit" and the person\'s version as its args', async () => {
+    await launch(dc, { log: DEMO_LOG, seq: 26 });
+    const vars = await scopeVars(dc, 'Tool call', /^write /);
+    const byName = new Map(vars.map((v) => [v.name, v]));
+    assert.equal(byName.get('status')?.value, '"edited"');
+    assert.equal(byName.get('decision')?.value, '"edit"');
+    const content = await child(dc, byName.get('args'), 'content');
+    assert.equal(JSON.parse(content.value), TEST_KEPT, 'the args are the person\'s version');
+    const proposed = await child(dc, byName.get('proposed_args'), 'content');
+    assert.equal(JSON.parse(proposed.value), TEST_PROPOSED, 'the model\'s proposal stays visible beside it');
   });
 
   it('answers requests while stopped, then terminate and disconnect send terminated exactly once', async () => {
@@ -191,5 +209,17 @@ describe('DAP session (stdio)', function () {
     assert.ok(!src?.sourceReference, 'no reference: VS Code opens the kite-transcript document');
     const bp = await dc.setBreakpointsRequest({ source: { path: `kite-transcript:${DEMO_LOG.replace(/-/g, '%2D')}.kite-transcript` }, breakpoints: [{ line: 10 }] });
     assert.equal(bp.body.breakpoints[0].verified, true, 'an encoded URI of the same document matches');
+  });
+
+  it('as the extension runs it (KITE_DAP_TRANSCRIPT_URIS=1): a write frame is a kite-file: document of the file at that event', async () => {
+    await dc.stop();
+    dc = new DebugClient(process.execPath, await adapterBundle(), 'kite', { env: { ...process.env, KITE_DAP_TRANSCRIPT_URIS: '1' } });
+    dc.defaultTimeout = 15_000;
+    await dc.start();
+    await launch(dc, { log: DEMO_LOG, seq: 35 });
+    const src = (await where(dc)).frames[0].source;
+    assert.equal(src?.path, `kite-file:${DEMO_LOG}.kite-at/35/ledgerly/money.py`);
+    assert.ok(!src?.sourceReference, 'no reference: VS Code opens the kite-file document');
+    assert.equal(src?.name, 'money.py');
   });
 });

@@ -1,7 +1,8 @@
 // The replay debugger inside a real VS Code: start a session on a fixture log through
 // vscode.debug.startDebugging and watch the protocol with a DebugAdapterTracker. It stops at the
 // gate failure (the default exception filter), at a breakpoint set on the transcript document,
-// and "Replay Run in Debugger" with {log, seq} opens at a write whose frame is the real file.
+// and "Replay Run in Debugger" with {log, seq} opens at a write whose frame is a read-only
+// kite-file: document of the file at that event (not the live workspace file).
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ describe('replay debugger in VS Code', function () {
     mkdirSync(runs, { recursive: true });
     log = join(runs, `debug-it-${process.pid}.jsonl`);
     copyFileSync(join(repo, 'test/fixtures/logs/demo-run.jsonl'), log);
-    // The file the demo run edited, so the write frame opens a real editor (removed afterwards).
+    // The file the demo run edited, live in the workspace: the write frame must not open it (removed afterwards).
     if (!existsSync(join(workspace, 'ledgerly'))) {
       madeFile = join(workspace, 'ledgerly');
       mkdirSync(madeFile);
@@ -125,7 +126,7 @@ describe('replay debugger in VS Code', function () {
     }
   });
 
-  it('"Replay Run in Debugger" with {log, seq} opens at that event; a write adds a frame on the real file', async () => {
+  it('"Replay Run in Debugger" with {log, seq} opens at that event; a write adds a frame on a read-only document of the file at that event', async () => {
     const from = messages.length;
     const ok = await vscode.commands.executeCommand('kite.replayInDebugger', { log, seq: 35 });
     assert.equal(ok, true);
@@ -135,12 +136,15 @@ describe('replay debugger in VS Code', function () {
     assert.ok(session);
     const frames = await stack(session);
     assert.equal(frames[0].name, 'write ledgerly/money.py');
-    // (the remote workbench reports it as a vscode-remote: URI; the path is the workspace file)
-    assert.equal(vscode.Uri.parse(String(frames[0].source?.path)).path, join(testEnv().workspace, 'ledgerly/money.py'));
+    assert.equal(vscode.Uri.parse(String(frames[0].source?.path)).scheme, 'kite-file');
     assert.match(frames[1].name, /^#35 tool/);
-    // VS Code shows the current frame: the edited file, at the docstring the edit added (line 5).
-    const editor = await waitFor('the edited file in an editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/ledgerly/money.py')), [vscode.window.onDidChangeVisibleTextEditors]);
-    assert.equal(editor.document.uri.scheme, 'file');
+    // VS Code shows the current frame: the file as the edit at #35 left it (rebuilt from the log),
+    // at the docstring the edit added (line 5); the workspace file itself is not opened.
+    const editor = await waitFor('the write frame in an editor', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.path.endsWith('/ledgerly/money.py')), [vscode.window.onDidChangeVisibleTextEditors]);
+    assert.equal(editor.document.uri.scheme, 'kite-file');
+    assert.match(editor.document.lineAt(4).text, /"""Fee rounded half-up to the paisa\."""/);
+    assert.match(editor.document.getText(), /^from decimal import ROUND_HALF_UP, Decimal\n/);
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'file' && e.document.uri.path.endsWith('/ledgerly/money.py')));
     const end = ended();
     await vscode.debug.stopDebugging(session);
     await end;

@@ -9,6 +9,8 @@ import { ReplayConfigurationProvider } from './replayConfigurationProvider';
 import type { RunLogFolders } from '../runLogFolders';
 import { activeLog, parseReplayArg, pickRun, rootOfLog } from './runLogs';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
+import { WriteDocuments, writeDocUri } from './writeDocuments';
+import { WRITE_DOC_SCHEME } from '../../harness/replay/writeSnapshot';
 
 export const DEBUG_TYPE = 'kite';
 /** Logs above this size (~15,000 events) are indexed in the adapter's own process. */
@@ -29,6 +31,7 @@ export function registerReplayDebugger(context: vscode.ExtensionContext, folders
   context.subscriptions.push(
     transcripts,
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
+    vscode.workspace.registerTextDocumentContentProvider(WRITE_DOC_SCHEME, new WriteDocuments()),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       // Loaded on first use: activation stays light.
       createDebugAdapterDescriptor: async (session) => {
@@ -37,7 +40,7 @@ export function registerReplayDebugger(context: vscode.ExtensionContext, folders
           return new vscode.DebugAdapterExecutable(process.execPath, [adapterJs], { env: { ELECTRON_RUN_AS_NODE: '1', KITE_DAP_TRANSCRIPT_URIS: '1' } });
         }
         const { KiteDebugSession } = await import('../../harness/replay/debugSession');
-        return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log) => transcriptUri(log).toString() }));
+        return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log) => transcriptUri(log).toString(), writeUri: (log, seq, path) => writeDocUri(log, seq, path).toString() }));
       },
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ReplayConfigurationProvider(folders)),

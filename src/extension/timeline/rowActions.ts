@@ -1,13 +1,12 @@
 // What the timeline's row buttons do: open the raw event, the full output, the diff of a write
 // (before / as proposed / as applied), or replay the run in the debugger from that event.
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
-import { sha256 } from '../../harness/tools/hash';
+import { fileBeforeRun } from '../../harness/events/fileBeforeRun';
 import type { TimelineDocs } from './timelineDocs';
 import { resolveWrite, type WriteIndex } from '../../harness/events/writeResolver';
+import { cannotRebuild, diffViews } from './diffViews';
 
 /** What a row action needs from the timeline showing the log. */
 export interface ActionSource {
@@ -88,30 +87,27 @@ export class RowActions {
       await vscode.window.showInformationMessage('Kite: this event is not part of a file write.');
       return;
     }
-    const v = await resolveWrite(src.writes, call, { event: (s) => src.event(s), base: (p, h) => this.base(src, p, h) });
+    const v = await resolveWrite(src.writes, call, { event: (s) => src.event(s), base: (p, h) => fileBeforeRun(src.start, p, h) });
     for (const n of v.notes) this.log?.info(`timeline diff of ${call.path} (seq ${seq}): ${n}`);
-    const run = this.run(src);
-    const side = (label: string, text: string | null) => this.docs.put(`${run}/${label}/${call.path}`, text ?? '');
-    let choice: 'proposed' | 'applied' | 'edit' = 'applied';
-    if (v.edited && v.proposed !== null && v.applied !== null) {
+    const views = diffViews(v);
+    if (!views.length) {
+      // Never an empty side passed off as the file: say what is missing and why.
+      await vscode.window.showWarningMessage(`Kite: cannot show the diff of ${call.path} at event ${seq}: ${cannotRebuild(v)}. Details are in the Kite output.`);
+      return;
+    }
+    let view = views[0];
+    if (views.length > 1) {
       const pick = await vscode.window.showQuickPick(
-        [
-          { label: 'Your edit', description: 'as proposed ↔ as applied', value: 'edit' as const },
-          { label: 'Change as applied', description: 'before ↔ as applied', value: 'applied' as const },
-          { label: 'Change as proposed', description: 'before ↔ as the model proposed it', value: 'proposed' as const },
-        ],
+        views.map((x) => ({ label: x.label, description: x.description, view: x })),
         { title: `${call.path}: the proposal was edited before it was applied` },
       );
       if (!pick) return;
-      choice = pick.value;
-    } else if (v.applied === null) choice = 'proposed';
-    const before = side('before', v.before);
-    const proposed = side('proposed', v.proposed);
-    const applied = side('applied', v.applied);
-    const note = v.notes.length ? ` (${v.notes[0]})` : '';
-    if (choice === 'edit') await vscode.commands.executeCommand('vscode.diff', proposed, applied, `${call.path}: as proposed ↔ as applied`);
-    else if (choice === 'proposed') await vscode.commands.executeCommand('vscode.diff', before, proposed, `${call.path}: before ↔ as proposed${note}`);
-    else await vscode.commands.executeCommand('vscode.diff', before, applied, `${call.path}: before ↔ as applied${note}`);
+      view = pick.view;
+    }
+    const run = this.run(src);
+    // Titles are fixed words: notes (possibly an internal error) go to the log, never to a tab.
+    const side = (label: string, text: string) => this.docs.put(`${run}/${label}/${call.path}`, text);
+    await vscode.commands.executeCommand('vscode.diff', side(view.left.name, view.left.text), side(view.right.name, view.right.text), `${call.path}: ${view.title}`);
   }
 
   async replayFromHere(src: ActionSource, seq: number): Promise<void> {
@@ -123,23 +119,6 @@ export class RowActions {
     await vscode.commands.executeCommand('kite.replayInDebugger', { log: src.logPath, seq });
   }
 
-  /** The file before the run: from the run's git commit, or the file on disk, if its hash matches. */
-  private async base(src: ActionSource, path: string, preHash: string | null | undefined): Promise<string | null> {
-    if (preHash === null) return '';
-    const root = src.start?.root;
-    if (!root) return null;
-    const rel = isAbsolute(path) ? relative(root, path) : path;
-    const candidates: (() => Promise<string | null>)[] = [];
-    const head = src.start?.git_head;
-    if (head) candidates.push(() => gitShow(root, head, rel));
-    candidates.push(() => readFile(join(root, rel), 'utf8').catch(() => null));
-    for (const get of candidates) {
-      const text = await get();
-      if (text !== null && (preHash === undefined || sha256(text) === preHash)) return text;
-    }
-    return null;
-  }
-
   private async show(name: string, text: string): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(this.docs.put(name, text));
     await vscode.window.showTextDocument(doc, { preview: true });
@@ -148,10 +127,4 @@ export class RowActions {
   private async missing(src: ActionSource, seq: number): Promise<void> {
     await vscode.window.showWarningMessage(`Kite: event ${seq} is no longer in ${src.logPath}.`);
   }
-}
-
-function gitShow(root: string, commit: string, rel: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile('git', ['show', `${commit}:${rel.split('\\').join('/')}`], { cwd: root, maxBuffer: 32 << 20, timeout: 10_000 }, (err, stdout) => resolve(err ? null : stdout));
-  });
 }

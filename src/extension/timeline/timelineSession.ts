@@ -1,7 +1,6 @@
 // One webview showing one log. After the page's `ready` it reads the log from the start and sends
 // a snapshot (in chunks), then follows the file and sends only increments. A reloaded page says
 // `ready` again and gets a fresh snapshot. Every message from the page is validated.
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
@@ -17,9 +16,7 @@ import { LogTailer, type TailBatch, type TailerEvent } from '../../harness/event
 import type { ActionSource, RowActions } from './rowActions';
 import { timelineHtml, makeNonce } from './timelineHtml';
 import { WriteIndex } from '../../harness/events/writeResolver';
-
-/** A log written to within this window counts as a run in progress. */
-const LIVE_WINDOW_MS = 60_000;
+import { logIsBeingWritten } from '../../harness/events/logLock';
 
 export interface AppliedState {
   log: string | null;
@@ -159,11 +156,12 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       this.post({ type: 'empty', message: this.emptyMessage });
       return;
     }
-    void stat(path)
-      .then((s) => Date.now() - s.mtimeMs < LIVE_WINDOW_MS, () => false)
+    void Promise.resolve()
+      .then(() => logIsBeingWritten(path))
       .then((live) => {
         if (gen !== this.generation) return;
-        // "Live" = written to lately; a quiet log becomes live again when something is appended.
+        // "Live" = a Kite holds the log's lock now (not: written lately, which an interrupted run
+        // also was); a quiet log becomes live again when something is appended.
         const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live };
         const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000 });
         this.tailer = tailer;

@@ -21,6 +21,8 @@ const ICONS: Record<FeatureStatus, [string, string | undefined]> = {
   unverified: ['question', 'list.warningForeground'],
 };
 
+const STOPPED_ICON: [string, string] = ['debug-pause', 'list.warningForeground'];
+
 /** A problem with the file; `at`: where (1-based) when the JSON itself does not parse. */
 export type FeatureNode = { kind: 'feature'; feature: Feature; running: boolean } | { kind: 'problem'; message: string; at?: { line: number; column: number } };
 
@@ -76,14 +78,17 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
     const f = n.feature;
     const item = new vscode.TreeItem(`${f.id}  ${f.title}`);
     item.id = `feature:${f.id}`;
-    const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : ICONS[f.status];
+    // in_progress in the file with no run driving it (cancelled, or its process died): the run is
+    // over, so neither the sync icon nor "in progress" (issue 18 item 7); it can be resumed or retried.
+    const stopped = !n.running && f.status === 'in_progress';
+    const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : stopped ? STOPPED_ICON : ICONS[f.status];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.description = n.running ? 'running…' : f.status === 'proposed' ? 'proposal' : f.status.replace(/_/g, ' ');
+    item.description = n.running ? 'running…' : stopped ? 'stopped (resume or retry)' : f.status === 'proposed' ? 'proposal' : f.status.replace(/_/g, ' ');
     const tip = new vscode.MarkdownString(`**${f.id}** ${f.title}\n\nstatus: \`${f.status}\``);
     if (f.verify) tip.appendMarkdown(`\n\nverify: \`${f.verify}\``);
     if (f.notes) tip.appendMarkdown(`\n\n${f.notes}`);
     item.tooltip = tip;
-    item.contextValue = n.running ? 'kite.feature.running' : f.status === 'proposed' ? 'kite.feature.proposal' : NOT_DONE.has(f.status) ? 'kite.feature.notDone' : 'kite.feature';
+    item.contextValue = n.running ? 'kite.feature.running' : f.status === 'proposed' ? 'kite.feature.proposal' : NOT_DONE.has(f.status) || stopped ? 'kite.feature.notDone' : 'kite.feature';
     return item;
   }
 

@@ -105,3 +105,19 @@ export function acquireLogLock(log: string): LogLock {
   process.on('exit', onExit); // a crash or process.exit still frees the log
   return { path, tookOverFrom, release };
 }
+
+/**
+ * Is a Kite writing `log` right now? Its lock is held by a live process (on another host, which
+ * cannot be checked, or unreadable: assumed so). A crashed or killed run leaves a stale lock or
+ * none, so its log is not "live" however recently it was written (issue 18 item 7).
+ */
+export function logIsBeingWritten(log: string): boolean {
+  let holder: LockHolder | null | 'gone';
+  try {
+    holder = readHolder(lockPathOf(log));
+  } catch {
+    return false; // the folder cannot be read: no writer we could know of
+  }
+  if (holder === 'gone') return false;
+  return holder === null || holder.host !== hostname() || alive(holder.pid);
+}

@@ -121,7 +121,10 @@ export async function resolveWrite(index: WriteIndex, call: WriteCall, src: Writ
   };
   const after = (name: WriteCall['name'], before: string | null, args: Record<string, unknown> | null): string | null => {
     if (!args) return null;
-    if (name === 'write_file') return typeof args.content === 'string' ? args.content : null;
+    // A whole content wins whatever the tool's name: a person's edit of an edit_file proposal
+    // runs as {path, content} (their version of the whole file), not as old/new strings.
+    if (typeof args.content === 'string') return args.content;
+    if (name === 'write_file') return null;
     if (before === null) return null;
     const r = applyEdit(before, args as unknown as EditArgs, call.path);
     if (!r.ok) notes.push(`the edit does not apply to the rebuilt content: ${r.message}`);

@@ -26,6 +26,8 @@ import { SCOPE_ROOTS } from './scope';
 import { eventForLine, transcriptText } from './transcript';
 import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
+import { WriteSources } from './writeSources';
+import { writeSnapshot } from './writeSnapshot';
 
 export const THREAD_ID = 1;
 
@@ -35,6 +37,9 @@ export interface KiteDebugSessionOptions {
   /** Where the transcript lives for the client: VS Code passes a `kite-transcript:` URI maker.
    * Without it the transcript is served by reference (the `source` request). */
   transcriptUri?: (log: string) => string;
+  /** Where a write frame's file content lives for the client: VS Code passes a `kite-file:` URI
+   * maker (writeSnapshot.ts). Without it the content is served by reference. */
+  writeUri?: (log: string, seq: number, path: string) => string;
   /** How long launch waits for configurationDone before going on without it. */
   configurationTimeoutMs?: number;
 }
@@ -58,9 +63,10 @@ export class KiteDebugSession extends LoggingDebugSession {
   private pendingFunctionBps: DebugProtocol.FunctionBreakpoint[] | null = null;
   private readonly vars = new VariableStore();
   private readonly transcript: TranscriptLocator;
+  private readonly writes: WriteSources;
   private readonly inspector = new Inspector(this.vars, {
     transcriptSource: () => this.transcript.source(),
-    root: () => this.root,
+    writeSource: (path, seq) => this.writes.source(this.logPath, path, seq),
     lineToClient: (l) => this.convertDebuggerLineToClient(l),
   });
   private configurationDone!: () => void;
@@ -69,6 +75,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   constructor(private readonly opts: KiteDebugSessionOptions = {}) {
     super();
     this.transcript = new TranscriptLocator(opts.transcriptUri);
+    this.writes = new WriteSources(opts.writeUri);
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
   }
@@ -387,6 +394,17 @@ export class KiteDebugSession extends LoggingDebugSession {
   protected override sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): void {
     const rt = this.rt(response);
     if (!rt) return;
+    const writeSeq = this.writes.seqOf(args.source?.sourceReference ?? args.sourceReference);
+    if (writeSeq !== undefined) {
+      void writeSnapshot(rt.events, writeSeq).then(
+        (w) => {
+          response.body = { content: w.known ? w.content : `${w.message}\n` };
+          this.sendResponse(response);
+        },
+        (e: unknown) => this.fail(response, DapError.badTarget, `cannot rebuild the file at event ${writeSeq}: ${e instanceof Error ? e.message : String(e)}`),
+      );
+      return;
+    }
     if (args.sourceReference !== TRANSCRIPT_REF && !(args.source && this.transcript.matches(args.source)))
       return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
     response.body = { content: transcriptText(rt.transcript), mimeType: 'text/x-kite-transcript' };

@@ -1,9 +1,8 @@
 // What the Call Stack and Variables views show at the current stop: frames (a write's file, the
 // event, its turn, the session) and each frame's scopes. Owned by the debug session; plain
 // functions of the runtime, so the session itself stays a thin protocol layer.
-import { Scope, Source, StackFrame } from '@vscode/debugadapter';
+import { Scope, StackFrame, type Source } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { basename, isAbsolute, resolve } from 'node:path';
 import type { RunState } from '../protocol/reducer';
 import { summarize } from './eventSummary';
 import { editLine, fileContentAt, filesTouchedAt } from './fileContents';
@@ -19,7 +18,8 @@ export const FRAME_SESSION = 4;
 
 export interface InspectorContext {
   transcriptSource(): Source;
-  root(): string; // where edited files live now
+  /** Where the content of `path` at the write event `seq` is served (writeSnapshot.ts). */
+  writeSource(path: string, seq: number): Source;
   lineToClient(line: number): number;
 }
 
@@ -48,8 +48,8 @@ export class Inspector {
       const after = call && call.tool >= 0 ? call.tool : i;
       const content = fileContentAt(rt.index, writePath, after);
       const args = call && call.intent >= 0 ? (rt.events[call.intent] as { args: unknown }).args : 'args' in e ? e.args : undefined;
-      const abs = isAbsolute(writePath) ? writePath : resolve(this.ctx.root() || '/', writePath);
-      frames.push(new StackFrame(FRAME_FILE, `write ${writePath}`, new Source(basename(writePath), abs), line(editLine(content.known ? content.content : null, args)), 1));
+      // The file as this write left it (a read-only document), never the live workspace file.
+      frames.push(new StackFrame(FRAME_FILE, `write ${writePath}`, this.ctx.writeSource(writePath, e.seq), line(editLine(content.known ? content.content : null, args)), 1));
     }
     const src = this.ctx.transcriptSource();
     frames.push(new StackFrame(FRAME_EVENT, `#${e.seq} ${e.kind}  ${summarize(e)}`.slice(0, 140), src, line(rt.transcript.lineOfEvent[i]), 1));

@@ -1,6 +1,7 @@
 // Runs the replay debug adapter over stdio until the client disconnects. Shared by the
 // stand-alone bundle (dist/debugAdapter.js) and `kite debug-adapter`.
 import { KiteDebugSession } from './debugSession';
+import { writeDocUriString } from './writeSnapshot';
 
 /** Set by the VS Code extension when it runs this adapter as a process (live mode). */
 export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
@@ -11,9 +12,9 @@ export function transcriptUriString(log: string): string {
 }
 
 export function runDebugAdapter(): Promise<number> {
-  // With the extension as client, transcripts are its `kite-transcript:` documents (breakpoints
+  // With the extension as client, transcripts and write frames are its `kite-transcript:` and `kite-file:` documents (breakpoints
   // set there reach this process); any other client gets them by reference.
-  const session = new KiteDebugSession(process.env[TRANSCRIPT_URIS_ENV] === '1' ? { transcriptUri: transcriptUriString } : {});
+  const session = new KiteDebugSession(process.env[TRANSCRIPT_URIS_ENV] === '1' ? { transcriptUri: transcriptUriString, writeUri: writeDocUriString } : {});
   return new Promise((resolve) => {
     process.on('SIGTERM', () => session.shutdown());
     process.stdin.on('end', () => resolve(0));

@@ -63,12 +63,16 @@ export function toolView(index: EventIndex, i: number): Record<string, unknown> 
   const approval = ev(c.approval) as EventOf<'approval'> | null;
   const intent = ev(c.intent) as EventOf<'intent'> | null;
   const tool = ev(c.tool) as EventOf<'tool'> | null;
-  const status = tool ? (tool.is_error ? 'error' : 'done') : intent ? 'running' : approval ? 'approved' : policy ? `policy: ${policy.decision}` : 'proposed';
+  const answered = approval ? ({ approve: 'approved', edit: 'edited', deny: 'denied' } as const)[approval.decision] : null;
+  const status = tool ? (tool.is_error ? 'error' : 'done') : intent ? 'running' : (answered ?? (policy ? `policy: ${policy.decision}` : 'proposed'));
+  // From the person's answer on, the args are what runs: their version when they edited it.
+  const edited = approval?.decision === 'edit' && approval.edited_args !== undefined ? approval.edited_args : undefined;
   return {
     id: c.id,
     name: c.name,
     status,
-    args: intent?.args ?? tool?.args ?? proposed?.args ?? null,
+    decision: approval?.decision ?? null,
+    args: intent?.args ?? tool?.args ?? edited ?? proposed?.args ?? null,
     proposed_args: proposed?.args ?? null,
     result: tool ? tool.output : null,
     is_error: tool ? tool.is_error : null,

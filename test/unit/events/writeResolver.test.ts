@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
 import { WriteIndex, resolveWrite, type WriteSources } from '../../../src/harness/events/writeResolver';
-import { MONEY_AFTER, MONEY_BEFORE, TEST_KEPT, TEST_PROPOSED, buildRun, sha } from '../../helpers/events';
+import { MONEY_AFTER, MONEY_BEFORE, RunBuilder, TEST_KEPT, TEST_PROPOSED, buildRun, sha } from '../../helpers/events';
 
 function setup(base: (path: string, preHash: string | null | undefined) => string | null) {
   const events = buildRun();
@@ -82,5 +82,72 @@ describe('write versions for the timeline diff', () => {
     const read = events.find((e) => e.kind === 'tool' && e.name === 'read_file')!;
     assert.equal(index.callOf(read), null);
     assert.equal(index.callOf(events[0]!), null);
+  });
+});
+
+describe('write versions of edit_file and write_file, edited or not, with later writes to the same file', () => {
+  const BASE = 'a = 1\nb = 2\nc = 3\n';
+  const AFTER_1 = 'a = 1\nb = 20\nc = 3\n'; // edit_file as proposed and applied
+  const PROPOSED_2 = 'a = 1\nb = 20\nc = 30\n'; // edit_file as the model proposed it
+  const KEPT_2 = 'a = 1\nb = 20\nc = 33  # the person\'s value\n'; // the person's version of the whole file
+  const WHOLE_3 = 'a = 100\nb = 20\nc = 33  # the person\'s value\n'; // write_file, unedited
+  const PROPOSED_4 = '# header\na = 100\nb = 20\nc = 33  # the person\'s value\n'; // write_file as proposed
+  const KEPT_4 = '# header, reworded\na = 100\nb = 20\nc = 33  # the person\'s value\n';
+  const AFTER_5 = '# header, reworded\na = 100\nb = 20\nc = 33  # the person\'s value\nd = 4\n';
+
+  function run() {
+    const b = new RunBuilder().start();
+    b.turnWithCalls('Change b.', [{ id: 'w1', name: 'edit_file', args: { path: 'calc.py', old_string: 'b = 2\n', new_string: 'b = 20\n' }, before: BASE, after: AFTER_1 }]);
+    b.turnWithCalls('Change c.', [
+      {
+        id: 'w2',
+        name: 'edit_file',
+        args: { path: 'calc.py', old_string: 'c = 3\n', new_string: 'c = 30\n' },
+        approval: { decision: 'edit', edited_args: { path: 'calc.py', content: KEPT_2 }, diff: '(diff)' },
+        before: AFTER_1,
+        after: KEPT_2,
+      },
+    ]);
+    b.turnWithCalls('Rewrite a.', [{ id: 'w3', name: 'write_file', args: { path: 'calc.py', content: WHOLE_3 }, before: KEPT_2 }]);
+    b.turnWithCalls('Add a header.', [
+      { id: 'w4', name: 'write_file', args: { path: 'calc.py', content: PROPOSED_4 }, approval: { decision: 'edit', edited_args: { path: 'calc.py', content: KEPT_4 } }, before: WHOLE_3 },
+    ]);
+    b.turnWithCalls('Add d.', [{ id: 'w5', name: 'edit_file', args: { path: 'calc.py', old_string: 'value\n', new_string: 'value\nd = 4\n' }, before: KEPT_4, after: AFTER_5 }]);
+    const events = b.events();
+    const index = new WriteIndex();
+    for (const e of events) index.add(e);
+    const bySeq = new Map<number, KiteEvent>(events.map((e) => [e.seq, e]));
+    // The file before the run, as git holds it at the run's starting commit.
+    const src: WriteSources = { event: async (s) => bySeq.get(s) ?? null, base: async (p, h) => (p === 'calc.py' && h === sha(BASE) ? BASE : null) };
+    const versions = async (id: string) => {
+      const tool = events.find((e) => e.kind === 'tool' && e.id === id)!;
+      return resolveWrite(index, index.callOf(tool)!, src);
+    };
+    return { versions };
+  }
+
+  it('an unedited edit_file of a file that existed before the run: before from git, proposed = applied', async () => {
+    const v = await run().versions('w1');
+    assert.deepEqual({ before: v.before, proposed: v.proposed, applied: v.applied, edited: v.edited, notes: v.notes }, { before: BASE, proposed: AFTER_1, applied: AFTER_1, edited: false, notes: [] });
+  });
+
+  it('an edit_file the person edited: as proposed = the model\'s edit, as applied = the person\'s version, no error note', async () => {
+    const v = await run().versions('w2');
+    assert.deepEqual({ before: v.before, proposed: v.proposed, applied: v.applied, edited: v.edited, notes: v.notes }, { before: AFTER_1, proposed: PROPOSED_2, applied: KEPT_2, edited: true, notes: [] });
+  });
+
+  it('a write_file after an edited edit_file starts from the person\'s version', async () => {
+    const v = await run().versions('w3');
+    assert.deepEqual({ before: v.before, proposed: v.proposed, applied: v.applied, edited: v.edited, notes: v.notes }, { before: KEPT_2, proposed: WHOLE_3, applied: WHOLE_3, edited: false, notes: [] });
+  });
+
+  it('an edited write_file: as proposed = the model\'s content, as applied = the person\'s', async () => {
+    const v = await run().versions('w4');
+    assert.deepEqual({ before: v.before, proposed: v.proposed, applied: v.applied, edited: v.edited, notes: v.notes }, { before: WHOLE_3, proposed: PROPOSED_4, applied: KEPT_4, edited: true, notes: [] });
+  });
+
+  it('an edit_file after edited writes applies to what the person kept', async () => {
+    const v = await run().versions('w5');
+    assert.deepEqual({ before: v.before, proposed: v.proposed, applied: v.applied, edited: v.edited, notes: v.notes }, { before: KEPT_4, proposed: AFTER_5, applied: AFTER_5, edited: false, notes: [] });
   });
 });
