@@ -21,6 +21,12 @@ export const KITE_COMMANDS = [
   'kite.approval.runOnce',
   'kite.approval.alwaysAllow',
   'kite.approval.deny',
+  'kite.evals.runAll',
+  'kite.evals.runCase',
+  'kite.evals.openLog',
+  'kite.evals.refresh',
+  'kite.addToEvals',
+  'kite.openWalkthrough',
 ] as const;
 
 export type KiteCommandId = (typeof KITE_COMMANDS)[number];

@@ -20,6 +20,10 @@ import { readLogSummary } from '../harness/events/runLogSummary';
 import { RunsTree } from './views/runsTree';
 import { workspaceRoot } from './agentCommands';
 import type { KiteCommandId } from './commandIds';
+import { EvalCommands, type AddToEvalsArg, type EvalsFinished } from './evals/evalCommands';
+import { EvalsTree, type EvalNode } from './evals/evalsTree';
+import { OnboardingContext } from './onboarding/onboardingContext';
+import { askTrustModal, HookTrustGate, type TrustAsker } from './trust/hookTrustGate';
 
 /** Kite's parts once loaded; activate() exposes them to tests as `ready` (answers still go through commands). */
 export interface KiteParts {
@@ -47,6 +51,12 @@ export interface KiteParts {
   featureItems(): Promise<vscode.TreeItem[]>;
   /** Every run notification Kite shows (text and action buttons), as it is shown. */
   onDidNotify: vscode.Event<Notice>;
+  /** The Evals view's items as VS Code shows them (test hook). */
+  evalItems(): Promise<vscode.TreeItem[]>;
+  /** A suite run from the Evals view ended, with what it found. */
+  onDidFinishEvals: vscode.Event<EvalsFinished>;
+  /** Replaces what the hook trust modal answers (tests: this mode refuses modals); null restores the modal. */
+  answerTrustPromptWith(ask: TrustAsker | null): void;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
@@ -59,7 +69,11 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const runningLogs = () => new Set(tracker.all().flatMap((r) => (r.log ? [r.log] : [])));
   const features = new FeaturesTree(workspaceRoot, runningFeatures);
   const runs = new RunsTree(workspaceRoot, runningLogs, folders);
-  const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices);
+  const trust = new HookTrustGate(client, log);
+  const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices, trust);
+  const evalsTree = new EvalsTree(workspaceRoot, folders);
+  const evals = new EvalCommands(client, evalsTree, workspaceRoot, log);
+  const onboarding = new OnboardingContext(workspaceRoot, keys, runs, features.onDidChangeTreeData);
   const approvalsTree = new ApprovalsTree(approvals.queue);
   let runningKey = '';
 
@@ -75,6 +89,11 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     vscode.window.registerTreeDataProvider('kite.features', features),
     vscode.window.registerTreeDataProvider('kite.runs', runs),
     vscode.window.registerTreeDataProvider('kite.approvals', approvalsTree),
+    evalsTree,
+    evals,
+    onboarding,
+    vscode.window.registerTreeDataProvider('kite.evals', evalsTree),
+    evals.onDidFinish(() => evalsTree.refresh()),
     tracker.onDidChange(() => {
       // Refresh the trees only when the set of running runs changes, not on every event.
       const key = tracker.all().map((r) => `${r.token}:${r.feature}:${r.log ?? ''}`).join('|');
@@ -120,6 +139,12 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.approval.runOnce': (t?: ApprovalTarget) => approvals.answerCommand('once', t),
     'kite.approval.alwaysAllow': (t?: ApprovalTarget) => approvals.answerCommand('always', t),
     'kite.approval.deny': (t?: ApprovalTarget) => approvals.answerCommand('deny', t),
+    'kite.evals.runAll': () => evals.runAll(),
+    'kite.evals.runCase': (n?: EvalNode | string) => evals.runCase(n),
+    'kite.evals.openLog': (n?: EvalNode) => evals.openLog(n),
+    'kite.evals.refresh': () => evalsTree.refresh(),
+    'kite.addToEvals': (arg?: AddToEvalsArg) => evals.addToEvals(arg),
+    'kite.openWalkthrough': () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false),
   };
   void closeStaleApprovalTabs().then(() => offerResumeAfterReload(agent, runs));
 
@@ -153,6 +178,11 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     },
     onDidNotify: notices.onDidShow,
     featureItems: async () => (await features.getChildren()).map((n) => features.getTreeItem(n)),
+    evalItems: async () => (await evalsTree.getChildren()).map((n) => evalsTree.getTreeItem(n)),
+    onDidFinishEvals: evals.onDidFinish,
+    answerTrustPromptWith: (ask) => {
+      trust.ask = ask ?? askTrustModal;
+    },
   };
 }
 
