@@ -118,6 +118,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       case 'replayFromHere':
         void act(this.actions.replayFromHere(this, m.seq));
         return;
+      case 'addToEvals':
+        if (this.log) void act(Promise.resolve(vscode.commands.executeCommand('kite.addToEvals', { log: this.log })).then(() => undefined));
+        return;
       default:
         m satisfies never;
     }

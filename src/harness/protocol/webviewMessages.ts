@@ -57,6 +57,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openRaw'), seq }),
   /** Executes `kite.replayInDebugger` with {log, seq}. */
   z.object({ type: z.literal('replayFromHere'), seq }),
+  /** Executes `kite.addToEvals` with {log}: an eval case from this run (`kite eval add`). */
+  z.object({ type: z.literal('addToEvals') }),
   /** Test hook and diagnostics: what the view holds after it applied a message. */
   z.object({
     type: z.literal('applied'),
