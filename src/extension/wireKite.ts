@@ -73,7 +73,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices, trust);
   const evalsTree = new EvalsTree(workspaceRoot, folders);
   const evals = new EvalCommands(client, evalsTree, workspaceRoot, log);
-  const onboarding = new OnboardingContext(workspaceRoot, keys, runs, features.onDidChangeTreeData);
+  const onboarding = new OnboardingContext(workspaceRoot, keys, runs, features.onDidChangeTreeData, () => features.features());
   const approvalsTree = new ApprovalsTree(approvals.queue);
   let runningKey = '';
 

@@ -1,5 +1,6 @@
 // Context keys behind the walkthrough's completion events and the views' welcome content:
-// kite.needsApiKey (the model a run would use needs a key and none is set) and kite.hasRuns.
+// kite.needsApiKey (the model a run would use needs a key and none is set) and kite.hasRuns, and
+// a first read of the Features view's kite.hasProgressFile (set by that view even while hidden).
 import * as vscode from 'vscode';
 import { layerSettings } from '../../harness/config/settingsLayer';
 import { keyProviderOf } from '../../harness/protocol/rpc';
@@ -15,12 +16,14 @@ export class OnboardingContext implements vscode.Disposable {
     private readonly keys: ApiKeyStore,
     private readonly runs: RunsTree,
     onWorkspaceChange: vscode.Event<unknown>,
+    /** Reads the progress file, which sets kite.hasProgressFile (featuresTree.ts owns that key). */
+    private readonly readProgress: () => Promise<unknown>,
   ) {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('kite') ? void this.update() : undefined)),
       keys.onDidChange(() => void this.update()),
       runs.onDidChangeTreeData(() => void this.update()),
-      onWorkspaceChange(() => void this.update()),
+      onWorkspaceChange(() => void this.update(false)),
     );
     void this.update();
   }
@@ -39,8 +42,9 @@ export class OnboardingContext implements vscode.Disposable {
     return provider !== null && !(await this.keys.get(provider));
   }
 
-  async update(): Promise<void> {
-    const [needsKey, runs] = await Promise.all([this.needsApiKey(), this.runs.list().catch(() => [])]);
+  /** readProgress false: the progress file was just read (its own change event). */
+  async update(readProgress = true): Promise<void> {
+    const [needsKey, runs] = await Promise.all([this.needsApiKey(), this.runs.list().catch(() => []), readProgress ? this.readProgress().catch(() => undefined) : undefined]);
     await vscode.commands.executeCommand('setContext', 'kite.needsApiKey', needsKey);
     await vscode.commands.executeCommand('setContext', 'kite.hasRuns', runs.length > 0);
   }
