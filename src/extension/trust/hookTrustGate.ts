@@ -5,25 +5,10 @@
 import * as vscode from 'vscode';
 import type { TrustStatusWire } from '../../harness/protocol/rpc';
 import type { HarnessClient } from '../harnessClient';
+import { trustPromptText } from './trustPromptText';
 
 export const TRUST = 'Trust';
 export const DONT_TRUST = "Don't Trust";
-
-/** What the modal says: the question and every item, exactly. */
-export function trustPromptText(s: Pick<TrustStatusWire, 'root' | 'items'>): { message: string; detail: string } {
-  const n = s.items.length;
-  const lines = s.items.map((i) => `• ${i.label}: ${i.command}${i.timeout_s ? `  (timeout ${i.timeout_s} s)` : ''}`);
-  return {
-    message: `Trust the ${n} hook command${n === 1 ? '' : 's'} of this workspace?`,
-    detail: [
-      `${s.root}/.kite/config.json asks Kite to run ${n === 1 ? 'this command' : 'these commands'} during agent runs (in the sandbox, from the workspace root):`,
-      '',
-      ...lines,
-      '',
-      'Your answer is kept on this machine, outside the workspace (as `kite trust` does). A change to the hooks is asked again. Without trust, no run starts here.',
-    ].join('\n'),
-  };
-}
 
 /** Shows the modal; true only for Trust (a dismissed or refused modal is no). */
 export type TrustAsker = (s: TrustStatusWire) => Promise<boolean>;
