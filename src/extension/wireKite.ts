@@ -141,7 +141,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.approval.deny': (t?: ApprovalTarget) => approvals.answerCommand('deny', t),
     'kite.evals.runAll': () => evals.runAll(),
     'kite.evals.runCase': (n?: EvalNode | string) => evals.runCase(n),
-    'kite.evals.openLog': (n?: EvalNode) => evals.openLog(n),
+    'kite.evals.openLog': (n?: EvalNode | string) => evals.openLog(n),
     'kite.evals.refresh': () => evalsTree.refresh(),
     'kite.addToEvals': (arg?: AddToEvalsArg) => evals.addToEvals(arg),
     'kite.openWalkthrough': () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false),

@@ -105,9 +105,11 @@ export class EvalCommands implements vscode.Disposable {
     void show(why ? `${head} ${why}` : head, ...actions).then((p) => (p && firstLog ? vscode.commands.executeCommand('kite.openTimeline', firstLog) : undefined));
   }
 
-  async openLog(node?: EvalNode): Promise<void> {
+  /** The case's last log in the timeline; takes the view's node or a case name. */
+  async openLog(arg?: EvalNode | string): Promise<void> {
+    const node = typeof arg === 'string' ? (await this.tree.getChildren()).find((n) => n.kind === 'case' && n.name === arg) : arg;
     const log = node?.kind === 'case' ? node.last?.log : undefined;
-    if (!log) return void vscode.window.showInformationMessage(`Kite: ${node?.kind === 'case' ? node.name : 'this case'} has not run yet; run it first.`);
+    if (!log) return void vscode.window.showInformationMessage(`Kite: ${node?.kind === 'case' ? node.name : typeof arg === 'string' ? arg : 'this case'} has not run yet; run it first.`);
     await vscode.commands.executeCommand('kite.openTimeline', log);
   }
 
