@@ -39,15 +39,15 @@ describe('extension: evals (Add to Evals, the Evals view)', function () {
     // What the Runs view's context menu passes: the run's node.
     assert.ok((await k.runsView()).some((r) => r.path === log), 'the run is in the Runs view');
     caseFile = await vscode.commands.executeCommand<string | undefined>('kite.addToEvals', { path: log });
-    assert.equal(caseFile, join(ws, '.kite', 'evals', 'F1-error', 'case.json'));
-    assert.ok(existsSync(join(ws, '.kite', 'evals', 'F1-error', 'replies.json')), "the model's recorded replies are kept beside the case");
+    assert.equal(caseFile, join(ws, '.kite', 'evals', 'f1-error', 'case.json'));
+    assert.ok(existsSync(join(ws, '.kite', 'evals', 'f1-error', 'replies.json')), "the model's recorded replies are kept beside the case");
     const spec = JSON.parse(readFileSync(caseFile, 'utf8')) as { start: { commit: string }; feature: { id: string }; expect: { outcome: string }; model: string };
     assert.equal(spec.feature.id, 'F1');
     assert.equal(spec.expect.outcome, 'done', 'what should have happened');
     assert.equal(spec.model, 'script:replies.json');
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, caseFile, 'the case opens for the person to edit its expectation');
     const items = await k.evalItems(); // read from .kite/evals, written before the command returned
-    assert.deepEqual(items.map((i) => [i.label, i.description, i.contextValue]), [['F1-error', 'not run yet', 'kite.evalCase']]);
+    assert.deepEqual(items.map((i) => [i.label, i.description, i.contextValue]), [['f1-error', 'not run yet', 'kite.evalCase']]);
   });
 
   it('Run Eval Case reproduces the failure (fail: outcome error, not done), and the view shows it as the last result', async () => {
@@ -56,6 +56,7 @@ describe('extension: evals (Add to Evals, the Evals view)', function () {
       const sub = k.onDidFinishEvals((e) => (sub.dispose(), resolve(e)));
     });
     const item = (await k.evalItems())[0];
+    const statusBefore = execGitStatus(ws);
     // What the inline ▶ passes is the tree node; the command also takes the case's name.
     void vscode.commands.executeCommand('kite.evals.runCase', String(item.label));
     const { result } = await finished;
@@ -63,13 +64,13 @@ describe('extension: evals (Add to Evals, the Evals view)', function () {
     assert.equal(result.cancelled, false);
     assert.equal(result.results.length, 1);
     const r = result.results[0];
-    assert.equal(r.case, 'F1-error');
+    assert.equal(r.case, 'f1-error');
     assert.equal(r.status, 'fail');
     assert.equal(r.outcome, 'error', 'the recorded replies replay to the same ending');
     assert.ok(r.unmet.some((u) => /outcome/.test(u) && /done/.test(u) && /error/.test(u)), r.unmet.join('; '));
     assert.ok(r.log && existsSync(r.log), 'the case run kept its log');
     assert.ok(result.logDir && existsSync(join(result.logDir, 'results.json')), 'results.json beside the logs (kite eval reads the same)');
-    assert.equal(execGitStatus(ws), '?? .kite/evals/', "the person's tree is untouched: the case ran in a scratch worktree");
+    assert.equal(execGitStatus(ws), statusBefore, "the person's tree is untouched: the case ran in a scratch worktree");
 
     const after = await k.evalItems();
     assert.equal(after[0].description, 'fail · error · 1 turn');
@@ -77,7 +78,7 @@ describe('extension: evals (Add to Evals, the Evals view)', function () {
 
     // Open the case's log in the timeline (the inline button on a case that has run).
     const api = vscode.extensions.getExtension<KiteApi>(KITE_ID)!.exports;
-    await vscode.commands.executeCommand('kite.evals.openLog', 'F1-error');
+    await vscode.commands.executeCommand('kite.evals.openLog', 'f1-error');
     const shown = await waitFor('the case log in a timeline tab', () => api.timeline.editorStates().find((s) => s.log === r.log && s.events > 0), [api.timeline.onDidApply], 30_000);
     assert.ok(shown.events > 0);
   });
