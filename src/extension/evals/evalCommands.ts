@@ -73,6 +73,10 @@ export class EvalCommands implements vscode.Disposable {
           });
           try {
             return await this.client.runEvals({ root, suite, cases: names }, token);
+          } catch (err) {
+            // Cancel rejects the request at once; the server stops the running cases and writes what ran.
+            if (token.isCancellationRequested) return { results: [], logDir: null, cancelled: true, error: null };
+            throw err;
           } finally {
             sub.dispose();
           }
@@ -94,6 +98,7 @@ export class EvalCommands implements vscode.Disposable {
   /** One notification: how many passed, and each case that did not with its first unmet expectation. */
   private report(r: RunEvalsResult): void {
     if (r.error) return void vscode.window.showErrorMessage(`Kite: the eval suite could not be loaded: ${r.error}`);
+    if (r.cancelled && !r.results.length) return void vscode.window.showWarningMessage('Kite evals cancelled: the running cases were stopped and no new case started.');
     const bad = r.results.filter((x) => x.status !== 'pass');
     const passed = r.results.length - bad.length;
     const head = `Kite evals${r.cancelled ? ' (cancelled)' : ''}: ${passed}/${r.results.length} passed.`;
