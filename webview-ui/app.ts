@@ -68,7 +68,7 @@ export class TimelineApp {
     this.root = root;
     root.classList.add('timeline', 'no-data');
     this.announcer = new Announcer(root);
-    this.header = new Header(root, this.announcer);
+    this.header = new Header(root, this.announcer, () => this.post({ type: 'addToEvals' }));
     this.chartsEl = document.createElement('section');
     this.chartsEl.className = 'charts';
     this.chartsEl.id = 'charts';

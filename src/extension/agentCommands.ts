@@ -13,6 +13,7 @@ import { ApiKeyStore, persistenceNote } from './secrets';
 import { readRunSettings } from './settings/readSettings';
 import type { FeatureNode, FeaturesTree } from './views/featuresTree';
 import type { RunNode, RunsTree } from './views/runsTree';
+import type { HookTrustGate } from './trust/hookTrustGate';
 
 function featureIdOf(arg: FeatureArg): string | undefined {
   return typeof arg === 'string' ? arg : arg?.kind === 'feature' ? arg.feature.id : undefined;
@@ -43,6 +44,8 @@ export class AgentCommands {
     private readonly runs: RunsTree,
     private readonly log: vscode.LogOutputChannel,
     private readonly notices: Notices,
+    /** Hook commands (later MCP servers) are trusted before any run starts here. */
+    private readonly trust?: HookTrustGate,
   ) {}
 
   /** Starts a run; resolves with the run token, or undefined when it did not start (reason shown). */
@@ -66,6 +69,7 @@ export class AgentCommands {
     if (!s) return undefined;
     const key = await this.keyFor(s.resolved.model);
     if (key === null) return undefined;
+    if (!(await this.trusted(root, 'start the agent'))) return undefined;
     this.log.info(`starting ${featureId ?? 'the current feature'} with ${s.resolved.summary}`);
     try {
       const token = await this.client.startRun({
@@ -234,6 +238,7 @@ export class AgentCommands {
     const summary = (await this.runs.list()).find((n) => n.path === logPath)?.summary;
     const key = await this.keyFor(summary?.model ?? '');
     if (key === null) return undefined;
+    if (!(await this.trusted(root, 'resume the run'))) return undefined;
     try {
       const token = await this.client.resumeRun({ log: logPath, mode: 'attended', settings: s.raw });
       // A resumed run continues its totals (the status bar counts from the log's numbers).
@@ -329,6 +334,17 @@ export class AgentCommands {
     if (pick === 'Set API Key') await this.keys.prompt(provider);
     if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'kite.model');
     return null;
+  }
+
+  /** The workspace's hooks are trusted on this machine (asked now when not); false: not starting. */
+  private async trusted(root: string, what: string): Promise<boolean> {
+    if (!this.trust) return true;
+    try {
+      return await this.trust.ensure(root);
+    } catch (err) {
+      this.fail(what, err);
+      return false;
+    }
   }
 
   private fail(what: string, err: unknown): void {

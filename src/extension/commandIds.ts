@@ -24,6 +24,12 @@ export const KITE_COMMANDS = [
   'kite.approval.deny',
   'kite.tellAgent',
   'kite.newFeatureFromPrompt',
+  'kite.evals.runAll',
+  'kite.evals.runCase',
+  'kite.evals.openLog',
+  'kite.evals.refresh',
+  'kite.addToEvals',
+  'kite.openWalkthrough',
 ] as const;
 
 export type KiteCommandId = (typeof KITE_COMMANDS)[number];

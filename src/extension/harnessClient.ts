@@ -35,6 +35,18 @@ import {
   type RunEnded,
   type StartRunParams,
   type WireApprovalAnswer,
+  AddEvalResultSchema,
+  EvalCaseEndedSchema,
+  RunEvalsResultSchema,
+  TrustStatusSchema,
+  TrustWorkspaceResultSchema,
+  type AddEvalParams,
+  type AddEvalResult,
+  type EvalCaseEnded,
+  type RunEvalsParams,
+  type RunEvalsResult,
+  type TrustStatusWire,
+  type TrustWorkspaceResult,
 } from '../harness/protocol/rpc';
 import type { z } from 'zod';
 import { LmRequestParamsSchema, type LmReplyPart, type LmRequestParams, type LmRequestResult } from '../harness/protocol/languageModel';
@@ -72,6 +84,9 @@ export class HarnessClient implements vscode.Disposable {
   private readonly onStreamEmitter = new vscode.EventEmitter<StreamNotification>();
   /** The reply being generated (throttled deltas; the `model` event follows with all of it). */
   readonly onStream = this.onStreamEmitter.event;
+  private readonly onEvalCaseEmitter = new vscode.EventEmitter<EvalCaseEnded>();
+  /** One eval case finished (while runEvals is going). */
+  readonly onEvalCaseEnded = this.onEvalCaseEmitter.event;
   readonly onEvent = this.onEventEmitter.event;
   readonly onApprovalRequested = this.onApprovalEmitter.event;
   readonly onApprovalWithdrawn = this.onWithdrawnEmitter.event;
@@ -154,6 +169,28 @@ export class HarnessClient implements vscode.Disposable {
     return this.check(AnswerApprovalResultSchema, await c.sendRequest(Rpc.answerApproval, { token, id, answer }), Rpc.answerApproval).accepted;
   }
 
+  /** Runs eval cases in the server; cancelling `token` stops the running cases and starts no new one. */
+  async runEvals(params: RunEvalsParams, token?: vscode.CancellationToken): Promise<RunEvalsResult> {
+    const c = await this.ensure();
+    return this.check(RunEvalsResultSchema, await c.sendRequest(Rpc.runEvals, params, token), Rpc.runEvals);
+  }
+
+  /** `kite eval add` in the server: a case from a run log. */
+  async addEval(params: AddEvalParams): Promise<AddEvalResult> {
+    const c = await this.ensure();
+    return this.check(AddEvalResultSchema, await c.sendRequest(Rpc.addEval, params), Rpc.addEval);
+  }
+
+  async trustStatus(root: string): Promise<TrustStatusWire> {
+    const c = await this.ensure();
+    return this.check(TrustStatusSchema, await c.sendRequest(Rpc.trustStatus, { root }), Rpc.trustStatus);
+  }
+
+  async trustWorkspace(root: string, digest: string): Promise<TrustWorkspaceResult> {
+    const c = await this.ensure();
+    return this.check(TrustWorkspaceResultSchema, await c.sendRequest(Rpc.trustWorkspace, { root, digest }), Rpc.trustWorkspace);
+  }
+
   /** Starts the server process if it is not running (lazily: activation does not pay for it). */
   ensure(): Promise<LanguageClient> {
     if (this.client) return Promise.resolve(this.client);
@@ -193,6 +230,7 @@ export class HarnessClient implements vscode.Disposable {
       this.onEventEmitter.fire(n.data);
     });
     client.onNotification(Rpc.stream, (p: unknown) => this.fire(StreamNotificationSchema, p, this.onStreamEmitter));
+    client.onNotification(Rpc.evalCaseEnded, (p: unknown) => this.fire(EvalCaseEndedSchema, p, this.onEvalCaseEmitter));
     client.onNotification(Rpc.approvalRequested, (p: unknown) => this.fire(ApprovalRequestedSchema, p, this.onApprovalEmitter));
     client.onNotification(Rpc.approvalWithdrawn, (p: unknown) => this.fire(ApprovalWithdrawnSchema, p, this.onWithdrawnEmitter));
     client.onNotification(Rpc.runEnded, (p: unknown) => {
@@ -294,6 +332,6 @@ export class HarnessClient implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     void this.stop();
-    for (const e of [this.onEventEmitter, this.onApprovalEmitter, this.onWithdrawnEmitter, this.onRunEndedEmitter, this.onDiedEmitter, this.onStreamEmitter]) e.dispose();
+    for (const e of [this.onEventEmitter, this.onApprovalEmitter, this.onWithdrawnEmitter, this.onRunEndedEmitter, this.onDiedEmitter, this.onStreamEmitter, this.onEvalCaseEmitter]) e.dispose();
   }
 }

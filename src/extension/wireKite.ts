@@ -26,6 +26,10 @@ import { workspaceRoot } from './agentCommands';
 import type { KiteCommandId } from './commandIds';
 import { SteerCommands, type PromptArgs, type TellArgs } from './steerCommands';
 import type { StreamNotification } from '../harness/protocol/rpc';
+import { EvalCommands, type AddToEvalsArg, type EvalsFinished } from './evals/evalCommands';
+import { EvalsTree, type EvalNode } from './evals/evalsTree';
+import { OnboardingContext } from './onboarding/onboardingContext';
+import { askTrustModal, HookTrustGate, type TrustAsker } from './trust/hookTrustGate';
 
 /** Kite's parts once loaded; activate() exposes them to tests as `ready` (answers still go through commands). */
 export interface KiteParts {
@@ -57,6 +61,12 @@ export interface KiteParts {
   selectModel(pick: (items: ModelChoice[]) => ModelChoice | undefined): Promise<string | undefined>;
   /** The reply a run's model is generating (throttled deltas), for the timeline's current turn row. */
   onDidStream: vscode.Event<StreamNotification>;
+  /** The Evals view's items as VS Code shows them (test hook). */
+  evalItems(): Promise<vscode.TreeItem[]>;
+  /** A suite run from the Evals view ended, with what it found. */
+  onDidFinishEvals: vscode.Event<EvalsFinished>;
+  /** Replaces what the hook trust modal answers (tests: this mode refuses modals); null restores the modal. */
+  answerTrustPromptWith(ask: TrustAsker | null): void;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
@@ -70,7 +80,11 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const runningLogs = () => new Set(tracker.all().flatMap((r) => (r.log ? [r.log] : [])));
   const features = new FeaturesTree(workspaceRoot, runningFeatures);
   const runs = new RunsTree(workspaceRoot, runningLogs, folders);
-  const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices);
+  const trust = new HookTrustGate(client, log);
+  const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices, trust);
+  const evalsTree = new EvalsTree(workspaceRoot, folders);
+  const evals = new EvalCommands(client, evalsTree, workspaceRoot, log);
+  const onboarding = new OnboardingContext(workspaceRoot, keys, runs, features.onDidChangeTreeData, () => features.features());
   const approvalsTree = new ApprovalsTree(approvals.queue);
   const steer = new SteerCommands(client, tracker, agent, notices, log);
   let runningKey = '';
@@ -89,6 +103,11 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     vscode.window.registerTreeDataProvider('kite.features', features),
     vscode.window.registerTreeDataProvider('kite.runs', runs),
     vscode.window.registerTreeDataProvider('kite.approvals', approvalsTree),
+    evalsTree,
+    evals,
+    onboarding,
+    vscode.window.registerTreeDataProvider('kite.evals', evalsTree),
+    evals.onDidFinish(() => evalsTree.refresh()),
     tracker.onDidChange(() => {
       // Refresh the trees only when the set of running runs changes, not on every event.
       const key = tracker.all().map((r) => `${r.token}:${r.feature}:${r.log ?? ''}`).join('|');
@@ -137,6 +156,12 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.approval.deny': (t?: ApprovalTarget) => approvals.answerCommand('deny', t),
     'kite.tellAgent': (arg?: TellArgs) => steer.tell(arg && typeof arg === 'object' ? arg : {}),
     'kite.newFeatureFromPrompt': (arg?: PromptArgs) => steer.newFeature(arg && typeof arg === 'object' ? arg : {}),
+    'kite.evals.runAll': () => evals.runAll(),
+    'kite.evals.runCase': (n?: EvalNode | string) => evals.runCase(n),
+    'kite.evals.openLog': (n?: EvalNode | string) => evals.openLog(n),
+    'kite.evals.refresh': () => evalsTree.refresh(),
+    'kite.addToEvals': (arg?: AddToEvalsArg) => evals.addToEvals(arg),
+    'kite.openWalkthrough': () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false),
   };
   void closeStaleApprovalTabs().then(() => offerResumeAfterReload(agent, runs));
 
@@ -172,6 +197,11 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     selectModel: (pick) => selectModel(log, async (items) => pick(items)),
     onDidStream: client.onStream,
     featureItems: async () => (await features.getChildren()).map((n) => features.getTreeItem(n)),
+    evalItems: async () => (await evalsTree.getChildren()).map((n) => evalsTree.getTreeItem(n)),
+    onDidFinishEvals: evals.onDidFinish,
+    answerTrustPromptWith: (ask) => {
+      trust.ask = ask ?? askTrustModal;
+    },
   };
 }
 

@@ -15,10 +15,16 @@ export class Header {
   private readonly sandboxEl: HTMLElement;
   private readonly problemsEl: HTMLElement;
   private readonly banner: HTMLElement;
+  /** "Add to Evals": shown once the run has ended (a case is made from the whole log). */
+  private readonly addToEvals: HTMLElement;
   /** What was last announced of each line, so a redraw does not repeat it. */
   private said = { outcome: '', problems: '', banner: '' };
 
-  constructor(parent: HTMLElement, private readonly announcer: Announcer) {
+  constructor(
+    parent: HTMLElement,
+    private readonly announcer: Announcer,
+    onAddToEvals: () => void = () => undefined,
+  ) {
     this.el = document.createElement('header');
     this.el.className = 'head';
     const line = document.createElement('div');
@@ -29,7 +35,14 @@ export class Header {
     this.title = document.createElement('span');
     this.title.className = 'run-title';
     this.title.id = 'run-title';
-    line.append(this.badge, this.title);
+    this.addToEvals = document.createElement('vscode-button');
+    this.addToEvals.id = 'add-to-evals';
+    this.addToEvals.setAttribute('secondary', '');
+    this.addToEvals.title = 'Write an eval case from this run (kite eval add): its starting commit, feature, checks and recorded replies';
+    this.addToEvals.textContent = 'Add to Evals';
+    this.addToEvals.hidden = true;
+    this.addToEvals.addEventListener('click', onAddToEvals);
+    line.append(this.badge, this.title, this.addToEvals);
     this.stats = document.createElement('div');
     this.stats.className = 'stats';
     this.stats.id = 'stats';
@@ -62,6 +75,7 @@ export class Header {
       this.badge.textContent = store.rows.length ? 'not finished' : '';
       this.badge.className = 'badge';
     }
+    this.addToEvals.hidden = !outcome;
     this.title.textContent = t.feature ? `${t.feature}` : store.source.title;
     this.title.title = `${store.source.title}\n${store.source.log}${t.model ? `\n${t.model}` : ''}`;
     const budget = store.series.budgetUsd;

@@ -118,6 +118,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       case 'steer':
         void this.steer(m.text);
         return;
+      case 'addToEvals':
+        if (this.log) void act(Promise.resolve(vscode.commands.executeCommand('kite.addToEvals', { log: this.log })).then(() => undefined));
+        return;
       default:
         m satisfies never;
     }

@@ -5,12 +5,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { resolveRunLog } from '../events/logFiles';
 import { LogReadError } from '../events/reader';
-import { runIdFor } from '../events/writer';
 import { addCase, DEFAULT_SUITE } from '../evals/addCase';
 import { loadSuite, SuiteError } from '../evals/evalCase';
 import { counts, formatSuite, suiteJson, suiteJunit, suiteMarkdown } from '../evals/report';
 import { defaultJobs, runSuite, type SuiteOptions } from '../evals/runSuite';
-import { workspaceLogDir } from '../events/logFiles';
+import { newEvalLogDir, writeSuiteResults } from '../evals/suiteResults';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
@@ -88,8 +87,9 @@ export async function evalMain(argv: string[], deps: EvalDeps = {}): Promise<num
     }
     if (new Set(models).size !== models.length) throw new UsageError('the same --model is given twice');
     const f = args.flags;
-    const cases = loadSuite(resolve(cwd, args.positionals[0] ?? DEFAULT_SUITE));
-    const logDir = typeof f.logs === 'string' ? resolve(cwd, f.logs) : join(workspaceLogDir(cwd), runIdFor('eval').replace(/^(\d+-\d+)-eval$/, 'eval-$1'));
+    const suiteDir = resolve(cwd, args.positionals[0] ?? DEFAULT_SUITE);
+    const cases = loadSuite(suiteDir);
+    const logDir = typeof f.logs === 'string' ? resolve(cwd, f.logs) : newEvalLogDir(cwd);
     const jobs = typeof f.jobs === 'number' ? f.jobs : defaultJobs();
     const controller = new AbortController();
     const onSignal = () => {
@@ -111,6 +111,7 @@ export async function evalMain(argv: string[], deps: EvalDeps = {}): Promise<num
     } finally {
       process.off('SIGINT', onSignal);
     }
+    writeSuiteResults(logDir, suiteDir, suite); // VS Code's Evals view shows these as each case's last result
     out.out(f.json ? suiteJson(suite) : formatSuite(suite));
     if (!f.json) out.out(`Logs in ${relative(cwd, logDir) || '.'}`);
     for (const [flag, text] of [

@@ -20,6 +20,14 @@ export const Rpc = {
   personEdited: 'kite/personEdited',
   /** request extension → server: a person's message to a running agent (delivered at its next turn) */
   steer: 'kite/steer',
+  /** Runs eval cases (Evals view); cancelled through the request's cancellation token. */
+  runEvals: 'kite/runEvals',
+  /** `kite eval add LOG` for VS Code's "Add to Evals". */
+  addEval: 'kite/addEval',
+  /** What the workspace asks to trust before a run (hook commands) and whether it is approved. */
+  trustStatus: 'kite/trustStatus',
+  /** Records the person's approval of the items shown (same store as `kite trust`). */
+  trustWorkspace: 'kite/trustWorkspace',
   /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
   /** request server → extension: a feature with "verify": "none" claims done; may it be marked done? (a modal asks) */
@@ -36,6 +44,8 @@ export const Rpc = {
   /** the model's reply as it streams (throttled deltas; never logged) */
   stream: 'kite/stream',
   serverLog: 'kite/serverLog',
+  /** notification: one eval case finished (during kite/runEvals). */
+  evalCaseEnded: 'kite/evalCaseEnded',
 } as const;
 
 /** A run as the server knows it: a token it made up at start (the log path comes with the first event). */
@@ -288,3 +298,42 @@ export const ServerLogSchema = z.object({
   message: z.string(),
 });
 export type ServerLog = z.infer<typeof ServerLogSchema>;
+
+/** Evals: a suite folder (absolute), optionally only some of its cases (folder names). */
+export const RunEvalsParamsSchema = z.object({ root: z.string().min(1), suite: z.string().min(1), cases: z.array(z.string().min(1)).optional(), jobs: z.number().int().positive().optional() });
+export type RunEvalsParams = z.infer<typeof RunEvalsParamsSchema>;
+export const EvalCaseResultSchema = z.object({
+  case: z.string(),
+  model: z.string(),
+  status: z.enum(['pass', 'fail', 'error']),
+  outcome: z.string(),
+  turns: z.number(),
+  tokens: z.number(),
+  cost_usd: z.number(),
+  ms: z.number(),
+  unmet: z.array(z.string()),
+  notes: z.string(),
+  log: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type EvalCaseResult = z.infer<typeof EvalCaseResultSchema>;
+/** error: the suite could not be loaded (a bad case names its file and field). */
+export const RunEvalsResultSchema = z.object({ results: z.array(EvalCaseResultSchema), logDir: z.string().nullable(), cancelled: z.boolean(), error: z.string().nullable() });
+export type RunEvalsResult = z.infer<typeof RunEvalsResultSchema>;
+export const EvalCaseEndedSchema = z.object({ suite: z.string(), result: EvalCaseResultSchema });
+export type EvalCaseEnded = z.infer<typeof EvalCaseEndedSchema>;
+
+export const AddEvalParamsSchema = z.object({ root: z.string().min(1), log: z.string().min(1), suite: z.string().min(1).optional(), name: z.string().min(1).optional() });
+export type AddEvalParams = z.infer<typeof AddEvalParamsSchema>;
+/** file: the case.json written; error: why no case was written (the log names no commit, …). */
+export const AddEvalResultSchema = z.object({ file: z.string().nullable(), name: z.string().nullable(), expect: z.string().nullable(), error: z.string().nullable() });
+export type AddEvalResult = z.infer<typeof AddEvalResultSchema>;
+
+/** One thing a workspace asks to trust (hooks today; MCP servers join as another kind). */
+export const TrustItemSchema = z.object({ kind: z.enum(['hook']), label: z.string(), command: z.string(), timeout_s: z.number().nullable() });
+export const TrustStatusParamsSchema = z.object({ root: z.string().min(1) });
+export const TrustStatusSchema = z.object({ root: z.string(), items: z.array(TrustItemSchema), trusted: z.boolean(), digest: z.string(), error: z.string().nullable().optional() });
+export type TrustStatusWire = z.infer<typeof TrustStatusSchema>;
+export const TrustWorkspaceParamsSchema = z.object({ root: z.string().min(1), digest: z.string().min(1) });
+export const TrustWorkspaceResultSchema = z.object({ file: z.string().nullable(), error: z.string().nullable() });
+export type TrustWorkspaceResult = z.infer<typeof TrustWorkspaceResultSchema>;

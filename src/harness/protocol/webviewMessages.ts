@@ -64,6 +64,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('replayFromHere'), seq }),
   /** A message for the running agent, typed in the "Tell the agent" box (executes kite.tellAgent). */
   z.object({ type: z.literal('steer'), text: z.string().min(1).max(20_000) }),
+  /** Executes `kite.addToEvals` with {log}: an eval case from this run (`kite eval add`). */
+  z.object({ type: z.literal('addToEvals') }),
   /** Test hook and diagnostics: what the view holds after it applied a message. */
   z.object({
     type: z.literal('applied'),

@@ -20,6 +20,7 @@ import {
 import { layerSettings } from '../config/settingsLayer';
 import { LanguageModelRelay } from './lmRelay';
 import { RunManager, type Notifier, type RunStarters } from './runManager';
+import { bindEvalTrustRequests } from './evalTrustRequests';
 
 function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
   const r = schema.safeParse(params);
@@ -100,6 +101,7 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
     return r;
   });
   connection.onRequest(Rpc.listRuns, () => ({ runs: manager.list() }));
+  bindEvalTrustRequests(connection, notify.log);
   connection.onRequest(Rpc.serverInfo, () => ({ pid: process.pid, node: process.version }));
   connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'kite-harness' } }));
   // No cancelling on shutdown: a window reload or close must leave runs resumable (their logs end
