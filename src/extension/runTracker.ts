@@ -175,6 +175,7 @@ export class RunTracker implements vscode.Disposable {
       case 'session_end':
       case 'user':
       case 'hook':
+      case 'restore':
       default:
         return;
     }

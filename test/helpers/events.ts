@@ -125,6 +125,7 @@ export const ev = {
   divergence: (o: Over<'divergence'> = {}): EventOf<'divergence'> => ({ ...env(), kind: 'divergence', at_seq: 7, id: 'toolu_01', what: 'run exit code', recorded: 0, live: 1, ...o }),
   progress: (o: Over<'progress'> = {}): EventOf<'progress'> => ({ ...env(), kind: 'progress', features: [{ id: 'F4', title: 'Fees round half-up', status: 'in_progress' }], proposals: [], ...o }),
   sessionEnd: (o: Over<'session_end'> = {}): EventOf<'session_end'> => ({ ...env(), kind: 'session_end', status: 'done', turns: 1, tokens: 1290, cost_usd: 0.00495, commit: null, summary: 'Done.', error: null, ...o }),
+  restore: (o: Over<'restore'> = {}): EventOf<'restore'> => ({ ...env(), kind: 'restore', to_seq: 3, restored_at: '2026-01-01T00:00:00.000Z', files: [{ path: 'src/a.js', before: null, after: null, changed_by_person: false }], kept: [], ...o }),
   hook: (o: Over<'hook'> = {}): EventOf<'hook'> => ({ ...env(), kind: 'hook', event: 'PreToolUse', matcher: 'write_file|edit_file', command: './hooks/guard.sh', id: 'toolu_01', decision: 'allow', reason: '', ms: 12, ...o }),
 };
 
@@ -150,6 +151,7 @@ export const builderFor: { [K in KiteEvent['kind']]: () => EventOf<K> } = {
   progress: () => ev.progress(),
   session_end: () => ev.sessionEnd(),
   hook: () => ev.hook(),
+  restore: () => ev.restore(),
 };
 
 export interface Usage4 {

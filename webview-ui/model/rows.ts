@@ -267,6 +267,12 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
       row.summary = `${firstLine(e.command, 60)}${e.reason ? ` — ${firstLine(e.reason, 100)}` : ''} (${e.ms} ms)`;
       row.level = e.decision === 'block' ? 'warn' : 'ok';
       break;
+    case 'restore':
+      row.title = 'Restore';
+      row.status = `to ${e.to_seq}`;
+      row.summary = `${e.files.length} file${e.files.length === 1 ? '' : 's'} put back to after event ${e.to_seq}${e.kept.length ? ` · ${e.kept.length} kept (${e.kept.map((k) => k.path).join(', ')})` : ''}`;
+      row.level = e.kept.length ? 'warn' : 'ok';
+      break;
     default:
       return assertNever(e, 'event kind');
   }

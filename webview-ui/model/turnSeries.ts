@@ -91,6 +91,7 @@ export class TurnSeries {
       case 'user':
       case 'warning':
       case 'hook':
+      case 'restore':
       case 'compaction':
       default:
         break;

@@ -158,6 +158,7 @@ export function detailText(e: KiteEvent): string {
     case 'session_start':
     case 'warning':
     case 'hook':
+    case 'restore':
     default: {
       const { v: _v, run: _r, seq: _s, t: _t, kind: _k, ...rest } = e;
       return JSON.stringify(rest, null, 2);

@@ -72,6 +72,7 @@ export class RowActions {
       case 'session_start':
       case 'warning':
       case 'hook':
+      case 'restore':
       case 'compaction':
       default:
         return this.openRaw(src, seq);

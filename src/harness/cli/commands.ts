@@ -13,6 +13,7 @@ import { evalCommand } from './evalCommand';
 import { checkCommand } from './checkCommand';
 import { trustCommand } from './trustCommand';
 import { resetCommand } from './resetCommand';
+import { restoreCommand } from './restoreCommand';
 
 export interface Command {
   name: string;
@@ -21,4 +22,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, resetCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, resetCommand, restoreCommand];

@@ -75,6 +75,7 @@ export class PromMetrics {
         case 'user':
         case 'warning':
         case 'hook':
+        case 'restore':
         case 'compaction':
         default:
           break;

@@ -123,6 +123,8 @@ export class TimelineFormatter {
         return `${secs(e.t)}  ${paint(c, 36, 'resumed')} after seq ${e.after_seq} (${e.mode})`;
       case 'divergence':
         return `${secs(e.t)}  ${paint(c, 31, 'DIVERGED')} from the recording at seq ${e.at_seq}: ${clip(e.what, 100)}`;
+      case 'restore':
+        return `${secs(e.t)}  ${paint(c, 33, 'RESTORE')} ${e.files.length} file(s) put back to after seq ${e.to_seq}${e.kept.length ? `; kept as they were: ${clip(e.kept.map((k) => k.path).join(', '), 100)}` : ''}`;
       case 'hook':
         return e.decision === 'block' ? `${secs(e.t)}    ${paint(c, 33, 'HOOK ')} ${e.event} blocked: ${clip(e.reason, 100)}  [${clip(e.command, 40)}]` : null;
       case 'approval_request':

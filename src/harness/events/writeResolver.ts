@@ -88,6 +88,7 @@ export class WriteIndex {
       case 'user':
       case 'warning':
       case 'hook':
+      case 'restore':
       case 'compaction':
       default:
         return;

@@ -385,6 +385,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       break;
     case 'hook': // a record of what a hook decided; its effect is in the events around it
       break;
+    case 'restore': // a person put files back after the run; the run's own state does not change
+      break;
     default:
       return assertNever(e, 'event kind');
   }

@@ -71,6 +71,7 @@ export function classify(e: KiteEvent): ExceptionHit | null {
     case 'user':
     case 'warning':
     case 'hook':
+    case 'restore':
     case 'compaction':
     default:
       return null;

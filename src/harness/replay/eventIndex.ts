@@ -166,6 +166,7 @@ export class EventIndex {
         case 'session_end':
         case 'user':
         case 'hook':
+        case 'restore':
         default:
           break;
       }

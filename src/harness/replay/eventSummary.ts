@@ -121,6 +121,8 @@ function summarizeRaw(e: KiteEvent): string {
       return `${e.status} · ${e.turns} turns · ${fmtInt(e.tokens)} tokens · ${fmtUsd(e.cost_usd)}${e.commit ? ` · commit ${e.commit.slice(0, 8)}` : ''}`;
     case 'hook':
       return `${e.event} ${e.decision}${e.reason ? `: ${oneLine(e.reason, 60)}` : ''} · ${oneLine(e.command, 40)} · ${e.ms} ms`;
+    case 'restore':
+      return `to after seq ${e.to_seq} · ${e.files.length} file${e.files.length === 1 ? '' : 's'}${e.kept.length ? ` · ${e.kept.length} kept` : ''}`;
     default:
       return assertNever(e, 'event');
   }
