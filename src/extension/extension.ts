@@ -6,6 +6,7 @@ import { KITE_COMMANDS } from './commandIds';
 import { registerTimeline, type TimelineApi } from './timeline/registerTimeline';
 import { registerReplayDebugger } from './debug/registerReplayDebugger';
 import { RunLogFolders } from './runLogFolders';
+import { registerRestore } from './restore/registerRestore';
 import type { KiteParts } from './wireKite';
 
 export interface KiteApi {
@@ -38,6 +39,7 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
   // Registered at once (light: the webview session code loads when a timeline first opens).
   const timeline = registerTimeline(context, folders, log);
   registerReplayDebugger(context, folders); // the adapter itself loads on the first debug session
+  registerRestore(context, folders, () => timeline.followed(), log);
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
   return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline };

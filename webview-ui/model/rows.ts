@@ -12,6 +12,7 @@ export const ACTION_DIFF = 1;
 export const ACTION_OUTPUT = 2;
 export const ACTION_RAW = 4;
 export const ACTION_REPLAY = 8;
+export const ACTION_RESTORE = 16;
 
 export interface Tokens {
   input: number;
@@ -116,7 +117,7 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
     ms: null,
     tokens: null,
     cost: null,
-    actions: ACTION_RAW | ACTION_REPLAY,
+    actions: ACTION_RAW | ACTION_REPLAY | ACTION_RESTORE,
     hay: null,
   };
   switch (e.kind) {

@@ -123,6 +123,10 @@ export class RowActions {
     await vscode.commands.executeCommand('kite.replayInDebugger', { log: src.logPath, seq });
   }
 
+  async restoreToHere(src: ActionSource, seq: number): Promise<void> {
+    await vscode.commands.executeCommand('kite.restoreToHere', { log: src.logPath, seq });
+  }
+
   /** The file before the run: from the run's git commit, or the file on disk, if its hash matches. */
   private async base(src: ActionSource, path: string, preHash: string | null | undefined): Promise<string | null> {
     if (preHash === null) return '';

@@ -118,6 +118,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       case 'replayFromHere':
         void act(this.actions.replayFromHere(this, m.seq));
         return;
+      case 'restoreToHere':
+        void act(this.actions.restoreToHere(this, m.seq));
+        return;
       default:
         m satisfies never;
     }

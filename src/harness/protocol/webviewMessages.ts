@@ -57,6 +57,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openRaw'), seq }),
   /** Executes `kite.replayInDebugger` with {log, seq}. */
   z.object({ type: z.literal('replayFromHere'), seq }),
+  /** Executes `kite.restoreToHere` with {log, seq} (it lists the files and asks). */
+  z.object({ type: z.literal('restoreToHere'), seq }),
   /** Test hook and diagnostics: what the view holds after it applied a message. */
   z.object({
     type: z.literal('applied'),
