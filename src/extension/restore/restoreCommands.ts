@@ -9,9 +9,6 @@ import type { RestoreResult } from '../../harness/restore/applyRestore';
 import type { RestorePlan } from '../../harness/restore/restorePlan';
 import { RunBaseDocs } from './runBaseDocs';
 
-const RESTORE = 'Restore';
-const OVERWRITE = 'Restore and Overwrite My Changes';
-
 /** A log path from what a menu passes: a Uri (editor title), a path, {log}, a Runs view node {path}. */
 export function logOfArg(arg: unknown): string | undefined {
   if (arg instanceof vscode.Uri) return arg.scheme === 'file' ? arg.fsPath : undefined;
@@ -40,15 +37,42 @@ async function restoreTarget(arg: unknown): Promise<{ log: string; seq: number }
   return Number.isInteger(at) && at >= 0 ? { log: session.configuration.log, seq: at } : undefined;
 }
 
-/** The question a restore asks: the files, what happens to each, and which the person changed. */
-export function restoreQuestion(plan: RestorePlan): { message: string; detail: string; buttons: string[] } {
-  const changed = plan.changes.filter((c) => c.changedByPerson);
-  const lines = plan.changes.map((c) => `${c.action === 'remove' ? 'remove' : 'restore'}  ${c.path}  (${c.why})${c.changedByPerson ? '  — you changed it since the run' : ''}`);
-  for (const k of plan.kept) lines.push(`keep  ${k.path}  (${k.reason})`);
-  const safe = plan.changes.length - changed.length;
-  const message = `Restore the workspace to right after event ${plan.toSeq}? ${plan.changes.length} file(s) change${changed.length ? `; ${changed.length} of them you changed since the run, and those are only overwritten if you choose "${OVERWRITE}"` : ''}.`;
-  const buttons = [...(safe ? [RESTORE] : []), ...(changed.length ? [OVERWRITE] : [])];
-  return { message, detail: lines.join('\n'), buttons };
+type FileItem = vscode.QuickPickItem & { path: string };
+
+/** The files a restore would change, as quick pick items: ticked unless the person changed the file since the run. */
+export function restoreItems(plan: RestorePlan): FileItem[] {
+  return plan.changes.map((c) => ({
+    path: c.path,
+    label: `${c.action === 'remove' ? '$(trash)' : '$(history)'} ${c.path}`,
+    description: c.action === 'remove' ? `remove (${c.why})` : `restore ${c.why}`,
+    detail: c.changedByPerson ? '$(warning) You changed this file since the run: tick it to overwrite your change.' : undefined,
+    picked: !c.changedByPerson,
+  }));
+}
+
+/** Asks which files to restore (a multi-select list: Enter restores the ticked ones). Null: cancelled. */
+async function askFiles(plan: RestorePlan): Promise<string[] | null> {
+  const qp = vscode.window.createQuickPick<FileItem>();
+  qp.canSelectMany = true;
+  qp.ignoreFocusOut = true;
+  qp.title = `Restore the workspace to right after event ${plan.toSeq}`;
+  const kept = plan.kept.length ? ` Not restorable: ${plan.kept.map((k) => `${k.path} (${k.reason})`).join('; ')}.` : '';
+  qp.placeholder = `Enter restores the ticked files; files you changed since the run are unticked.${kept}`;
+  qp.items = restoreItems(plan);
+  qp.selectedItems = qp.items.filter((i) => i.picked);
+  return new Promise((resolve) => {
+    let answered = false;
+    qp.onDidAccept(() => {
+      answered = true;
+      resolve(qp.selectedItems.map((i) => i.path));
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      if (!answered) resolve(null);
+      qp.dispose();
+    });
+    qp.show();
+  });
 }
 
 export class RestoreCommands implements vscode.Disposable {
@@ -67,7 +91,7 @@ export class RestoreCommands implements vscode.Disposable {
   async restoreToHere(arg?: unknown): Promise<RestoreResult | null> {
     const target = await restoreTarget(arg);
     if (!target) {
-      await vscode.window.showInformationMessage('Kite: pick an event to restore to: "Restore Workspace to Here" on a timeline row, or stop a replay in the debugger at it.');
+      void vscode.window.showInformationMessage('Kite: pick an event to restore to: "Restore Workspace to Here" on a timeline row, or stop a replay in the debugger at it.');
       return null;
     }
     const { planRestoreOfLog, RestoreError } = await import('../../harness/restore/restorePlan');
@@ -76,14 +100,20 @@ export class RestoreCommands implements vscode.Disposable {
       const plan = await planRestoreOfLog(target.log, target.seq);
       if (!plan.changes.length) {
         const kept = plan.kept.length ? ` Kept as they are: ${plan.kept.map((k) => `${k.path} (${k.reason})`).join('; ')}.` : '';
-        await vscode.window.showInformationMessage(`Kite: nothing to restore: every file the run touched is already as it was right after event ${plan.toSeq}.${kept}`);
+        void vscode.window.showInformationMessage(`Kite: nothing to restore: every file the run touched is already as it was right after event ${plan.toSeq}.${kept}`);
         return null;
       }
-      const q = restoreQuestion(plan);
-      const pick = await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, ...q.buttons);
-      if (!pick) return null;
-      const overwriteChanged = pick === OVERWRITE;
-      const result = await applyRestore(plan, { overwriteChanged });
+      const picked = await askFiles(plan);
+      if (picked === null || !picked.length) {
+        if (picked) void vscode.window.showInformationMessage('Kite: no file ticked; nothing restored.');
+        return null;
+      }
+      const chosen = new Set(picked);
+      const notChosen = plan.changes.filter((c) => !chosen.has(c.path)).map((c) => ({ path: c.path, reason: 'not ticked; left as it is' }));
+      const asked: RestorePlan = { ...plan, changes: plan.changes.filter((c) => chosen.has(c.path)), kept: [...plan.kept, ...notChosen] };
+      // Only files the person ticked are in `asked`: a changed one there was chosen explicitly.
+      const overwriteChanged = asked.changes.some((c) => c.changedByPerson);
+      const result = await applyRestore(asked, { overwriteChanged });
       this.log?.info(`restore of ${target.log} to event ${target.seq}: ${result.restored.length} file(s) restored, ${result.kept.length} kept`);
       const done = `Kite: ${result.restored.length} file(s) restored to right after event ${plan.toSeq}${result.event ? ` (logged as event ${result.event.seq})` : ''}.`;
       if (result.kept.length) void vscode.window.showWarningMessage(`${done} Kept as they are: ${result.kept.map((k) => `${k.path} (${k.reason})`).join('; ')}.`);
@@ -100,16 +130,16 @@ export class RestoreCommands implements vscode.Disposable {
 
   /** Opens the multi-file diff: each file at the run's starting commit ↔ the file now. Resolves to the files shown. */
   async reviewChanges(arg?: unknown): Promise<string[]> {
-    const log = logOfArg(arg) ?? this.followed() ?? (await pickRun(this.folders));
+    const log = logOfArg(arg) ?? this.followed() ?? (await pickRun(this.folders, 'Review the changes of which run?'));
     if (!log) {
-      await vscode.window.showInformationMessage('Kite: no run to review yet.');
+      void vscode.window.showInformationMessage('Kite: no run to review yet.');
       return [];
     }
     const { runChanges } = await import('../../harness/restore/runChanges');
     const changes = await runChanges(log);
     for (const s of changes.skipped) this.log?.info(`review changes of ${log}: ${s.path} left out: ${s.reason}`);
     if (!changes.files.length) {
-      await vscode.window.showInformationMessage(`Kite: run ${basename(log, '.jsonl')} left no file changed${changes.skipped.length ? ` (${changes.skipped.length} left out, see the Kite log)` : ''}.`);
+      void vscode.window.showInformationMessage(`Kite: run ${basename(log, '.jsonl')} left no file changed${changes.skipped.length ? ` (${changes.skipped.length} left out, see the Kite log)` : ''}.`);
       return [];
     }
     const run = basename(log, '.jsonl');
