@@ -3,6 +3,8 @@
 // one it needs --yes. Files a person changed since the run are never overwritten on --yes alone:
 // on a terminal a second question asks for them, otherwise --force-changed is needed.
 import { createInterface } from 'node:readline/promises';
+import { resolve } from 'node:path';
+import { resolveRunLog } from '../events/logFiles';
 import { applyRestore } from '../restore/applyRestore';
 import { planRestoreOfLog, RestoreError, type RestoreChange, type RestorePlan } from '../restore/restorePlan';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
@@ -16,7 +18,7 @@ const FLAGS: FlagSpec[] = [
 ];
 
 export const RESTORE_USAGE = [
-  'usage: kite restore LOG --to SEQ [--yes] [--force-changed]',
+  'usage: kite restore LOG|RUN_ID --to SEQ [--yes] [--force-changed]',
   '',
   'Puts every file the run of LOG wrote back to its content right after event SEQ (files it created',
   'later are removed), after listing them. A file you changed since the run is only overwritten with',
@@ -66,7 +68,7 @@ export async function restoreMain(argv: string[], out: Out = stdio, deps: Restor
     const to = args.flags.to;
     if (to === undefined) throw new UsageError('kite restore needs --to SEQ, the event to restore to (see `kite timeline LOG` for the numbers)');
     if (typeof to !== 'string' || !/^\d+$/.test(to)) throw new UsageError(`--to must be an event number (0 or more), got "${String(to)}"`);
-    const plan = await planRestoreOfLog(log, Number(to));
+    const plan = await planRestoreOfLog(resolveRunLog(log, resolve('.')), Number(to));
     listPlan(plan, out);
     if (!plan.changes.length) {
       out.out(plan.kept.length ? 'Nothing can be restored: the files above are kept.' : `Nothing to restore: every file the run touched is as it was right after event ${plan.toSeq}.`);

@@ -3,7 +3,7 @@
 // the real log writer (lock, hash chain).
 import assert from 'node:assert/strict';
 import { linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { readLog } from '../../../src/harness/events/reader';
 import { EventWriter } from '../../../src/harness/events/writer';
 import { acquireLogLock } from '../../../src/harness/events/logLock';
@@ -56,7 +56,9 @@ describe('kite restore: the workspace as it was right after an event (issue 18 i
   it('appends one restore event with the files and their hashes before and after, and keeps the chain valid', async () => {
     const f = await runThatWrites();
     const before = (await readLog(f.log)).events.length;
-    assert.equal(kite(['restore', f.log, '--to', String(f.writes[0]), '--yes'], f.repo).code, 0);
+    // By run id, as `kite resume` takes it: looked up in the workspace's log folder.
+    const r0 = kite(['restore', basename(f.log, '.jsonl'), '--to', String(f.writes[0]), '--yes'], f.repo);
+    assert.equal(r0.code, 0, r0.stderr);
     const e = await lastEvent(f.log);
     assert.equal(e?.kind, 'restore');
     const r = e as EventOf<'restore'>;
