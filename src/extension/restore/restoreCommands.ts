@@ -146,7 +146,7 @@ export class RestoreCommands implements vscode.Disposable {
     const resources: [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined][] = changes.files.map((f) => {
       const now = vscode.Uri.file(f.abs);
       // A file the run created has no original side: the editor shows it as added.
-      const original = f.original === null ? undefined : this.docs.put(run, f.path, f.original ?? `(the content of ${f.path} at the starting commit is not known)\n`);
+      const original = f.original === null ? undefined : this.docs.put(run, f.abs, f.original ?? `(the content of ${f.path} at the starting commit is not known)\n`);
       return [now, original, f.exists ? now : undefined];
     });
     const from = changes.startCommit ? `commit ${changes.startCommit.slice(0, 8)}` : 'the start';

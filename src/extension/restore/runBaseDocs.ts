@@ -8,9 +8,9 @@ export class RunBaseDocs implements vscode.TextDocumentContentProvider, vscode.D
   static readonly scheme = 'kite-run-base';
   private readonly docs = new Map<string, string>();
 
-  /** The URI of `path` as the run found it; the tab shows `run/path`. */
-  put(run: string, path: string, content: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: RunBaseDocs.scheme, path: `/${run}/${path}` });
+  /** The URI of the file at `abs` as run `run` found it: same path, so the diff shows it as modified, not renamed. */
+  put(run: string, abs: string, content: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: RunBaseDocs.scheme, path: vscode.Uri.file(abs).path, query: run });
     this.docs.delete(uri.toString());
     this.docs.set(uri.toString(), content);
     if (this.docs.size > KEEP) this.docs.delete(this.docs.keys().next().value as string);

@@ -24,11 +24,12 @@ export async function run({ page, workspace, out, check, runCommand, screenshot 
     check('its title says starting commit ↔ now', title?.includes(`commit ${head.slice(0, 8)} ↔ now`), title);
     const editor = page.locator('.multiDiffEditor, .multi-diff-editor').first();
     check('it is the multi-file diff editor', await editor.waitFor({ timeout: 15_000 }).then(() => true, () => false));
-    const headers = editor.locator('.header, .multiDiffEntry .header');
-    await headers.filter({ hasText: 'notes.txt' }).first().waitFor({ timeout: 15_000 }).catch(() => {});
+    await editor.locator('.view-lines', { hasText: 'notes from the run' }).first().waitFor({ timeout: 20_000 }).catch(() => {});
     const text = await editor.innerText().catch(() => '');
     check('it lists every file the run changed', /ledger\.js/.test(text) && /notes\.txt/.test(text), text.slice(0, 300));
-    check('the left side of ledger.js is the starting commit, the right side has the run\'s change', /touched by the run/.test(text) && /A tiny ledger/.test(text), text.slice(0, 300));
+    // Only the run's line differs: the left side is the starting commit, the right side the file now.
+    const inserted = await editor.locator('.line-insert, .char-insert, .gutter-insert').count();
+    check("ledger.js shows only the run's appended line as a change, the created file as added", /touched by the run/.test(text) && /notes from the run/.test(text) && inserted > 0, { inserted, text: text.slice(0, 400) });
     await screenshot('review-changes');
 
     // The same from the run's row in the Runs view.

@@ -10,6 +10,7 @@ import { acquireLogLock } from '../../../src/harness/events/logLock';
 import type { EventOf } from '../../../src/harness/protocol/events';
 import { restoreMain } from '../../../src/harness/cli/restoreCommand';
 import { planRestoreOfLog } from '../../../src/harness/restore/restorePlan';
+import { runChanges } from '../../../src/harness/restore/runChanges';
 import { sha256 } from '../../../src/harness/tools/hash';
 import { ev } from '../../helpers/events';
 import { git, tempDir, tempRepo } from '../../unit/loop/kit';
@@ -141,6 +142,22 @@ describe('kite restore: the workspace as it was right after an event (issue 18 i
     assert.match(asked[1], /^Also overwrite the 1 file you changed since the run \(src\/a\.js\)\? \[y\/N\] $/);
     assert.equal(text(f.repo, 'src/a.js'), 'mine\n');
     assert.equal(text(f.repo, 'lib/new.js'), null);
+  });
+
+  it('Review Changes sees every file the run changed, with its content at the starting commit (null: created by the run)', async () => {
+    const f = await runThatWrites();
+    let c = await runChanges(f.log);
+    assert.equal(c.startCommit, git(f.repo, 'rev-parse', 'HEAD'));
+    assert.deepEqual(
+      c.files.map((x) => [x.path, x.original, x.exists]),
+      [
+        ['src/a.js', A0, true],
+        ['lib/new.js', null, true],
+      ],
+    );
+    assert.equal(kite(['restore', f.log, '--to', '0', '--yes'], f.repo).code, 0);
+    c = await runChanges(f.log);
+    assert.deepEqual(c.files, [], 'back at the starting commit: nothing left to review');
   });
 
   it('refuses while the run still writes its log (the lock), naming the holder', async () => {
