@@ -6,6 +6,7 @@ import { KITE_COMMANDS } from './commandIds';
 import { registerTimeline, type TimelineApi } from './timeline/registerTimeline';
 import { registerReplayDebugger } from './debug/registerReplayDebugger';
 import { RunLogFolders } from './runLogFolders';
+import { registerRestore } from './restore/registerRestore';
 import type { KiteParts } from './wireKite';
 
 export interface KiteApi {
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
   registerReplayDebugger(context, folders); // the adapter itself loads on the first debug session
   // The model's reply as it streams, into the timeline of its run.
   void ready.then((parts) => context.subscriptions.push(parts.onDidStream((n) => timeline.stream(n))), () => undefined);
+  registerRestore(context, folders, () => timeline.followed(), log);
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
   return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline };

@@ -182,6 +182,7 @@ export class RunTracker implements vscode.Disposable {
       case 'user':
       case 'hook':
       case 'person_edit':
+      case 'restore':
       default:
         return;
     }
@@ -241,7 +242,7 @@ export class RunTracker implements vscode.Disposable {
     if (s.outcome === 'done') {
       const text = `Kite: ${feature} ended done after ${totals}${s.commit ? `; commit ${s.commit.slice(0, 8)}` : ''}`;
       this.log.info(`${text} (${s.logPath})`);
-      return this.notices.show({ level: 'info', text, actions: [{ title: 'Open Timeline', command: 'kite.openRun', args: [s.logPath] }] });
+      return this.notices.show({ level: 'info', text, actions: [{ title: 'Open Timeline', command: 'kite.openRun', args: [s.logPath] }, { title: 'Review Changes', command: 'kite.reviewChanges', args: [s.logPath] }] });
     }
     // Not done: the cause in one sentence (the CLI prints the same one), and what to do next.
     const why = s.why ?? `${feature} ended ${s.outcome}.`;

@@ -126,6 +126,7 @@ export const ev = {
   progress: (o: Over<'progress'> = {}): EventOf<'progress'> => ({ ...env(), kind: 'progress', features: [{ id: 'F4', title: 'Fees round half-up', status: 'in_progress' }], proposals: [], ...o }),
   sessionEnd: (o: Over<'session_end'> = {}): EventOf<'session_end'> => ({ ...env(), kind: 'session_end', status: 'done', turns: 1, tokens: 1290, cost_usd: 0.00495, commit: null, summary: 'Done.', error: null, ...o }),
   personEdit: (o: Over<'person_edit'> = {}): EventOf<'person_edit'> => ({ ...env(), kind: 'person_edit', path: 'notes/todo.md', hash: 'a'.repeat(64), via: 'editor', ...o }),
+  restore: (o: Over<'restore'> = {}): EventOf<'restore'> => ({ ...env(), kind: 'restore', to_seq: 3, restored_at: '2026-01-01T00:00:00.000Z', files: [{ path: 'src/a.js', before: null, after: null, changed_by_person: false }], kept: [], ...o }),
   hook: (o: Over<'hook'> = {}): EventOf<'hook'> => ({ ...env(), kind: 'hook', event: 'PreToolUse', matcher: 'write_file|edit_file', command: './hooks/guard.sh', id: 'toolu_01', decision: 'allow', reason: '', ms: 12, ...o }),
 };
 
@@ -152,6 +153,7 @@ export const builderFor: { [K in KiteEvent['kind']]: () => EventOf<K> } = {
   session_end: () => ev.sessionEnd(),
   hook: () => ev.hook(),
   person_edit: () => ev.personEdit(),
+  restore: () => ev.restore(),
 };
 
 export interface Usage4 {

@@ -12,6 +12,7 @@ export const ACTION_DIFF = 1;
 export const ACTION_OUTPUT = 2;
 export const ACTION_RAW = 4;
 export const ACTION_REPLAY = 8;
+export const ACTION_RESTORE = 16;
 
 export interface Tokens {
   input: number;
@@ -123,7 +124,7 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
     ms: null,
     tokens: null,
     cost: null,
-    actions: ACTION_RAW | ACTION_REPLAY,
+    actions: ACTION_RAW | ACTION_REPLAY | ACTION_RESTORE,
     hay: null,
   };
   switch (e.kind) {
@@ -277,6 +278,12 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
     case 'person_edit':
       row.title = 'Your edit';
       row.summary = `${e.path} ${e.hash === null ? 'removed' : 'saved'} by you in the editor during the run`;
+      break;
+    case 'restore':
+      row.title = 'Restore';
+      row.status = `to ${e.to_seq}`;
+      row.summary = `${e.files.length} file${e.files.length === 1 ? '' : 's'} put back to after event ${e.to_seq}${e.kept.length ? ` · ${e.kept.length} kept (${e.kept.map((k) => k.path).join(', ')})` : ''}`;
+      row.level = e.kept.length ? 'warn' : 'ok';
       break;
     default:
       return assertNever(e, 'event kind');

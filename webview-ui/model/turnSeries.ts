@@ -92,6 +92,7 @@ export class TurnSeries {
       case 'warning':
       case 'hook':
       case 'person_edit':
+      case 'restore':
       case 'compaction':
       default:
         break;

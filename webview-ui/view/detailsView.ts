@@ -3,16 +3,17 @@
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { showControlChars } from '../../src/harness/protocol/controlChars';
 import { fullLengthOf, isTrimmed } from '../../src/harness/protocol/webviewMessages';
-import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, type Row } from '../model/rows';
+import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, ACTION_RESTORE, type Row } from '../model/rows';
 import { formatClock, formatMs, formatUsd } from '../model/format';
 
-export type RowAction = 'openDiff' | 'openOutput' | 'openRaw' | 'replayFromHere';
+export type RowAction = 'openDiff' | 'openOutput' | 'openRaw' | 'replayFromHere' | 'restoreToHere';
 
 const ACTIONS: { flag: number; action: RowAction; label: string; title: string }[] = [
   { flag: ACTION_DIFF, action: 'openDiff', label: 'Open diff', title: 'The write as proposed and as applied' },
   { flag: ACTION_OUTPUT, action: 'openOutput', label: 'Full output', title: 'The whole output of the call or check' },
   { flag: ACTION_RAW, action: 'openRaw', label: 'Raw event', title: 'The event exactly as in the log' },
   { flag: ACTION_REPLAY, action: 'replayFromHere', label: 'Replay from here', title: 'Replay the run in the debugger, stopped at this event' },
+  { flag: ACTION_RESTORE, action: 'restoreToHere', label: 'Restore workspace to here', title: 'Put the files the run touched back to their content right after this event (asks first)' },
 ];
 
 export class DetailsView {
@@ -180,6 +181,7 @@ export function detailText(e: KiteEvent): string {
     case 'warning':
     case 'hook':
     case 'person_edit':
+    case 'restore':
     default: {
       const { v: _v, run: _r, seq: _s, t: _t, kind: _k, ...rest } = e;
       return JSON.stringify(rest, null, 2);

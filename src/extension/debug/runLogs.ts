@@ -24,12 +24,12 @@ export function activeLog(): string | undefined {
   return doc && doc.uri.scheme === 'file' && doc.uri.fsPath.endsWith('.jsonl') ? doc.uri.fsPath : undefined;
 }
 
-export async function pickRun(folders: RunLogFolders): Promise<string | undefined> {
+export async function pickRun(folders: RunLogFolders, placeHolder = 'Replay which run in the debugger?'): Promise<string | undefined> {
   const logs = (await folders.logs()).slice(0, 500);
   if (!logs.length) return undefined;
   const pick = await vscode.window.showQuickPick(
     logs.map(({ path, mtime }) => ({ label: basename(path, '.jsonl'), description: vscode.workspace.asRelativePath(path), detail: mtime ? new Date(mtime).toLocaleString() : undefined, path })),
-    { placeHolder: 'Replay which run in the debugger?', matchOnDescription: true },
+    { placeHolder, matchOnDescription: true },
   );
   return pick?.path;
 }

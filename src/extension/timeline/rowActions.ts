@@ -72,6 +72,7 @@ export class RowActions {
       case 'warning':
       case 'hook':
       case 'person_edit':
+      case 'restore':
       case 'compaction':
       default:
         return this.openRaw(src, seq);
@@ -117,6 +118,10 @@ export class RowActions {
       return;
     }
     await vscode.commands.executeCommand('kite.replayInDebugger', { log: src.logPath, seq });
+  }
+
+  async restoreToHere(src: ActionSource, seq: number): Promise<void> {
+    await vscode.commands.executeCommand('kite.restoreToHere', { log: src.logPath, seq });
   }
 
   private async show(name: string, text: string): Promise<void> {

@@ -121,6 +121,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       case 'addToEvals':
         if (this.log) void act(Promise.resolve(vscode.commands.executeCommand('kite.addToEvals', { log: this.log })).then(() => undefined));
         return;
+      case 'restoreToHere':
+        void act(this.actions.restoreToHere(this, m.seq));
+        return;
       default:
         m satisfies never;
     }

@@ -14,6 +14,7 @@ import { checkCommand } from './checkCommand';
 import { trustCommand } from './trustCommand';
 import { mcpCommand } from './mcpCommand';
 import { resetCommand } from './resetCommand';
+import { restoreCommand } from './restoreCommand';
 
 export interface Command {
   name: string;
@@ -22,4 +23,4 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
-export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, mcpCommand, resetCommand];
+export const COMMANDS: Command[] = [runCommand, initCommand, resumeCommand, timelineCommand, costCommand, cacheAuditCommand, diagnoseCommand, exportCommand, debugAdapterCommand, evalCommand, checkCommand, trustCommand, mcpCommand, resetCommand, restoreCommand];

@@ -76,6 +76,7 @@ export class PromMetrics {
         case 'warning':
         case 'hook':
         case 'person_edit':
+        case 'restore':
         case 'compaction':
         default:
           break;

@@ -128,6 +128,8 @@ export class TimelineFormatter {
         return `${secs(e.t)}  ${paint(c, 31, 'DIVERGED')} from the recording at seq ${e.at_seq}: ${clip(e.what, 100)}`;
       case 'person_edit':
         return `${secs(e.t)}    ${paint(c, 36, 'YOU  ')} ${e.hash === null ? 'removed' : 'saved'} ${e.path} in the editor`;
+      case 'restore':
+        return `${secs(e.t)}  ${paint(c, 33, 'RESTORE')} ${e.files.length} file(s) put back to after seq ${e.to_seq}${e.kept.length ? `; kept as they were: ${clip(e.kept.map((k) => k.path).join(', '), 100)}` : ''}`;
       case 'hook':
         return e.decision === 'block' ? `${secs(e.t)}    ${paint(c, 33, 'HOOK ')} ${e.event} blocked: ${clip(e.reason, 100)}  [${clip(e.command, 40)}]` : null;
       case 'user':

@@ -89,6 +89,7 @@ export class WriteIndex {
       case 'warning':
       case 'hook':
       case 'person_edit':
+      case 'restore':
       case 'compaction':
       default:
         return;

@@ -361,6 +361,23 @@ export const PersonEditSchema = z.object({
   via: z.literal('editor'),
 });
 
+/** A person put the files the run touched back to their content right after event to_seq (src/harness/restore). */
+export const RestoreEventSchema = z.object({
+  ...envelope,
+  kind: z.literal('restore'),
+  to_seq: z.number().int().nonnegative(),
+  restored_at: z.string(), // ISO wall-clock time (t only continues the run's clock)
+  files: z.array(
+    z.object({
+      path: z.string(), // workspace-relative
+      before: z.string().nullable(), // sha256 of the file before the restore (null: it did not exist)
+      after: z.string().nullable(), // sha256 after (null: removed)
+      changed_by_person: z.boolean(), // it differed from the run's last content and was overwritten on request
+    }),
+  ),
+  kept: z.array(z.object({ path: z.string(), reason: z.string() })), // touched files left as they were, and why
+});
+
 export const SessionEndSchema = z.object({
   ...envelope,
   kind: z.literal('session_end'),
@@ -395,6 +412,7 @@ export const EventSchema = z.discriminatedUnion('kind', [
   SessionEndSchema,
   HookEventSchema,
   PersonEditSchema,
+  RestoreEventSchema,
 ]);
 
 export type KiteEvent = z.infer<typeof EventSchema>;

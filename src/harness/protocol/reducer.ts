@@ -393,6 +393,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
     case 'person_edit':
       s.personEdits[e.path] = { hash: e.hash, seq: e.seq };
       break;
+    case 'restore': // a person put files back after the run; the run's own state does not change
+      break;
     default:
       return assertNever(e, 'event kind');
   }

@@ -66,6 +66,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('steer'), text: z.string().min(1).max(20_000) }),
   /** Executes `kite.addToEvals` with {log}: an eval case from this run (`kite eval add`). */
   z.object({ type: z.literal('addToEvals') }),
+  /** Executes `kite.restoreToHere` with {log, seq} (it lists the files and asks). */
+  z.object({ type: z.literal('restoreToHere'), seq }),
   /** Test hook and diagnostics: what the view holds after it applied a message. */
   z.object({
     type: z.literal('applied'),

@@ -72,6 +72,7 @@ export function classify(e: KiteEvent): ExceptionHit | null {
     case 'warning':
     case 'hook':
     case 'person_edit':
+    case 'restore':
     case 'compaction':
     default:
       return null;

@@ -167,6 +167,7 @@ export class EventIndex {
         case 'user':
         case 'hook':
         case 'person_edit':
+        case 'restore':
         default:
           break;
       }

@@ -123,6 +123,8 @@ function summarizeRaw(e: KiteEvent): string {
       return `${e.event} ${e.decision}${e.reason ? `: ${oneLine(e.reason, 60)}` : ''} · ${oneLine(e.command, 40)} · ${e.ms} ms`;
     case 'person_edit':
       return `${e.path} ${e.hash === null ? 'removed' : 'saved'} by the person in the editor`;
+    case 'restore':
+      return `to after seq ${e.to_seq} · ${e.files.length} file${e.files.length === 1 ? '' : 's'}${e.kept.length ? ` · ${e.kept.length} kept` : ''}`;
     default:
       return assertNever(e, 'event');
   }

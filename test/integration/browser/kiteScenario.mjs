@@ -1,6 +1,6 @@
 // Shared by Kite's extension scenarios: a clean sample workspace (real git) and the scripted model.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const repo = new URL('../../..', import.meta.url).pathname;
@@ -29,4 +29,26 @@ export function useScript(workspace, name, extra = {}) {
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   const script = join(repo, 'test', 'fixtures', 'scripts', name);
   writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'kite.model': `script:${script}`, ...extra }, null, 2));
+}
+
+/**
+ * A finished run in the workspace, made by the real `kite` CLI (dist/cli.js) with a scripted model:
+ * it rewrites src/ledger.js, then creates src/notes.txt. Returns the log and the seq of each write.
+ */
+export function cliRunThatWrites(workspace, out) {
+  const ledger = readFileSync(join(workspace, 'src', 'ledger.js'), 'utf8');
+  const use = (id, input) => ({ content: [{ type: 'tool_use', id, name: 'write_file', input }], stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 2 } });
+  const script = join(out, `cli-run-${Date.now()}.json`);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(script, JSON.stringify([use('w1', { path: 'src/ledger.js', content: `${ledger}// touched by the run\n` }), use('w2', { path: 'src/notes.txt', content: 'notes from the run\n' })]));
+  try {
+    execFileSync(process.execPath, [join(repo, 'dist', 'cli.js'), 'run', '--unattended', '--model', `script:${script}`], { cwd: workspace, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+  } catch {
+    // The script ends before the agent says done: the run ends error, its writes stay in the tree.
+  }
+  const runs = join(workspace, '.kite', 'runs');
+  const log = join(runs, readdirSync(runs).filter((f) => f.endsWith('.jsonl')).sort().at(-1));
+  const events = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const writes = events.filter((e) => e.kind === 'tool' && e.name === 'write_file' && !e.is_error).map((e) => e.seq);
+  return { log, writes, run: log.split('/').pop().replace(/\.jsonl$/, ''), ledger };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EVENT_KINDS } from '../../../src/harness/protocol/events';
 import { trimEventForView } from '../../../src/harness/protocol/webviewMessages';
-import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, haystack, rowFromEvent, summarizeArgs, type RowContext } from '../../../webview-ui/model/rows';
+import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, ACTION_RESTORE, haystack, rowFromEvent, summarizeArgs, type RowContext } from '../../../webview-ui/model/rows';
 import { builderFor, ev } from '../../helpers/events';
 
 const ctx: RowContext = { group: 2, turn: 3, head: false, toolNameOf: (id) => (id === 'toolu_01' ? 'write_file' : null) };
@@ -14,6 +14,7 @@ describe('timeline rows', () => {
       assert.equal(row.index, 7);
       assert.ok(row.title.length > 0, `${kind} has no title`);
       assert.ok(row.actions & ACTION_RAW && row.actions & ACTION_REPLAY, `${kind} cannot show its raw event or replay from it`);
+      assert.ok(row.actions & ACTION_RESTORE, `${kind} offers no "Restore workspace to here"`);
     }
   });
 
