@@ -212,7 +212,7 @@ describe('timeline webview in Chromium', function () {
     assert.ok(meta.includes(`time 0:${t40.toFixed(1)} (`), meta);
     assert.match(meta, new RegExp(`\\(\\d\\d:${String(wall.getUTCMinutes()).padStart(2, '0')}:${String(wall.getUTCSeconds()).padStart(2, '0')}\\)`));
     const labels = await tp.page.$$eval('#details vscode-button', (bs) => bs.map((b) => b.textContent));
-    assert.deepEqual(labels, ['Full output', 'Raw event', 'Replay from here']);
+    assert.deepEqual(labels, ['Full output', 'Raw event', 'Replay from here', 'Restore workspace to here']);
     await tp.page.click('#details vscode-button[data-action="openOutput"]');
     await tp.page.click('#details vscode-button[data-action="openRaw"]');
     await tp.page.click('#details vscode-button[data-action="replayFromHere"]');

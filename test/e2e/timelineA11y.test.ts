@@ -170,7 +170,7 @@ describe('timeline webview accessibility in Chromium', function () {
     await tp.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'openOutput'));
     assert.equal(await focused(tp), 'list');
     // Into the details: its actions, the close button, then the text, which scrolls by keys.
-    assert.deepEqual(await tabTo(tp, '.body'), ['action:openOutput', 'action:openRaw', 'action:replayFromHere', '.icon-button', '.body']);
+    assert.deepEqual(await tabTo(tp, '.body'), ['action:openOutput', 'action:openRaw', 'action:replayFromHere', 'action:restoreToHere', '.icon-button', '.body']);
     const top = await tp.page.$eval('#details .body', (el) => el.scrollTop);
     await tp.page.keyboard.press('PageDown');
     await tp.page.waitForFunction((t) => (document.querySelector('#details .body') as HTMLElement).scrollTop > t, top);

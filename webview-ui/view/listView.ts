@@ -71,6 +71,8 @@ export class ListView {
     });
     new ResizeObserver(() => {
       this.viewportHeight = this.el.clientHeight;
+      // At the end, stay there when the view shrinks (e.g. the header gains "Add to Evals" as the run ends).
+      if (this.pinned && this.store.source.live) this.el.scrollTop = this.spacer.offsetHeight;
       this.schedule();
     }).observe(this.el);
   }
