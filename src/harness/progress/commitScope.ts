@@ -5,10 +5,9 @@
 // the person saved in the editor during the run (a `person_edit` event, reported by VS Code) is
 // theirs unless its current content is exactly what the run's last write of it left: a command that
 // ran after the save cannot tell whose work it is, and when in doubt the file stays out.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunState } from '../protocol/reducer';
-import { sha256 } from '../tools/hash';
+import { fileSha256 } from '../tools/hash';
 
 export interface RunRecord {
   /** Workspace-relative path → the hash the run's last write left (null: removed) and its seq. */
@@ -33,23 +32,15 @@ export function runRecordOf(s: RunState, writeOnly?: (wsPath: string) => boolean
   return { files: s.files, lastCommandSeq: last, writeOnly, kiteOwn, personEdits: s.personEdits };
 }
 
-function hashNow(file: string): string | null {
-  try {
-    return sha256(readFileSync(file));
-  } catch {
-    return null;
-  }
-}
-
 /** Why a changed file (workspace-relative) is not the run's work, or null when it is. */
 export function notTheRunsWork(root: string, wsPath: string, rec: RunRecord): string | null {
   if (rec.kiteOwn?.includes(wsPath)) return null;
   const writeOnly = rec.writeOnly?.(wsPath) ?? false;
   const w = rec.files[wsPath];
   const saved = rec.personEdits?.[wsPath];
-  if (saved && (!w || w.post_hash !== hashNow(join(root, wsPath)))) return 'you saved it in the editor during the run';
+  if (saved && (!w || w.post_hash !== fileSha256(join(root, wsPath)))) return 'you saved it in the editor during the run';
   if (w) {
-    if (w.post_hash === hashNow(join(root, wsPath))) return null;
+    if (w.post_hash === fileSha256(join(root, wsPath))) return null;
     if (rec.lastCommandSeq !== null && rec.lastCommandSeq > w.seq && !writeOnly) return null;
     return 'changed after the run wrote it';
   }
