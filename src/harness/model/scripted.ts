@@ -11,7 +11,11 @@ import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 
 // Either a bare array of replies or {"replies": [...]} (room for metadata next to them).
 const ScriptSchema = z.array(ReplySchema);
-const WrappedScriptSchema = z.looseObject({ replies: ScriptSchema });
+// `stream` paces the replies like a model generating them (text and thinking in chunks), so a
+// person watching a scripted run — the demo, a UI test — sees the turn being written.
+const PacingSchema = z.strictObject({ chunk_chars: z.number().int().min(1).max(10_000), delay_ms: z.number().int().min(0).max(10_000) });
+const WrappedScriptSchema = z.looseObject({ replies: ScriptSchema, stream: PacingSchema.optional() });
+export type ScriptPacing = z.infer<typeof PacingSchema>;
 
 /** "reply 3 ($[2]) stop_reason": which reply (1-based, as a person counts) and which field. */
 function replyLabel(wrapped: boolean): (path: readonly PropertyKey[]) => string {
@@ -34,6 +38,7 @@ export class ScriptedModel implements Model {
   constructor(
     private readonly replies: readonly Reply[],
     readonly id = 'script:inline',
+    private readonly pacing: ScriptPacing | null = null,
   ) {}
 
   static fromFile(path: string): ScriptedModel {
@@ -54,9 +59,9 @@ export class ScriptedModel implements Model {
       const got = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw === 'object' ? 'an object without "replies"' : `a ${typeof raw}`;
       throw new ModelError('script_invalid', `${abs}: a script is a JSON array of replies (Messages API responses with content, stop_reason, usage) or {"replies": [...]}; this file holds ${got}`);
     }
-    const parsed = wrapped ? WrappedScriptSchema.transform((o) => o.replies).safeParse(raw) : ScriptSchema.safeParse(raw);
+    const parsed = wrapped ? WrappedScriptSchema.safeParse(raw) : ScriptSchema.transform((replies) => ({ replies, stream: undefined })).safeParse(raw);
     if (!parsed.success) throw new ModelError('script_invalid', formatIssues(abs, parsed.error, { raw, label: replyLabel(wrapped) }));
-    return new ScriptedModel(parsed.data, `script:${abs}`);
+    return new ScriptedModel(parsed.data.replies, `script:${abs}`, parsed.data.stream ?? null);
   }
 
   /** Continue at reply n (0-based): a resumed run skips the replies already in its log. */
@@ -83,7 +88,8 @@ export class ScriptedModel implements Model {
       );
     }
     this.next++;
-    // A scripted reply "streams" in one piece per block, through the same path a real one takes.
+    if (this.pacing) return this.streamPaced(reply, this.pacing, request.signal, observer);
+    // Unpaced, a scripted reply "streams" in one piece per block, through the same path a real one takes.
     for (const b of reply.content) {
       if (b.type === 'text') observer?.onText?.(b.text);
       else if (b.type === 'thinking') observer?.onThinking?.(b.thinking);
@@ -91,6 +97,36 @@ export class ScriptedModel implements Model {
     // A copy, so the loop can never mutate the script.
     return Promise.resolve(structuredClone(reply));
   }
+
+  private async streamPaced(reply: Reply, pacing: ScriptPacing, signal: AbortSignal | undefined, observer?: ModelObserver): Promise<Reply> {
+    for (const b of reply.content) {
+      const text = b.type === 'text' ? b.text : b.type === 'thinking' ? b.thinking : null;
+      if (text === null) continue;
+      for (let at = 0; at < text.length; at += pacing.chunk_chars) {
+        await pause(pacing.delay_ms, signal);
+        const chunk = text.slice(at, at + pacing.chunk_chars);
+        if (b.type === 'text') observer?.onText?.(chunk);
+        else observer?.onThinking?.(chunk);
+      }
+    }
+    return structuredClone(reply);
+  }
+}
+
+/** Waits `ms`; a cancelled run stops waiting at once with the same error an unpaced reply gives. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((done, fail) => {
+    if (signal?.aborted) return fail(new ModelError('cancelled', 'the run was cancelled'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      done();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      fail(new ModelError('cancelled', 'the run was cancelled'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /** One reply from blocks and a stop reason. */
