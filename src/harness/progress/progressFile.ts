@@ -148,7 +148,7 @@ export function currentFeature(data: ProgressFile, id?: string): Feature {
     const what = shown.length ? `: ${shown.join(', ')}` : ': the progress file lists no features';
     throw new ProgressError(
       'no_feature',
-      `no feature left to work on — none is todo or in_progress${what}. Set a feature's status to "todo" in ${PROGRESS_FILE} (a proposed one, for instance), or choose one with --feature ID`,
+      `no feature left to work on — none is todo or in_progress${what}. Put one back to todo with \`kite reset ID\` (a proposed one, for instance), add a "todo" feature to ${PROGRESS_FILE}, or choose one with --feature ID`,
     );
   }
   return f;

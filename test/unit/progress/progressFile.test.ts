@@ -35,7 +35,7 @@ describe('progress file', () => {
     const none = problemOf(() => currentFeature(p));
     assert.equal(none.code, 'no_feature');
     // What each feature is, and how to go on.
-    assert.match(none.message, /none is todo or in_progress: F1 done, F2 proposed, F3 done\. Set a feature's status to "todo" in kite-progress\.json .* --feature ID/);
+    assert.match(none.message, /none is todo or in_progress: F1 done, F2 proposed, F3 done\. Put one back to todo with `kite reset ID` .* add a "todo" feature to kite-progress\.json, or choose one with --feature ID/);
     assert.match(problemOf(() => currentFeature(p, 'F9')).message, /no feature "F9".*F1, F2, F3/);
   });
 
