@@ -13,5 +13,13 @@ export function runErrorText(feature: string, error: RunErrorWire): string {
       'A run has one writer at a time: wait for it to end, or stop that process, then resume.'
     );
   }
+  if (error.code === 'dirty_tree' && error.paths?.length) {
+    // Said the editor's way: the harness's message ends with a CLI flag (--allow-dirty).
+    const shown = error.paths.slice(0, 5).join(', ') + (error.paths.length > 5 ? `, and ${error.paths.length - 5} more` : '');
+    return (
+      `Kite: ${feature} did not start: the work tree has uncommitted changes (${shown}). ` +
+      "Commit or stash them (Source Control), or allow uncommitted changes in Kite's settings: they are then kept out of the feature's commit."
+    );
+  }
   return `Kite: ${feature} could not run: ${error.message}`;
 }

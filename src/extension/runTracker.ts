@@ -228,8 +228,9 @@ export class RunTracker implements vscode.Disposable {
     const feature = id ? featureName(id, r?.title ?? null) : 'run';
     if (e.error) {
       this.log.error(`run ${feature} failed: ${e.error.message}`);
-      const fix = e.error.code === 'dirty_tree' ? 'Allow Uncommitted Changes…' : e.error.code === 'missing_key' ? 'Set API Key' : 'Show Log';
-      void vscode.window.showErrorMessage(runErrorText(feature, e.error), fix).then((p) => {
+      const fixes = e.error.code === 'dirty_tree' ? ['Open Source Control', 'Allow Uncommitted Changes…'] : [e.error.code === 'missing_key' ? 'Set API Key' : 'Show Log'];
+      void vscode.window.showErrorMessage(runErrorText(feature, e.error), ...fixes).then((p) => {
+        if (p === 'Open Source Control') return vscode.commands.executeCommand('workbench.view.scm');
         if (p === 'Allow Uncommitted Changes…') return vscode.commands.executeCommand('workbench.action.openSettings', 'kite.allowDirtyWorkingTree');
         if (p === 'Set API Key') return vscode.commands.executeCommand('kite.setApiKey');
         if (p) this.log.show();

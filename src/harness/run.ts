@@ -91,6 +91,8 @@ export class RunError extends Error {
     message: string,
     /** code locked: the live Kite holding the log's lock (null: unknown). */
     readonly holder: LockHolder | null = null,
+    /** code dirty: the uncommitted paths (so an IDE can say it its own way, without parsing the message). */
+    readonly paths: readonly string[] = [],
   ) {
     super(message);
     this.name = 'RunError';
@@ -133,7 +135,7 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
     const dirty = dirtyPaths(root, [workspaceLogDir(root, config), progressPath]);
     if (dirty.length && !opts.allowDirty) {
       const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
-      throw new RunError('dirty', `the work tree has uncommitted changes (${shown}); commit or stash them, or pass --allow-dirty`);
+      throw new RunError('dirty', `the work tree has uncommitted changes (${shown}); commit or stash them, or pass --allow-dirty`, null, dirty);
     }
     // --allow-dirty: the person's own changes stay theirs (left out of the commit unless the run touched them).
     if (dirty.length) keep = snapshotPaths(root, dirty);

@@ -289,7 +289,8 @@ export const RunEndedSchema = z.object({
   token: RunTokenSchema,
   log: z.string().nullable(),
   summary: RunSummaryWireSchema.nullable(),
-  error: z.object({ code: RunErrorCodeSchema, message: z.string(), holder: LockHolderSchema.optional() }).nullable(),
+  // dirty_tree: `paths` are the uncommitted files (the message says it the CLI's way: "--allow-dirty").
+  error: z.object({ code: RunErrorCodeSchema, message: z.string(), holder: LockHolderSchema.optional(), paths: z.array(z.string()).optional() }).nullable(),
 });
 export type RunEnded = z.infer<typeof RunEndedSchema>;
 

@@ -7,7 +7,7 @@ import { layerSettings, SettingsError, type LayeredSettings } from '../config/se
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { KiteEvent, Limits, Mode } from '../protocol/events';
 import type { LmReplyPart, LmRequestParams, LmRequestResult } from '../protocol/languageModel';
-import { wireErrorCode, wireLockHolder } from './wireErrorCode';
+import { wireDirtyPaths, wireErrorCode, wireLockHolder } from './wireErrorCode';
 import { SteerQueue, type SteerSource } from '../loop/steer';
 import { StreamThrottle } from './streamThrottle';
 import type {
@@ -205,7 +205,8 @@ export class RunManager {
           const message = err instanceof Error ? err.message : String(err);
           this.notify.log({ level: 'error', message: `run ${run.token} failed: ${message}` });
           const holder = wireLockHolder(err);
-          this.finish(run, { token: run.token, log: run.log, summary: null, error: { code: wireErrorCode(err), message, ...(holder ? { holder } : {}) } });
+          const paths = wireDirtyPaths(err);
+          this.finish(run, { token: run.token, log: run.log, summary: null, error: { code: wireErrorCode(err), message, ...(holder ? { holder } : {}), ...(paths.length ? { paths: [...paths] } : {}) } });
         },
       );
     });

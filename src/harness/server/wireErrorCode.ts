@@ -90,6 +90,11 @@ export const GIT_ERROR_WIRE: Record<GitErrorCode, WireCode> = {
   git_failed: 'failed',
 };
 
+/** For a `dirty_tree` error: the uncommitted paths (empty for other errors). */
+export function wireDirtyPaths(err: unknown): readonly string[] {
+  return err instanceof RunError && err.code === 'dirty' ? err.paths : [];
+}
+
 /** For a `locked` error: the Kite holding the log's lock, when known. */
 export function wireLockHolder(err: unknown): LockHolder | null {
   return (err instanceof RunError || err instanceof ResumeError) && err.code === 'locked' ? err.holder : null;

@@ -180,6 +180,17 @@ describe('harness server (JSON-RPC over Node IPC)', function () {
     assert.match(r.warnings.join('\n'), /kite\.sandbox in the workspace settings is ignored/);
   });
 
+  it('a run refused for uncommitted changes names the paths on the wire (the editor says it its own way)', async () => {
+    dir = sampleRepo();
+    writeFileSync(join(dir, 'src', 'ledger.js'), '// a change the person has not committed\n');
+    h = await startServer();
+    await h.conn.sendRequest(Rpc.startRun, { root: dir, mode: 'attended', settings: model(`script:${script('extension-accept.json')}`) });
+    const ended = await h.ended;
+    assert.equal(ended.summary, null);
+    assert.equal(ended.error?.code, 'dirty_tree');
+    assert.deepEqual(ended.error?.paths, ['src/ledger.js']);
+  });
+
   it('a run that cannot start ends with a typed error, not a crash', async () => {
     dir = mkdtempSync(join(tmpdir(), 'kite-server-empty-'));
     h = await startServer();

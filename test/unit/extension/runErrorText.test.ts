@@ -14,4 +14,13 @@ describe('extension: run error message', () => {
     assert.equal(runErrorText('F2', { code: 'locked', message: 'the log grew while Kite read it' }), 'Kite: F2 could not run: the log grew while Kite read it');
     assert.equal(runErrorText('F1', { code: 'dirty_tree', message: 'uncommitted changes' }), 'Kite: F1 could not run: uncommitted changes');
   });
+
+  it('uncommitted changes are named and the way out is said the editor\'s way, not as a CLI flag', () => {
+    const text = runErrorText('F1 (Fees round half-up)', { code: 'dirty_tree', message: 'the work tree has uncommitted changes (.kite/config.json); commit or stash them, or pass --allow-dirty', paths: ['.kite/config.json'] });
+    assert.match(text, /^Kite: F1 \(Fees round half-up\) did not start: the work tree has uncommitted changes \(\.kite\/config\.json\)\./);
+    assert.match(text, /Commit or stash them \(Source Control\), or allow uncommitted changes in Kite's settings/);
+    assert.doesNotMatch(text, /--allow-dirty/);
+    const many = runErrorText('F1', { code: 'dirty_tree', message: 'm', paths: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] });
+    assert.match(many, /\(a, b, c, d, e, and 2 more\)/);
+  });
 });
