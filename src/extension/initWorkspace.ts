@@ -26,7 +26,7 @@ export async function initWorkspace(root: string): Promise<string[]> {
     void vscode.window.showInformationMessage('Kite is already initialized here (kite-progress.json and .kite/config.json exist).');
   } else {
     await vscode.window.showTextDocument(vscode.Uri.file(progress));
-    void vscode.window.showInformationMessage(`Kite: wrote ${written.join(' and ')}. Describe your features and commit ${written.length > 1 ? "both files" : "it"} (a run starts from a clean tree), then start the agent.`);
+    void vscode.window.showInformationMessage(`Kite: wrote ${written.join(' and ')}. Describe your features and commit ${written.length > 1 ? 'both files' : 'it'} (a run starts from a clean tree), then start the agent.`);
     if (written.includes('.kite/config.json')) void proposeCheck(config, detected);
   }
   return written;
