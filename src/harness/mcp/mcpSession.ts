@@ -24,6 +24,8 @@ export interface McpNotice {
 
 export interface McpStartOptions {
   root: string;
+  /** The workspace whose approvals count (root, or the person's checkout for a scratch worktree replay). */
+  trustRoot: string;
   mcp: McpConfig | undefined;
   mode: Mode;
   env: NodeJS.ProcessEnv;
@@ -74,11 +76,11 @@ export class McpSession {
 
   private async startOne(entry: McpServerEntry, o: McpStartOptions): Promise<Live | null> {
     const what = `MCP server "${entry.name}" (${entry.source}: ${describeServer(entry.spec)})`;
-    const approval = approvalOf(o.root, entry, o.env);
+    const approval = approvalOf(o.trustRoot, entry, o.env);
     if (approval !== 'approved') {
       const why = approval === 'changed' ? 'changed since it was approved on this machine' : 'not approved on this machine';
       const unattended = o.mode === 'unattended' ? ' Unattended runs use only servers approved before they start.' : '';
-      this.pending.push({ code: 'mcp_unapproved', message: `${what} is ${why}, so it was not started and its tools are not offered.${unattended} Review and approve it with: kite trust ${o.root}` });
+      this.pending.push({ code: 'mcp_unapproved', message: `${what} is ${why}, so it was not started and its tools are not offered.${unattended} Review and approve it with: kite trust ${o.trustRoot}` });
       return null;
     }
     if (!('url' in entry.spec) && !o.sandboxUsable) {

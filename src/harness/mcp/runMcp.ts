@@ -29,6 +29,8 @@ export interface RunMcpInput {
   replayEvents?: readonly KiteEvent[];
   /** With replayEvents: start the approved servers anyway and call them live. */
   liveMcp?: boolean;
+  /** Whose approvals apply, when not root's (a replay's scratch worktree). */
+  trustRoot?: string;
   /** The caller injected its own toolbox: leave it as it is. */
   toolboxInjected: boolean;
 }
@@ -44,6 +46,7 @@ export async function withMcpTools<D extends LoopDeps & { sandbox: RunSandbox }>
   }
   const session = await McpSession.start({
     root: i.root,
+    trustRoot: i.trustRoot ?? i.root,
     mcp: i.config.mcp,
     mode: i.mode,
     env: i.env,

@@ -100,6 +100,7 @@ export async function replayRun(opts: ReplayOptions, host: Host): Promise<Replay
         replayOf: log,
         replayEvents: events,
         liveMcp: opts.liveMcp === true,
+        mcpTrustRoot: resolve(opts.root), // a scratch worktree's servers count as approved only as the person approved them in their checkout
         watch: (e, sink) => watcher.observe(e, sink),
         runner: opts.runner,
         toolbox: opts.toolbox,

@@ -66,4 +66,18 @@ describe('replay with --live-mcp (system)', function () {
     assert.equal(plain.code, 0, plain.out);
     assert.equal(starts(p), 3, 'no server started without --live-mcp');
   });
+
+  it('in a scratch worktree (--worktree, and the debugger\'s live mode) the servers count as approved in the person\'s checkout', async () => {
+    const p = mcpProject();
+    writeConfig(p, { mcp: { servers: { everything: countedEverything } } });
+    approveServers(p.repo, loadMcpServers(p.repo, loadConfig(p.repo).mcp).servers, p.env);
+    const r = await runScript(p, [use('mcp__everything__echo', 'e1', { message: 'in a worktree' }), say('Done.')]);
+    assert.equal(r.outcome, 'done', r.summary);
+    const res = await replayCli(p, ['--replay', r.logPath, p.repo, '--worktree', '--live-mcp']);
+    assert.equal(res.code, 0, res.out);
+    const replayed = await logOf(/Log (\S+-replay\.jsonl)/.exec(res.out)?.[1] ?? '');
+    assert.equal(warnings(replayed, 'mcp_unapproved').length, 0, JSON.stringify(warnings(replayed, 'mcp_unapproved')));
+    assert.equal(warnings(replayed, 'mcp_started').length, 1);
+    assert.equal(toolEvent(replayed, 'e1')?.output, 'Echo: in a worktree');
+  });
 });
