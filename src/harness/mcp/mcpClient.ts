@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import type { McpServerEntry } from './mcpConfig';
 
@@ -32,9 +33,16 @@ export interface McpConnection {
   readonly pid: number | null;
   listTools(timeoutMs: number): Promise<McpToolListing[]>;
   callTool(tool: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<McpCallResult>;
+  /** Resolves when the server answers a ping within timeoutMs (is it still there after a slow call?). */
+  ping(timeoutMs: number): Promise<void>;
   /** Called once when the server went away (exit, crash, broken pipe) before close(). */
   onClosed(listener: (why: string) => void): void;
   close(): Promise<void>;
+}
+
+/** The SDK's own request timeout (it also sent the server a cancellation). */
+export function isRequestTimeout(e: unknown): boolean {
+  return e instanceof McpError && e.code === Number(ErrorCode.RequestTimeout);
 }
 
 export type ConnectResult = { ok: true; connection: McpConnection } | { ok: false; reason: string };
@@ -107,6 +115,10 @@ export async function connectServer(entry: McpServerEntry, o: { root: string; sa
     async callTool(tool, args, timeoutMs, signal) {
       if (closedWhy !== null) throw new Error(closedWhy);
       return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, ...(signal ? { signal } : {}) })) as McpCallResult;
+    },
+    async ping(timeoutMs) {
+      if (closedWhy !== null) throw new Error(closedWhy);
+      await client.ping({ timeout: timeoutMs });
     },
     onClosed(listener) {
       listeners.push(listener);

@@ -20,9 +20,18 @@ export interface McpServerEntry {
   /** Workspace-relative file that declares it (.kite/config.json, .vscode/mcp.json, .mcp.json). */
   source: string;
   spec: McpServerSpec;
+  /** Its own waits from the file (not part of the approval); resolve with timeoutsOf(). */
+  start_timeout_s?: number;
+  call_timeout_s?: number;
 }
 
-export const DEFAULT_MCP_TIMEOUT_S = 30;
+export const DEFAULT_MCP_START_TIMEOUT_S = 10;
+export const DEFAULT_MCP_CALL_TIMEOUT_S = 60;
+
+/** The server's waits in ms: its own setting, else mcp.timeout_s, else Kite's default. */
+export function timeoutsOf(entry: McpServerEntry, fallbackS: number | undefined): { startMs: number; callMs: number } {
+  return { startMs: (entry.start_timeout_s ?? fallbackS ?? DEFAULT_MCP_START_TIMEOUT_S) * 1000, callMs: (entry.call_timeout_s ?? fallbackS ?? DEFAULT_MCP_CALL_TIMEOUT_S) * 1000 };
+}
 
 function toSpec(s: z.infer<typeof McpServerSchema>): McpServerSpec {
   return 'url' in s ? { url: s.url } : { command: s.command, args: s.args, env: s.env };
@@ -57,7 +66,7 @@ export function loadMcpServers(root: string, kiteMcp: McpConfig | undefined): { 
     for (const [name, s] of Object.entries(map)) {
       const first = servers.find((x) => x.name === name);
       if (first) shadowed.push(`MCP server "${name}" in ${source} is ignored: ${first.source} declares a server of the same name`);
-      else servers.push({ name, source, spec: toSpec(s) });
+      else servers.push({ name, source, spec: toSpec(s), ...(s.start_timeout_s !== undefined ? { start_timeout_s: s.start_timeout_s } : {}), ...(s.call_timeout_s !== undefined ? { call_timeout_s: s.call_timeout_s } : {}) });
     }
   }
   return { servers, shadowed };
