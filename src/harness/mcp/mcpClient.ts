@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
-import type { McpServerEntry } from './mcpConfig';
+import { resolveHeaders, type McpServerEntry } from './mcpConfig';
 
 export interface McpToolListing {
   name: string;
@@ -63,12 +63,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-export async function connectServer(entry: McpServerEntry, o: { root: string; sandbox: CommandSandbox; timeoutMs: number }): Promise<ConnectResult> {
+export async function connectServer(entry: McpServerEntry, o: { root: string; sandbox: CommandSandbox; timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<ConnectResult> {
   let transport: Transport;
   let stderrTail = '';
   let pid: () => number | null = () => null;
   if ('url' in entry.spec) {
-    transport = new StreamableHTTPClientTransport(new URL(entry.spec.url));
+    const headers = resolveHeaders(entry.spec.headers, o.env);
+    if (!headers.ok) return { ok: false, reason: `it was not contacted: ${headers.problem}` };
+    transport = new StreamableHTTPClientTransport(new URL(entry.spec.url), { requestInit: { headers: headers.headers } });
   } else {
     const prepared = await o.sandbox.prepare({ command: shellLine(entry.spec.command, entry.spec.args), cwd: o.root, timeout_s: o.timeoutMs / 1000, env: entry.spec.env });
     if (!prepared.ok) return { ok: false, reason: `the sandbox refused to start it: ${prepared.refused}` };

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../config/config';
+import { KITE_OWN_SECRETS } from '../sandbox/settings';
 import { formatIssues } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonWithComments } from '../config/jsonText';
 import { McpServerSchema, ServerName, type McpConfig } from './mcpConfigSchema';
@@ -13,7 +14,7 @@ import { McpServerSchema, ServerName, type McpConfig } from './mcpConfigSchema';
 const VscodeFileSchema = z.object({ servers: z.record(ServerName, McpServerSchema).default({}) }).loose();
 const ClaudeFileSchema = z.object({ mcpServers: z.record(ServerName, McpServerSchema).default({}) }).loose();
 
-export type McpServerSpec = { command: string; args: string[]; env: Record<string, string> } | { url: string };
+export type McpServerSpec = { command: string; args: string[]; env: Record<string, string> } | { url: string; headers: Record<string, string> };
 
 export interface McpServerEntry {
   name: string;
@@ -34,7 +35,7 @@ export function timeoutsOf(entry: McpServerEntry, fallbackS: number | undefined)
 }
 
 function toSpec(s: z.infer<typeof McpServerSchema>): McpServerSpec {
-  return 'url' in s ? { url: s.url } : { command: s.command, args: s.args, env: s.env };
+  return 'url' in s ? { url: s.url, headers: s.headers } : { command: s.command, args: s.args, env: s.env };
 }
 
 function readJsonFile<T>(root: string, rel: string, schema: z.ZodType<T>): T | null {
@@ -74,8 +75,28 @@ export function loadMcpServers(root: string, kiteMcp: McpConfig | undefined): { 
 
 /** The command line as a person reads it in `kite mcp list` and the approval. */
 export function describeServer(spec: McpServerSpec): string {
-  if ('url' in spec) return spec.url;
+  if ('url' in spec) return [spec.url, ...Object.keys(spec.headers).map((n) => `${n}: …`)].join(' ');
   const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
   const env = Object.keys(spec.env).map((n) => `${n}=…`);
   return [...env, quote(spec.command), ...spec.args.map(quote)].join(' ');
+}
+
+const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The variables a server's headers take from Kite's environment (part of its approval). */
+export function headerEnvRefs(headers: Record<string, string>): string[] {
+  return [...new Set(Object.values(headers).flatMap((v) => [...v.matchAll(ENV_REF)].map((m) => m[1])))].sort();
+}
+
+/** Header values with ${env:NAME} filled in from Kite's environment; a missing variable is a problem naming the header. */
+export function resolveHeaders(headers: Record<string, string>, env: NodeJS.ProcessEnv): { ok: true; headers: Record<string, string> } | { ok: false; problem: string } {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const own = [...value.matchAll(ENV_REF)].map((m) => m[1]).find((v) => KITE_OWN_SECRETS.includes(v.toUpperCase()));
+    if (own) return { ok: false, problem: `its header ${name} uses \${env:${own}}, Kite's own credential, which is never sent to an MCP server` };
+    const missing = [...value.matchAll(ENV_REF)].map((m) => m[1]).find((v) => env[v] === undefined);
+    if (missing) return { ok: false, problem: `its header ${name} uses \${env:${missing}}, and ${missing} is not set in Kite's environment` };
+    out[name] = value.replace(ENV_REF, (_, v: string) => env[v] ?? '');
+  }
+  return { ok: true, headers: out };
 }

@@ -24,11 +24,15 @@ export const HttpServerSchema = z
   .object({
     type: z.enum(['http', 'streamable-http']).optional(),
     url: z.url().describe('A Streamable HTTP MCP endpoint.'),
+    headers: z
+      .record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { message: 'not an HTTP header name' }), z.string())
+      .default({})
+      .describe('Request headers sent with every request (e.g. Authorization). A value may take a variable of Kite\'s environment with ${env:NAME}, so a token need not be in the file. Header names are part of the approval; values are never logged.'),
     ...timeouts,
   })
   .describe('An MCP server Kite reaches over Streamable HTTP.');
 
-/** One server entry; other editors' keys (cwd, envFile, headers…) are not Kite's and are refused by name. */
+/** One server entry; other editors' keys (cwd, envFile…) are not Kite's and are refused by name. */
 export const McpServerSchema = z.union([z.strictObject(StdioServerSchema.shape), z.strictObject(HttpServerSchema.shape)]);
 
 /** Server names become part of tool names (mcp__<server>__<tool>). */

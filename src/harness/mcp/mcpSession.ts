@@ -91,7 +91,7 @@ export class McpSession {
       return null;
     }
     const { startMs, callMs } = timeoutsOf(entry, this.fallbackTimeoutS);
-    const c = await connectServer(entry, { root: o.root, sandbox: o.sandbox, timeoutMs: startMs });
+    const c = await connectServer(entry, { root: o.root, sandbox: o.sandbox, timeoutMs: startMs, env: o.env });
     if (!c.ok) {
       this.pending.push({ code: 'mcp_not_started', message: `${what}: ${c.reason}. Its tools are not offered.` });
       return null;
