@@ -3,6 +3,12 @@
 // goes silent, fails, or reports a cancellation or a vendor refusal becomes a clear ModelError with
 // the vendor's words — never a hang.
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Host } from '../../../src/harness/host';
+import { runFeature } from '../../../src/harness/run';
+import type { KiteEvent } from '../../../src/harness/protocol/events';
+import { CannedHost, git, tempRepo } from '../loop/kit';
 import type { LanguageModelHost } from '../../../src/harness/host';
 import { ModelError, type ModelRequest } from '../../../src/harness/model/model';
 import { VscodeLmModel } from '../../../src/harness/model/vscodeLm';
@@ -110,5 +116,26 @@ describe('vscode-lm model robustness', () => {
     const e = await rejection(pending);
     assert.equal(e.code, 'cancelled');
     assert.equal(host.signal?.aborted, true);
+  });
+
+  it('a run whose request VS Code cancelled ends cancelled with VS Code\'s words, and one that fails ends error with them', async function () {
+    this.timeout(60_000);
+    const SPEC = 'vscode-lm:kite-test/robust';
+    const root = tempRepo();
+    const file = join(root, '.kite', 'config.json');
+    writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), prices: { [SPEC]: { input: 0, output: 0 } } }, null, 2));
+    git(root, 'commit', '-qam', 'price the test model');
+    const end = async (answer: LmRequestResult) => {
+      const host: Host = Object.assign(new CannedHost(), { languageModels: new FakeLm(() => Promise.resolve(answer)) });
+      const s = await runFeature({ root, mode: 'attended', model: SPEC }, host);
+      const events = readFileSync(s.logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as KiteEvent);
+      return events.find((e) => e.kind === 'session_end');
+    };
+    const cancelled = await end({ ok: false, code: 'cancelled', message: 'Response stream was cancelled by the provider' });
+    assert.ok(cancelled?.kind === 'session_end' && cancelled.status === 'cancelled', JSON.stringify(cancelled));
+    assert.match(cancelled.summary ?? '', /cancelled in VS Code \(VS Code said: Response stream was cancelled by the provider\)/);
+    const failed = await end({ ok: false, code: 'unknown', message: 'Server error: 500' });
+    assert.ok(failed?.kind === 'session_end' && failed.status === 'error', JSON.stringify(failed));
+    assert.match(failed.summary ?? '', /model error \(unknown\): vscode-lm:kite-test\/robust failed \(VS Code said: Server error: 500\)/);
   });
 });
