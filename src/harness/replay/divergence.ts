@@ -129,7 +129,7 @@ function mcpOutputDivergence(rec: Tool, live: Tool): DivergenceInfo {
   return {
     at_seq: rec.seq,
     id: live.id,
-    what: `${rec.name} (call ${rec.id}): the live MCP server answered differently, ${diff}`,
+    what: `${rec.name} (${rec.id}) answered differently live, ${diff}`,
     recorded: { output: rec.output },
     live: { output: live.output },
     message: `replay diverged at recorded seq ${rec.seq}: MCP call ${rec.name} (${rec.id}) answered differently live, ${diff}`,
