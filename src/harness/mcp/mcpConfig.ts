@@ -92,6 +92,8 @@ export function headerEnvRefs(headers: Record<string, string>): string[] {
 export function resolveHeaders(headers: Record<string, string>, env: NodeJS.ProcessEnv): { ok: true; headers: Record<string, string> } | { ok: false; problem: string } {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
+    const other = /\$\{(?!env:[A-Za-z_][A-Za-z0-9_]*\})[^}]*\}/.exec(value)?.[0];
+    if (other) return { ok: false, problem: `its header ${name} uses ${other}, which Kite cannot fill in (only \${env:NAME}, from Kite's environment)` };
     const own = [...value.matchAll(ENV_REF)].map((m) => m[1]).find((v) => KITE_OWN_SECRETS.includes(v.toUpperCase()));
     if (own) return { ok: false, problem: `its header ${name} uses \${env:${own}}, Kite's own credential, which is never sent to an MCP server` };
     const missing = [...value.matchAll(ENV_REF)].map((m) => m[1]).find((v) => env[v] === undefined);

@@ -65,6 +65,7 @@ describe('MCP server configuration', () => {
     assert.deepEqual(resolveHeaders(spec.headers, { MCP_TOKEN: 'abc' }), { ok: true, headers: { Authorization: 'Bearer abc', 'X-Team': 'core' } });
     assert.deepEqual(resolveHeaders(spec.headers, {}), { ok: false, problem: 'its header Authorization uses ${env:MCP_TOKEN}, and MCP_TOKEN is not set in Kite\'s environment' });
     assert.match(JSON.stringify(resolveHeaders({ Authorization: '${env:OPENAI_API_KEY}' }, { OPENAI_API_KEY: 'sk-x' })), /Kite's own credential/);
+    assert.deepEqual(resolveHeaders({ Authorization: 'Bearer ${input:token}' }, {}), { ok: false, problem: "its header Authorization uses ${input:token}, which Kite cannot fill in (only ${env:NAME}, from Kite's environment)" });
     assert.equal(serverDigest({ url: spec.url, headers: {} }), serverDigest({ url: spec.url, headers: {} }));
     assert.equal(serverDigest(spec), serverDigest({ ...spec, headers: { ...spec.headers, 'X-Team': 'other' } }), 'a literal value is not part of it');
     assert.notEqual(serverDigest(spec), serverDigest({ ...spec, headers: { ...spec.headers, Authorization: 'Bearer ${env:HOME}' } }), 'another variable asks again');
