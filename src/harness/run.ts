@@ -49,6 +49,10 @@ export interface RunOptions {
   replayOf?: string; // a replay: log name gets -replay, nothing is committed, the progress file is not written
   /** A replay: the recorded events; MCP tools answer from them and no MCP server starts. */
   replayEvents?: readonly KiteEvent[];
+  /** A replay with `--live-mcp`: the approved MCP servers start and answer the recorded calls live. */
+  liveMcp?: boolean;
+  /** Whose MCP approvals apply (a replay in a scratch worktree: the person's workspace). Default: root. */
+  mcpTrustRoot?: string;
   /** Sees every event after it is on disk and may append to the log (replay divergence checks). */
   watch?: (event: KiteEvent, log: EventSink) => void;
   env?: NodeJS.ProcessEnv;
@@ -232,7 +236,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     steer: c.opts.steer,
   });
   // MCP servers start before session_start: their tools are part of what it records.
-  const { deps, mcp } = await withMcpTools(assembled, { root, config, feature, mode: c.opts.mode, env: c.opts.env ?? process.env, ...(c.opts.replayOf ? { replayEvents: c.opts.replayEvents ?? [] } : {}), toolboxInjected: c.opts.toolbox !== undefined });
+  const { deps, mcp } = await withMcpTools(assembled, { root, config, feature, mode: c.opts.mode, env: c.opts.env ?? process.env, ...(c.opts.replayOf ? { replayEvents: c.opts.replayEvents ?? [], liveMcp: c.opts.liveMcp === true } : {}), ...(c.opts.mcpTrustRoot ? { trustRoot: c.opts.mcpTrustRoot } : {}), toolboxInjected: c.opts.toolbox !== undefined });
   deps.log.append({
     ...sessionStartOf({
       config,

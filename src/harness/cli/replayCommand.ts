@@ -1,4 +1,4 @@
-// `kite run --replay <run id | LOG> [DIR] [--worktree] [--on-divergence stop|continue]` — replay a recorded
+// `kite run --replay <run id | LOG> [DIR] [--worktree] [--live-mcp] [--on-divergence stop|continue]` — replay a recorded
 // run: model replies and approval answers from the log, tools/policy/gate live. Prints the
 // replay's timeline, the first divergence (if any) and whether the gate sequence was reproduced.
 // Exit 0 only when nothing diverged and the outcome is the recorded one.
@@ -16,6 +16,7 @@ import { UnattendedHost } from './unattendedHost';
 const FLAGS: FlagSpec[] = [
   { name: 'replay', type: 'string', value: 'LOG', help: 'the recorded run to replay: its log, or its run id in the log folder of DIR' },
   { name: 'worktree', type: 'bool', help: 'replay in a scratch git worktree checked out at the recorded starting commit' },
+  { name: 'live-mcp', type: 'bool', help: 'start the approved MCP servers and call them for each recorded MCP call; a different answer is a divergence (default: recorded results, no server starts)' },
   { name: 'on-divergence', type: 'string', value: 'stop|continue', help: 'at the first difference from the recording: stop (default) or continue' },
   // The original Kite took `--unattended --replay` together; a replay never asks anyway (answers come from the log).
   { name: 'unattended', type: 'bool', help: 'accepted for compatibility: a replay never asks' },
@@ -44,7 +45,7 @@ export async function replayMain(argv: string[], out: Out = stdio, extra: Partia
     if (start?.git_head && head && head !== start.git_head) {
       out.err(`kite: note: the work tree is at ${head.slice(0, 7)} but the recording started at ${start.git_head.slice(0, 7)}; differences will show as divergences (--worktree replays at the recorded commit)`);
     }
-    const s = await replayRun({ log: logPath, root, worktree: args.flags.worktree === true, onDivergence: on, ...extra }, new UnattendedHost());
+    const s = await replayRun({ log: logPath, root, worktree: args.flags.worktree === true, onDivergence: on, liveMcp: args.flags['live-mcp'] === true, ...extra }, new UnattendedHost());
     const live = (await readLog(s.logPath)).events;
     out.out(formatTimeline(live));
     if (s.divergence) out.out(`divergence: ${s.divergence.message}${s.divergences > 1 ? ` (+${s.divergences - 1} more)` : ''}${on === 'stop' ? '; replay stopped there' : ''}`);

@@ -36,7 +36,7 @@ const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export const RUN_USAGE = [
   'usage: kite run [DIR] [options]',
-  '       kite run --replay LOG [DIR] [--worktree] [--on-divergence stop|continue]   (see kite run --replay LOG --help)',
+  '       kite run --replay LOG [DIR] [--worktree] [--live-mcp] [--on-divergence stop|continue]   (see kite run --replay LOG --help)',
   '',
   'Runs the agent on one feature of the project in DIR (default: the current folder): the feature',
   'from kite-progress.json, the checks from .kite/config.json (`kite init` writes both). On a terminal',

@@ -154,7 +154,9 @@ async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBefore
     content = reply.content;
     stopReason = reply.stop_reason;
   } catch (e) {
-    if (signal.aborted || (e instanceof ModelError && e.code === 'cancelled')) return { outcome: 'cancelled', summary: 'the run was cancelled', error: null };
+    if (signal.aborted) return { outcome: 'cancelled', summary: 'the run was cancelled', error: null };
+    // Cancelled on the model's side (VS Code cancelled a vscode-lm request): its own words say why.
+    if (e instanceof ModelError && e.code === 'cancelled') return { outcome: 'cancelled', summary: e.message, error: null };
     if (e instanceof ModelError && e.code === 'context_exceeded') {
       // The provider refused the request as too long: the run cannot go on, the feature did not fail.
       deps.log.append({ kind: 'warning', code: 'context_exceeded', message: e.message });

@@ -10,8 +10,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
-import type { McpServerEntry } from './mcpConfig';
+import { resolveHeaders, type McpServerEntry } from './mcpConfig';
 
 export interface McpToolListing {
   name: string;
@@ -32,9 +33,16 @@ export interface McpConnection {
   readonly pid: number | null;
   listTools(timeoutMs: number): Promise<McpToolListing[]>;
   callTool(tool: string, args: Record<string, unknown>, timeoutMs: number, signal?: AbortSignal): Promise<McpCallResult>;
+  /** Resolves when the server answers a ping within timeoutMs (is it still there after a slow call?). */
+  ping(timeoutMs: number): Promise<void>;
   /** Called once when the server went away (exit, crash, broken pipe) before close(). */
   onClosed(listener: (why: string) => void): void;
   close(): Promise<void>;
+}
+
+/** The SDK's own request timeout (it also sent the server a cancellation). */
+export function isRequestTimeout(e: unknown): boolean {
+  return e instanceof McpError && e.code === Number(ErrorCode.RequestTimeout);
 }
 
 export type ConnectResult = { ok: true; connection: McpConnection } | { ok: false; reason: string };
@@ -55,12 +63,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-export async function connectServer(entry: McpServerEntry, o: { root: string; sandbox: CommandSandbox; timeoutMs: number }): Promise<ConnectResult> {
+export async function connectServer(entry: McpServerEntry, o: { root: string; sandbox: CommandSandbox; timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<ConnectResult> {
   let transport: Transport;
   let stderrTail = '';
   let pid: () => number | null = () => null;
   if ('url' in entry.spec) {
-    transport = new StreamableHTTPClientTransport(new URL(entry.spec.url));
+    const headers = resolveHeaders(entry.spec.headers, o.env);
+    if (!headers.ok) return { ok: false, reason: `it was not contacted: ${headers.problem}` };
+    transport = new StreamableHTTPClientTransport(new URL(entry.spec.url), { requestInit: { headers: headers.headers } });
   } else {
     const prepared = await o.sandbox.prepare({ command: shellLine(entry.spec.command, entry.spec.args), cwd: o.root, timeout_s: o.timeoutMs / 1000, env: entry.spec.env });
     if (!prepared.ok) return { ok: false, reason: `the sandbox refused to start it: ${prepared.refused}` };
@@ -107,6 +117,10 @@ export async function connectServer(entry: McpServerEntry, o: { root: string; sa
     async callTool(tool, args, timeoutMs, signal) {
       if (closedWhy !== null) throw new Error(closedWhy);
       return (await client.callTool({ name: tool, arguments: args }, undefined, { timeout: timeoutMs, ...(signal ? { signal } : {}) })) as McpCallResult;
+    },
+    async ping(timeoutMs) {
+      if (closedWhy !== null) throw new Error(closedWhy);
+      await client.ping({ timeout: timeoutMs });
     },
     onClosed(listener) {
       listeners.push(listener);

@@ -10,8 +10,8 @@ import type { Mode } from '../protocol/events';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { fail, ok } from '../tools/defineTool';
 import type { AnyTool, ToolOutcome } from '../tools/types';
-import { connectServer, type McpConnection } from './mcpClient';
-import { DEFAULT_MCP_TIMEOUT_S, describeServer, loadMcpServers, type McpServerEntry } from './mcpConfig';
+import { connectServer, isRequestTimeout, type McpConnection } from './mcpClient';
+import { describeServer, loadMcpServers, timeoutsOf, type McpServerEntry } from './mcpConfig';
 import type { McpConfig } from './mcpConfigSchema';
 import { mcpResultText } from './mcpResult';
 import { compileInputSchema, defineMcpTool } from './mcpTools';
@@ -24,6 +24,8 @@ export interface McpNotice {
 
 export interface McpStartOptions {
   root: string;
+  /** The workspace whose approvals count (root, or the person's checkout for a scratch worktree replay). */
+  trustRoot: string;
   mcp: McpConfig | undefined;
   mode: Mode;
   env: NodeJS.ProcessEnv;
@@ -32,9 +34,13 @@ export interface McpStartOptions {
   sandboxUsable: boolean;
 }
 
+/** After a call timed out: how long the server has to answer a ping to keep its tools. */
+const PING_AFTER_TIMEOUT_MS = 5000;
+
 interface Live {
   entry: McpServerEntry;
   connection: McpConnection;
+  callMs: number;
   tools: AnyTool[];
   withdrawn: string | null;
 }
@@ -48,7 +54,7 @@ export class McpSession {
   private constructor(
     private readonly live: Live[],
     notices: McpNotice[],
-    private readonly timeoutMs: number,
+    private readonly fallbackTimeoutS: number | undefined,
   ) {
     this.pending.push(...notices);
   }
@@ -63,10 +69,9 @@ export class McpSession {
   }
 
   static async start(o: McpStartOptions): Promise<McpSession> {
-    const timeoutS = o.mcp?.timeout_s ?? DEFAULT_MCP_TIMEOUT_S;
     const { servers, shadowed } = loadMcpServers(o.root, o.mcp);
     const notices: McpNotice[] = shadowed.map((message) => ({ code: 'mcp_shadowed', message }));
-    const session = new McpSession([], notices, timeoutS * 1000);
+    const session = new McpSession([], notices, o.mcp?.timeout_s);
     const started = await Promise.all(servers.map((entry) => session.startOne(entry, o)));
     for (const l of started) if (l) session.live.push(l);
     return session;
@@ -74,29 +79,31 @@ export class McpSession {
 
   private async startOne(entry: McpServerEntry, o: McpStartOptions): Promise<Live | null> {
     const what = `MCP server "${entry.name}" (${entry.source}: ${describeServer(entry.spec)})`;
-    const approval = approvalOf(o.root, entry, o.env);
+    const approval = approvalOf(o.trustRoot, entry, o.env);
     if (approval !== 'approved') {
       const why = approval === 'changed' ? 'changed since it was approved on this machine' : 'not approved on this machine';
       const unattended = o.mode === 'unattended' ? ' Unattended runs use only servers approved before they start.' : '';
-      this.pending.push({ code: 'mcp_unapproved', message: `${what} is ${why}, so it was not started and its tools are not offered.${unattended} Review and approve it with: kite trust ${o.root}` });
+      this.pending.push({ code: 'mcp_unapproved', message: `${what} is ${why}, so it was not started and its tools are not offered.${unattended} Review and approve it with: kite trust ${o.trustRoot}` });
       return null;
     }
     if (!('url' in entry.spec) && !o.sandboxUsable) {
       this.pending.push({ code: 'mcp_not_started', message: `${what} was not started: stdio MCP servers run only in the sandbox, and this machine cannot provide one. Its tools are not offered.` });
       return null;
     }
-    const c = await connectServer(entry, { root: o.root, sandbox: o.sandbox, timeoutMs: this.timeoutMs });
+    const { startMs, callMs } = timeoutsOf(entry, this.fallbackTimeoutS);
+    const c = await connectServer(entry, { root: o.root, sandbox: o.sandbox, timeoutMs: startMs, env: o.env });
     if (!c.ok) {
       this.pending.push({ code: 'mcp_not_started', message: `${what}: ${c.reason}. Its tools are not offered.` });
       return null;
     }
-    const live: Live = { entry, connection: c.connection, tools: [], withdrawn: null };
+    const live: Live = { entry, connection: c.connection, callMs, tools: [], withdrawn: null };
     let listing;
     try {
-      listing = await c.connection.listTools(this.timeoutMs);
+      listing = await c.connection.listTools(startMs);
     } catch (e) {
       await c.connection.close();
-      this.pending.push({ code: 'mcp_not_started', message: `${what} did not list its tools: ${(e as Error).message}. Its tools are not offered.` });
+      const why = isRequestTimeout(e) ? `it did not answer tools/list within ${seconds(startMs)}` : (e as Error).message;
+      this.pending.push({ code: 'mcp_not_started', message: `${what} did not list its tools: ${why}. It was stopped and its tools are not offered; the run continues without them.` });
       return null;
     }
     const names = new Set<string>();
@@ -138,20 +145,27 @@ export class McpSession {
 
   private async call(live: Live, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome> {
     const gone = () => `It may not have completed; its tools are withdrawn for the rest of the run. Check its effects before relying on them.`;
+    const name = live.entry.name;
     try {
-      const r = await live.connection.callTool(tool, args, this.timeoutMs, signal);
+      const r = await live.connection.callTool(tool, args, live.callMs, signal);
       const text = mcpResultText(r);
       return r.isError ? fail('failed', text) : ok(text);
     } catch (e) {
       if (signal?.aborted) return fail('failed', `The call to ${tool} was cancelled. It may have partly run.`);
-      const message = (e as Error).message;
-      if (/timed? ?out/i.test(message)) {
-        this.withdraw(live, `it did not answer a call to ${tool} within ${Math.round(this.timeoutMs / 1000)} s`);
+      if (isRequestTimeout(e)) {
+        // A slow tool is not a dead server: only one that no longer answers a ping loses its tools.
+        const alive = await live.connection.ping(Math.min(PING_AFTER_TIMEOUT_MS, live.callMs)).then(
+          () => true,
+          () => false,
+        );
+        if (alive) return fail('timeout', `The MCP server "${name}" did not answer the call to ${tool} within ${seconds(live.callMs)}; Kite stopped waiting and asked the server to cancel it. It may still complete on the server: check its effects before relying on them. The server still responds, so its tools remain available.`);
+        this.withdraw(live, `it did not answer a call to ${tool} within ${seconds(live.callMs)}, nor a ping after it`);
         await live.connection.close();
-        return fail('timeout', `The MCP server "${live.entry.name}" did not answer within ${Math.round(this.timeoutMs / 1000)} s. ${gone()}`);
+        return fail('timeout', `The MCP server "${name}" did not answer within ${seconds(live.callMs)} and no longer responds. ${gone()}`);
       }
-      if (live.withdrawn !== null) return fail('failed', `The MCP server "${live.entry.name}" stopped during the call (${live.withdrawn}). ${gone()}`);
-      return fail('failed', `The MCP server "${live.entry.name}" answered with an error: ${message}`);
+      const message = (e as Error).message;
+      if (live.withdrawn !== null) return fail('failed', `The MCP server "${name}" stopped during the call (${live.withdrawn}). ${gone()}`);
+      return fail('failed', `The MCP server "${name}" answered with an error: ${message}`);
     }
   }
 
@@ -173,3 +187,5 @@ export class McpSession {
     await Promise.all(this.live.map((l) => l.connection.close()));
   }
 }
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;

@@ -1,15 +1,17 @@
 // An MCP server starts only after the person approved its exact command line on this machine:
 // keyed to a hash of command + args + the NAMES of its env variables (values may be tokens and
-// change; a new variable is a new approval), or of its URL. Kept with the hook approvals in the
+// change; a new variable is a new approval), or of its URL, its header names and the variables they take (values are tokens). Kept with the hook approvals in the
 // person's own Kite state (hooks/trust.ts), so a repository shipping .mcp.json cannot approve itself.
 import { createHash } from 'node:crypto';
 import { readTrust, stateInsideWorkspace, trustKey, writeTrust } from '../hooks/trust';
-import type { McpServerEntry, McpServerSpec } from './mcpConfig';
+import { headerEnvRefs, type McpServerEntry, type McpServerSpec } from './mcpConfig';
 
 export type ApprovalState = 'approved' | 'not_approved' | 'changed';
 
 export function serverDigest(spec: McpServerSpec): string {
-  const basis = 'url' in spec ? { url: spec.url } : { command: spec.command, args: spec.args, env_names: Object.keys(spec.env).sort() };
+  const headerNames = 'url' in spec ? Object.keys(spec.headers).sort() : [];
+  // Without headers the basis is the URL alone, as it was before headers existed (old approvals hold).
+  const basis = 'url' in spec ? (headerNames.length ? { url: spec.url, header_names: headerNames, header_env: headerEnvRefs(spec.headers) } : { url: spec.url }) : { command: spec.command, args: spec.args, env_names: Object.keys(spec.env).sort() };
   return createHash('sha256').update(JSON.stringify(basis)).digest('hex');
 }
 

@@ -1,6 +1,7 @@
 // The MCP part of starting (or resuming, or replaying) a run: the servers' tools join the built-in
 // ones in the toolbox and on the wire, before session_start records them. A replay gets the
-// recorded tools (mcpReplay.ts) and starts nothing. Tests that inject their own toolbox get no MCP.
+// recorded tools (mcpReplay.ts) and starts nothing, unless asked to call the servers live
+// (`--live-mcp`: the replay's divergence check then compares their results with the recording). Tests that inject their own toolbox get no MCP.
 import type { KiteConfig } from '../config/config';
 import type { EventSink } from '../events/sink';
 import type { LoopDeps } from '../loop/session';
@@ -26,6 +27,10 @@ export interface RunMcpInput {
   env: NodeJS.ProcessEnv;
   /** A replay: the recorded events (tools and results come from them; no server starts). */
   replayEvents?: readonly KiteEvent[];
+  /** With replayEvents: start the approved servers anyway and call them live. */
+  liveMcp?: boolean;
+  /** Whose approvals apply, when not root's (a replay's scratch worktree). */
+  trustRoot?: string;
   /** The caller injected its own toolbox: leave it as it is. */
   toolboxInjected: boolean;
 }
@@ -33,7 +38,7 @@ export interface RunMcpInput {
 export async function withMcpTools<D extends LoopDeps & { sandbox: RunSandbox }>(deps: D, i: RunMcpInput): Promise<{ deps: D; mcp: RunMcp }> {
   const none: RunMcp = { attach: () => undefined, close: () => Promise.resolve() };
   if (i.toolboxInjected) return { deps, mcp: none };
-  if (i.replayEvents) {
+  if (i.replayEvents && !i.liveMcp) {
     const tools = recordedMcpTools(i.replayEvents);
     if (!tools.length) return { deps, mcp: none };
     const toolbox = createToolbox([...ALL_TOOLS, ...tools]);
@@ -41,6 +46,7 @@ export async function withMcpTools<D extends LoopDeps & { sandbox: RunSandbox }>
   }
   const session = await McpSession.start({
     root: i.root,
+    trustRoot: i.trustRoot ?? i.root,
     mcp: i.config.mcp,
     mode: i.mode,
     env: i.env,

@@ -12,6 +12,11 @@ import { LmReplyAssembler, toLmMessages, toLmTools } from './vscodeLmMapping';
 
 export const LM_JUSTIFICATION = 'Kite runs its coding agent with this model on the feature you started; every tool call it proposes is checked by your policy first.';
 
+/** Output is estimated at ~4 characters a token while it streams (VS Code counts only afterwards). */
+const CHARS_PER_TOKEN = 4;
+/** How long a reply may go without a streamed part before Kite gives up on it (not a hang). */
+export const LM_IDLE_TIMEOUT_MS = 120_000;
+
 export class VscodeLmModel implements Model {
   readonly id: string;
 
@@ -19,6 +24,7 @@ export class VscodeLmModel implements Model {
     private readonly vendor: string,
     private readonly family: string,
     private readonly host: LanguageModelHost,
+    private readonly idleTimeoutMs = LM_IDLE_TIMEOUT_MS,
   ) {
     this.id = vscodeLmSpec(vendor, family);
   }
@@ -26,10 +32,56 @@ export class VscodeLmModel implements Model {
   async complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
     const signal = request.signal ?? new AbortController().signal;
     if (signal.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
+    // Our own stop for this one request: the run's stop, the output limit, or silence.
+    const inner = new AbortController();
+    const onOuter = () => inner.abort();
+    signal.addEventListener('abort', onOuter, { once: true });
+    let cut = false;
+    let idle = false;
+    let timer: NodeJS.Timeout | undefined;
+    const armIdle = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        idle = true;
+        inner.abort();
+      }, this.idleTimeoutMs);
+    };
     const assembler = new LmReplyAssembler(observer?.onText ? (d) => observer.onText?.(d) : undefined);
-    const ask = { vendor: this.vendor, family: this.family, messages: toLmMessages(request.system, request.messages), tools: toLmTools(request.tools), justification: LM_JUSTIFICATION };
-    const result = await this.host.request(ask, (p) => assembler.add(p), signal);
+    const max = request.max_tokens > 0 ? request.max_tokens : undefined;
+    const ask = { vendor: this.vendor, family: this.family, messages: toLmMessages(request.system, request.messages), tools: toLmTools(request.tools), justification: LM_JUSTIFICATION, ...(max ? { max_tokens: max } : {}) };
+    // A host that never answers (the window went away without closing the connection) must not hang the run.
+    const silence = new Promise<'idle'>((resolve) => inner.signal.addEventListener('abort', () => resolve('idle'), { once: true }));
+    let result: LmRequestResult | 'idle';
+    try {
+      armIdle();
+      const asked = this.host.request(
+        ask,
+        (p) => {
+          if (inner.signal.aborted) return;
+          armIdle();
+          assembler.add(p);
+          if (max !== undefined && assembler.outputChars / CHARS_PER_TOKEN > max) {
+            cut = true;
+            inner.abort();
+          }
+        },
+        inner.signal,
+      );
+      asked.catch(() => undefined); // if we stop waiting first, a late failure is nobody's
+      result = await Promise.race([asked, silence]);
+    } catch (e) {
+      if (signal.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
+      throw new ModelError('unknown', `${this.id} failed: the VS Code window could not answer (${e instanceof Error ? e.message : String(e)}). No tool ran.`);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onOuter);
+    }
     if (signal.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
+    if (cut) {
+      const output = Math.ceil(assembler.outputChars / CHARS_PER_TOKEN);
+      return assembler.reply({ input_tokens: result !== 'idle' && result.ok ? result.input_tokens : 0, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, estimated: true }, this.id, true);
+    }
+    if (idle || result === 'idle') throw new ModelError('network', `${this.id} sent nothing for ${Math.round(this.idleTimeoutMs / 100) / 10} s, so Kite cancelled the request. No tool ran; try again, or pick another model with "Kite: Select Model…".`);
     if (!result.ok) throw lmError(this.id, result);
     return assembler.reply({ input_tokens: result.input_tokens, output_tokens: result.output_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, estimated: true }, this.id);
   }
@@ -51,7 +103,7 @@ export function lmError(model: string, r: Extract<LmRequestResult, { ok: false }
     case 'no_model':
       return new ModelError('model_not_found', `${(r.message || `VS Code has no language model ${model}`).replace(/\.$/, '')}. Pick one of the models this VS Code offers with "Kite: Select Model…" (setting kite.model).`);
     case 'cancelled':
-      return new ModelError('cancelled', `The request to ${model} was cancelled in VS Code.`);
+      return new ModelError('cancelled', `The request to ${model} was cancelled in VS Code${detail}. No tool ran.`);
     case 'unknown':
       return new ModelError('unknown', `${model} failed${detail}.`);
     default: {

@@ -67,11 +67,16 @@ export class LmReplyAssembler {
     } else this.calls.push({ id: part.callId, name: part.name, input: part.input ?? {} });
   }
 
-  /** VS Code reports no stop reason: tool calls mean tool_use, anything else the model's end of turn. */
-  reply(usage: Usage, model: string): Reply {
+  /** What streamed so far, in characters (tool calls as their JSON): the live output estimate. */
+  get outputChars(): number {
+    return this.text.length + this.calls.reduce((n, c) => n + JSON.stringify({ name: c.name, input: c.input }).length, 0);
+  }
+
+  /** VS Code reports no stop reason: tool calls mean tool_use, anything else the model's end of turn; cut: Kite stopped it at max_tokens. */
+  reply(usage: Usage, model: string, cut = false): Reply {
     const content: Reply['content'] = [];
     if (this.text) content.push({ type: 'text', text: this.text });
     for (const c of this.calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input });
-    return { content, stop_reason: this.calls.length ? 'tool_use' : 'end_turn', usage, model };
+    return { content, stop_reason: cut ? 'max_tokens' : this.calls.length ? 'tool_use' : 'end_turn', usage, model };
   }
 }

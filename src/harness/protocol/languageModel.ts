@@ -49,6 +49,8 @@ export const LmAskSchema = z.object({
   tools: z.array(LmToolSchema),
   /** Shown in VS Code's consent dialog the first time Kite uses another extension's models. */
   justification: z.string(),
+  /** The turn's output limit. VS Code has no standard option for it, so the harness also stops the reply there itself. */
+  max_tokens: z.number().int().positive().optional(),
 });
 export type LmAsk = z.infer<typeof LmAskSchema>;
 

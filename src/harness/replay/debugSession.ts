@@ -129,7 +129,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     const recordedRoot = opened.runtime.index.sessionStart?.root ?? '';
     this.root = args.root ? resolve(args.root) : recordedRoot;
     this.logPath = log;
-    if (args.mode === 'live') return this.launchLive(response, opened.runtime);
+    if (args.mode === 'live') return this.launchLive(response, opened.runtime, args.liveMcp === true);
     this.runtime = opened.runtime;
     this.sendEvent(new InitializedEvent());
     await this.configurationFinished();
@@ -173,7 +173,7 @@ export class KiteDebugSession extends LoggingDebugSession {
    * Live mode: re-run the recording in a scratch worktree (recorded replies drive live tools and
    * gate), then step through the live run's log, stopped at the first divergence.
    */
-  private async launchLive(response: DebugProtocol.LaunchResponse, recorded: ReplayRuntime<RunState>): Promise<void> {
+  private async launchLive(response: DebugProtocol.LaunchResponse, recorded: ReplayRuntime<RunState>, liveMcp: boolean): Promise<void> {
     const start = recorded.index.sessionStart;
     if (!start?.git_head) return this.fail(response, DapError.liveUnavailable, `cannot replay ${this.logPath} live: the log records no starting commit`, true);
     if (!this.root) return this.fail(response, DapError.liveUnavailable, `cannot replay ${this.logPath} live: set the launch attribute "root" to the workspace folder`, true);
@@ -186,7 +186,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.liveAbort = abort;
     let result: LiveReplayResult;
     try {
-      result = await runLiveReplay({ log: this.logPath, root: this.root, signal: abort.signal, onEvent: (e) => this.sendEvent(new OutputEvent(`live ${eventLine(e)}\n`, 'console')) });
+      result = await runLiveReplay({ log: this.logPath, root: this.root, signal: abort.signal, liveMcp, onEvent: (e) => this.sendEvent(new OutputEvent(`live ${eventLine(e)}\n`, 'console')) });
     } catch (e) {
       this.sendEvent(new OutputEvent(`Kite: the live replay failed: ${e instanceof Error ? e.message : String(e)}\n`, 'important'));
       this.end();

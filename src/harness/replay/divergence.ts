@@ -1,8 +1,11 @@
 // Compares a live replay with its recording after each tool result and each gate verdict.
 // Normalized: timings and call ids are ignored; tool name, is_error, error code, exit code and
 // the file hash after a write are compared, and the gate's verdict per check. The first
-// difference becomes a `divergence` event in the replay's log.
+// difference becomes a `divergence` event in the replay's log. With live MCP servers
+// (`--live-mcp`) an MCP call's output is compared too: a server is the one tool whose answer the
+// replay cannot reproduce from the work tree, so its text is what tells the person it changed.
 import type { EventSink } from '../events/sink';
+import { isMcpToolName } from '../mcp/mcpTools';
 import type { EventOf, KiteEvent } from '../protocol/events';
 
 export interface DivergenceInfo {
@@ -23,6 +26,20 @@ export function normalizeTool(e: Tool): Record<string, unknown> {
 
 export function normalizeGate(e: Gate): Record<string, unknown> {
   return { passed: e.passed, checks: e.checks.map((c) => ({ command: c.command, exit_code: c.exit_code, timed_out: c.timed_out })) };
+}
+
+const CLIP = 80;
+const clip = (s: string) => JSON.stringify(s.length > CLIP ? `${s.slice(0, CLIP)}…` : s);
+
+/** The first line where two outputs differ, both sides clipped: "line 2: "a" → "b"". */
+export function shortDiff(recorded: string, live: string): string {
+  const a = recorded.split('\n');
+  const b = live.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const ra = i < a.length ? clip(a[i]) : '(end)';
+  const lb = i < b.length ? clip(b[i]) : '(end)';
+  return `line ${i + 1}: ${ra} → ${lb}`;
 }
 
 function firstDifference(a: Record<string, unknown>, b: Record<string, unknown>): string | null {
@@ -47,6 +64,8 @@ export class DivergenceWatcher {
   constructor(
     recorded: readonly KiteEvent[],
     private readonly onDivergence: (d: DivergenceInfo) => void,
+    /** Compare MCP calls' outputs as well (the servers answered live). */
+    private readonly compareMcpOutput = false,
   ) {
     this.tools = recorded.filter((e): e is Tool => e.kind === 'tool');
     this.gates = recorded.filter((e): e is Gate => e.kind === 'gate');
@@ -72,7 +91,7 @@ export class DivergenceWatcher {
     const a = normalizeTool(rec);
     const b = normalizeTool(live);
     const key = firstDifference(a, b);
-    if (key === null) return null;
+    if (key === null) return this.compareMcpOutput && isMcpToolName(rec.name) && rec.output !== live.output ? mcpOutputDivergence(rec, live) : null;
     return {
       at_seq: rec.seq,
       id: live.id,
@@ -103,4 +122,16 @@ export class DivergenceWatcher {
       message: `replay diverged at recorded seq ${rec.seq}: gate attempt ${rec.attempt} ${rec.passed ? 'passed' : 'failed'} in the recording, ${live.passed ? 'passed' : 'failed'} now${detail}`,
     };
   }
+}
+
+function mcpOutputDivergence(rec: Tool, live: Tool): DivergenceInfo {
+  const diff = shortDiff(rec.output, live.output);
+  return {
+    at_seq: rec.seq,
+    id: live.id,
+    what: `${rec.name} (${rec.id}) answered differently live, ${diff}`,
+    recorded: { output: rec.output },
+    live: { output: live.output },
+    message: `replay diverged at recorded seq ${rec.seq}: MCP call ${rec.name} (${rec.id}) answered differently live, ${diff}`,
+  };
 }

@@ -11,6 +11,7 @@ export const LaunchArgsSchema = z.looseObject({
     .describe('recorded: step through the log as it is. live: re-run the recorded model replies in a scratch worktree at the run\'s starting commit and stop where the live run diverges.')
     .default('recorded'),
   seq: z.number().int().nonnegative().optional().describe('Open stopped at the event with this seq instead of the first event (stopOnEntry is then implied).'),
+  liveMcp: z.boolean().optional().describe('With mode "live": start the approved MCP servers and call them for each recorded MCP call, stopping where an answer differs. Default: MCP calls answer from the recording.'),
   root: z.string().optional().describe('Workspace folder the run worked in, for frames that open edited files. Default: the root recorded in the log.'),
 });
 export type LaunchArgs = z.infer<typeof LaunchArgsSchema>;

@@ -13,7 +13,7 @@ export interface LiveReplayResult {
   recordedOutcome: string | null;
 }
 
-export async function runLiveReplay(opts: { log: string; root: string; signal?: AbortSignal; onEvent?: (e: KiteEvent) => void }): Promise<LiveReplayResult> {
+export async function runLiveReplay(opts: { log: string; root: string; signal?: AbortSignal; liveMcp?: boolean; onEvent?: (e: KiteEvent) => void }): Promise<LiveReplayResult> {
   // Loaded on demand: the whole harness (loop, tools, gate) comes with it.
   const { replayRun } = await import('./replayRun');
   const host: Host = {
@@ -21,6 +21,6 @@ export async function runLiveReplay(opts: { log: string; root: string; signal?: 
     approve: (): Promise<ApprovalAnswer> => Promise.resolve({ decision: 'deny', reason: 'a live replay in the debugger asks no one' }),
     onEvent: opts.onEvent,
   };
-  const s = await replayRun({ log: opts.log, root: opts.root, worktree: true, onDivergence: 'stop', signal: opts.signal }, host);
+  const s = await replayRun({ log: opts.log, root: opts.root, worktree: true, onDivergence: 'stop', signal: opts.signal, liveMcp: opts.liveMcp === true }, host);
   return { logPath: s.logPath, diverged: s.divergence !== null, message: s.divergence?.message ?? null, outcome: s.outcome, recordedOutcome: s.recordedOutcome };
 }

@@ -28,6 +28,8 @@ export interface ReplayOptions {
   runner?: ProcessRunner;
   toolbox?: Toolbox;
   env?: NodeJS.ProcessEnv;
+  /** Start the approved MCP servers and call them for each recorded MCP call, comparing their answers. */
+  liveMcp?: boolean;
 }
 
 export type ReplaySummary = RunSummary & { divergence: DivergenceInfo | null; divergences: number; recordedOutcome: string | null };
@@ -82,7 +84,7 @@ export async function replayRun(opts: ReplayOptions, host: Host): Promise<Replay
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const watcher = new DivergenceWatcher(events, () => {
     if (opts.onDivergence === 'stop') controller.abort();
-  });
+  }, opts.liveMcp === true);
   try {
     const s = await runFeature(
       {
@@ -97,6 +99,8 @@ export async function replayRun(opts: ReplayOptions, host: Host): Promise<Replay
         steer: new RecordedSteer(events), // the person's messages, at the points they were delivered
         replayOf: log,
         replayEvents: events,
+        liveMcp: opts.liveMcp === true,
+        mcpTrustRoot: resolve(opts.root), // a scratch worktree's servers count as approved only as the person approved them in their checkout
         watch: (e, sink) => watcher.observe(e, sink),
         runner: opts.runner,
         toolbox: opts.toolbox,

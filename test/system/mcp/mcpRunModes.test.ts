@@ -1,6 +1,6 @@
 // MCP in the other ways a run happens: a replay reproduces a recorded run from its log without
 // starting any server; an unattended run uses only pre-approved servers and runs an MCP call only
-// when a policy rule allows it; a server that hangs past its timeout is withdrawn and the run goes on.
+// when a policy rule allows it; a call past its timeout is an error and the run goes on.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,7 +90,7 @@ describe('MCP in replay, unattended runs and timeouts (system)', function () {
     assert.deepEqual(host.asked.map((a) => a.id), ['t1']);
   });
 
-  it('a server that does not answer within its timeout is withdrawn and the run continues', async () => {
+  it('a call past its timeout is an error; the server keeps its tools while it still answers', async () => {
     const p = mcpProject();
     writeConfig(p, { mcp: { servers: { everything: countedEverything }, timeout_s: 4 } });
     approveAll(p);
@@ -99,9 +99,9 @@ describe('MCP in replay, unattended runs and timeouts (system)', function () {
     const events = await logOf(r.logPath);
     const h1 = toolEvent(events, 'h1');
     assert.equal(h1?.error_code, 'timeout');
-    assert.match(h1?.output ?? '', /did not answer within 4 s\. It may not have completed/);
+    assert.match(h1?.output ?? '', /did not answer the call to trigger-long-running-operation within 4 s; Kite stopped waiting.*It may still complete on the server/);
     assert.ok((h1?.ms ?? 0) < 20_000, `gave up at the timeout, not after the operation (${h1?.ms} ms)`);
-    assert.match(warnings(events, 'mcp_withdrawn')[0]?.message ?? '', /did not answer a call to trigger-long-running-operation within 4 s/);
-    assert.equal(toolEvent(events, 'e1')?.error_code, 'unknown_tool');
+    assert.equal(warnings(events, 'mcp_withdrawn').length, 0, 'server-everything still answers a ping');
+    assert.equal(toolEvent(events, 'e1')?.output, 'Echo: after');
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/harness/config/config';
-import { describeServer, loadMcpServers } from '../../../src/harness/mcp/mcpConfig';
+import { describeServer, loadMcpServers, resolveHeaders, timeoutsOf } from '../../../src/harness/mcp/mcpConfig';
 import { approvalOf, approveServers, serverDigest } from '../../../src/harness/mcp/mcpTrust';
 import { tempDir } from '../loop/kit';
 
@@ -57,5 +57,26 @@ describe('MCP server configuration', () => {
     assert.equal(approvalOf(root, entry, env), 'approved');
     assert.equal(approvalOf(root, { ...entry, spec: { ...spec, args: ['other.js'] } }, env), 'changed');
     assert.equal(approvalOf(workspace({}), entry, env), 'not_approved', 'another workspace is not approved');
+  });
+
+  it('a URL server: header values from the environment, never shown; approval keyed on URL, header names and the variables they take', () => {
+    const spec = { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${env:MCP_TOKEN}', 'X-Team': 'core' } };
+    assert.equal(describeServer(spec), 'https://mcp.example.com/mcp Authorization: … X-Team: …');
+    assert.deepEqual(resolveHeaders(spec.headers, { MCP_TOKEN: 'abc' }), { ok: true, headers: { Authorization: 'Bearer abc', 'X-Team': 'core' } });
+    assert.deepEqual(resolveHeaders(spec.headers, {}), { ok: false, problem: 'its header Authorization uses ${env:MCP_TOKEN}, and MCP_TOKEN is not set in Kite\'s environment' });
+    assert.match(JSON.stringify(resolveHeaders({ Authorization: '${env:OPENAI_API_KEY}' }, { OPENAI_API_KEY: 'sk-x' })), /Kite's own credential/);
+    assert.deepEqual(resolveHeaders({ Authorization: 'Bearer ${input:token}' }, {}), { ok: false, problem: "its header Authorization uses ${input:token}, which Kite cannot fill in (only ${env:NAME}, from Kite's environment)" });
+    assert.equal(serverDigest({ url: spec.url, headers: {} }), serverDigest({ url: spec.url, headers: {} }));
+    assert.equal(serverDigest(spec), serverDigest({ ...spec, headers: { ...spec.headers, 'X-Team': 'other' } }), 'a literal value is not part of it');
+    assert.notEqual(serverDigest(spec), serverDigest({ ...spec, headers: { ...spec.headers, Authorization: 'Bearer ${env:HOME}' } }), 'another variable asks again');
+    assert.notEqual(serverDigest(spec), serverDigest({ ...spec, url: 'https://evil.example.com/mcp' }));
+  });
+
+  it('timeouts: the server\'s own, else mcp.timeout_s, else 10 s to start and 60 s per call', () => {
+    const root = workspace({ '.kite/config.json': JSON.stringify({ mcp: { servers: { a: { command: 'a', start_timeout_s: 2 }, b: { url: 'http://127.0.0.1:9/mcp', call_timeout_s: 5 } } } }) });
+    const [a, b] = loadMcpServers(root, loadConfig(root).mcp).servers;
+    assert.deepEqual(timeoutsOf(a, undefined), { startMs: 2000, callMs: 60_000 });
+    assert.deepEqual(timeoutsOf(b, undefined), { startMs: 10_000, callMs: 5000 });
+    assert.deepEqual(timeoutsOf(b, 3), { startMs: 3000, callMs: 5000 });
   });
 });
