@@ -9,6 +9,7 @@ import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 import { KiteConfigFileSchema } from '../config/config';
 import { OutcomeSchema } from '../protocol/events';
 import { ContractsSchema } from '../policy/contracts';
+import { CheckEntrySchema, JudgeCheckSchema } from '../gate/judgeCheck';
 
 export const CASE_FILE = 'case.json';
 
@@ -58,8 +59,9 @@ export const CaseSchema = z.strictObject({
     tools: z.array(z.string()).optional(),
     may_change: z.array(z.string()).optional(),
     contracts: ContractsSchema.optional(),
+    judges: z.array(JudgeCheckSchema).optional(),
   }),
-  checks: z.array(z.string().min(1)).optional(),
+  checks: z.array(CheckEntrySchema).optional(),
   /** Laid over the start's .kite/config.json (policy, sandbox, max_gate_failures…). */
   config: KiteConfigFileSchema.omit({ checks: true, log_dir: true }).partial().optional(),
   model: z.string().min(1).optional(), // a spec; script:<file> is relative to the case folder
