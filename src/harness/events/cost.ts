@@ -93,13 +93,12 @@ export function costOfRun(events: readonly KiteEvent[], log: string, prices: Pri
       r.list_usd += price ? uncachedCostOf(e.summary, price) : e.summary.cost_usd;
       r.billed_usd += price ? costOf(e.summary, price) : e.summary.cost_usd;
     } else if (e.kind === 'gate') {
-      // A judged check's call is a model call too: billed like a reply (logged cost when no price is listed).
+      // A judged check's call is a model call too, at the cost logged when it answered (priced by the model that answered).
       for (const j of judgeCallsOf(e)) {
-        const price = knownPriceOf(j.model, prices);
         addTokens(r.tokens, j);
-        if (j.price_unknown && !price) r.price_unknown = true;
-        r.list_usd += price ? uncachedCostOf(j, price) : j.cost_usd;
-        r.billed_usd += price ? costOf(j, price) : j.cost_usd;
+        if (j.price_unknown) r.price_unknown = true;
+        r.list_usd += j.cost_usd;
+        r.billed_usd += j.cost_usd;
         r.judge_calls++;
       }
     } else if (e.kind === 'session_end') r.outcome = e.status;

@@ -59,8 +59,7 @@ export class PromMetrics {
           // Judged checks' calls are model calls: their tokens and dollars count (not as replies).
           for (const j of judgeCallsOf(e)) {
             addTokens(this.tokens, j);
-            const price = knownPriceOf(j.model, this.prices);
-            this.costUsd += price ? costOf(j, price) : j.cost_usd;
+            this.costUsd += j.cost_usd; // priced when it answered, by the model that answered
           }
           break;
         }
