@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { KiteEvent } from '../harness/protocol/events';
 import type { RunEnded } from '../harness/protocol/rpc';
 import type { SandboxInfo } from '../harness/protocol/sandboxInfo';
-import { addModelEvent, emptyTotals, type RunTotals } from '../harness/protocol/totals';
+import { addModelEvent, emptyTotals, judgeCallsOf, type RunTotals } from '../harness/protocol/totals';
 import { emptyContextTally, observationTokens, tallyEvent, type ContextTally } from '../harness/protocol/contextTally';
 import { observationStatus, observationTooltip } from './observationText';
 import { formatTokens, formatUsd } from './tokenText';
@@ -159,13 +159,17 @@ export class RunTracker implements vscode.Disposable {
       case 'tool':
         r.lastActivity = `${e.name}${e.is_error ? ' failed' : ''}`;
         break;
-      case 'gate':
+      case 'gate': {
+        // A judged check's call is a model call: its tokens and dollars join the live totals.
+        const c = this.counts.get(token);
+        if (c) for (const j of judgeCallsOf(e)) addModelEvent(c.live, j);
         r.lastActivity = e.passed ? 'gate passed' : `gate failed (attempt ${e.attempt})`;
         // A failed attempt the run goes on from is worth a notification (the last one ends the run, which says why).
         if (!e.passed && e.unverified === undefined && (r.maxGateFailures == null || e.attempt < r.maxGateFailures)) {
           this.notices.show({ level: 'warning', text: `Kite: ${gateAttemptSentence(r.feature, e, r.maxGateFailures ?? null)}`, actions: r.log ? [{ title: 'Open Log', command: 'kite.openRun', args: [r.log] }] : [] });
         }
         break;
+      }
       case 'warning':
         // Said at the start of a run on a machine without a sandbox (e.g. Windows), before the
         // first command asks; a dev container is the recommended way to get one.

@@ -234,6 +234,7 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     toolbox: c.opts.toolbox,
     env: c.opts.env,
     steer: c.opts.steer,
+    ...(c.opts.replayOf ? { recordedEvents: c.opts.replayEvents ?? [] } : {}),
   });
   // MCP servers start before session_start: their tools are part of what it records.
   const { deps, mcp } = await withMcpTools(assembled, { root, config, feature, mode: c.opts.mode, env: c.opts.env ?? process.env, ...(c.opts.replayOf ? { replayEvents: c.opts.replayEvents ?? [], liveMcp: c.opts.liveMcp === true } : {}), ...(c.opts.mcpTrustRoot ? { trustRoot: c.opts.mcpTrustRoot } : {}), toolboxInjected: c.opts.toolbox !== undefined });

@@ -4,7 +4,7 @@
 // filter or a collapse/expand walks all the rows.
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
-import { tokensOf } from '../../src/harness/protocol/totals';
+import { judgeCallsOf, tokensOf } from '../../src/harness/protocol/totals';
 import { emptyContextTally, tallyEvent, type ContextTally } from '../../src/harness/protocol/contextTally';
 import type { TimelineSource } from '../../src/harness/protocol/webviewMessages';
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
@@ -169,6 +169,8 @@ export class TimelineStore {
     if (e.kind === 'model') {
       this.totals.turns = Math.max(this.totals.turns, e.turn);
       this.totals.tokens += tokensOf(e);
+    } else if (e.kind === 'gate') {
+      for (const j of judgeCallsOf(e)) this.totals.tokens += tokensOf(j); // judged checks' calls
     } else if (e.kind === 'session_start') {
       this.totals.feature = `${e.feature} — ${e.title}`;
       this.totals.model = e.model;

@@ -2,6 +2,7 @@
 // Appending an event touches only the last turn; the charts read buckets of 2^k turns so they
 // never draw more than MAX_BARS bars, whatever the length of the run.
 import type { KiteEvent } from '../../src/harness/protocol/events';
+import { judgeCallsOf } from '../../src/harness/protocol/totals';
 
 export const MAX_BARS = 240;
 
@@ -73,6 +74,10 @@ export class TurnSeries {
         const last = this.turns[this.turns.length - 1];
         if (last) {
           for (const c of e.checks) last.gateMs += c.ms;
+          // A judged check's call is paid for: it joins the cost of the turn that claimed done.
+          const judged = judgeCallsOf(e).reduce((sum, j) => sum + j.cost_usd, 0);
+          last.cost += judged;
+          last.cumCost += judged;
           this.mark(this.turns.length - 1);
         }
         break;

@@ -15,6 +15,7 @@ import { formatIssues } from './formatIssues';
 import { McpConfigSchema } from '../mcp/mcpConfigSchema';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
+import { CheckEntrySchema, JudgeCheckSchema, splitChecks } from '../gate/judgeCheck';
 
 export const CONFIG_FILE = join('.kite', 'config.json');
 
@@ -33,7 +34,8 @@ export const KiteConfigFileSchema = z.strictObject({
   $schema: z.string().optional(), // editors may add it; ignored
   model: z.string().min(1).optional(), // "anthropic:<id>" | "script:<file>" | bare model id
   max_tokens: z.number().int().positive().optional(),
-  checks: z.array(z.string().min(1)).optional(),
+  /** Shell commands, or judged checks ({"judge": "<rubric>", …}, gate/judgeCheck.ts). */
+  checks: z.array(CheckEntrySchema).optional(),
   command_timeout: z.number().positive().optional(),
   // What the text alone shows ("..", ".git") is checked here; loadConfig adds what needs the root.
   log_dir: z
@@ -75,7 +77,8 @@ export const DEFAULTS = {
 export const KiteConfigSchema = z.object({
   model: z.string().nullable(),
   max_tokens: z.number().int().positive(),
-  checks: z.array(z.string()),
+  checks: z.array(z.string()), // the commands of `checks`
+  judges: z.array(JudgeCheckSchema), // its judged checks, in order
   command_timeout: z.number().positive(),
   log_dir: z.string(),
   budget: z.object({
@@ -156,10 +159,12 @@ export function parseConfig(text: string, file = CONFIG_FILE): KiteConfig {
 
 export function withDefaults(c: KiteConfigFile): KiteConfig {
   const b = c.budget ?? {};
+  const { commands, judges } = splitChecks(c.checks);
   return {
     model: c.model ?? null,
     max_tokens: c.max_tokens ?? DEFAULTS.max_tokens,
-    checks: c.checks ?? [],
+    checks: commands,
+    judges,
     command_timeout: c.command_timeout ?? DEFAULTS.command_timeout,
     log_dir: c.log_dir ?? DEFAULTS.log_dir,
     budget: {

@@ -9,6 +9,8 @@ import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 import { KiteConfigFileSchema } from '../config/config';
 import { OutcomeSchema } from '../protocol/events';
 import { ContractsSchema } from '../policy/contracts';
+import { CheckEntrySchema, JudgeCheckSchema } from '../gate/judgeCheck';
+import { caseJudges, exampleJudge, JudgeExampleSchema } from './judgeAgreement';
 
 export const CASE_FILE = 'case.json';
 
@@ -45,7 +47,7 @@ export const ExpectSchema = z.strictObject({
 });
 export type Expect = z.infer<typeof ExpectSchema>;
 
-export const CaseSchema = z.strictObject({
+const CaseObjectSchema = z.strictObject({
   $schema: z.string().optional(),
   description: z.string().optional(),
   goal: z.string().optional(), // the progress file's goal when the start has none
@@ -58,8 +60,9 @@ export const CaseSchema = z.strictObject({
     tools: z.array(z.string()).optional(),
     may_change: z.array(z.string()).optional(),
     contracts: ContractsSchema.optional(),
+    judges: z.array(JudgeCheckSchema).optional(),
   }),
-  checks: z.array(z.string().min(1)).optional(),
+  checks: z.array(CheckEntrySchema).optional(),
   /** Laid over the start's .kite/config.json (policy, sandbox, max_gate_failures…). */
   config: KiteConfigFileSchema.omit({ checks: true, log_dir: true }).partial().optional(),
   model: z.string().min(1).optional(), // a spec; script:<file> is relative to the case folder
@@ -67,6 +70,17 @@ export const CaseSchema = z.strictObject({
   expect: ExpectSchema,
   /** What the recorded run did (written by `kite eval add`; informational). */
   recorded: z.looseObject({}).optional(),
+  /** Labelled examples for the case's judged checks: `kite eval` reports each judge's agreement. */
+  judge_examples: z.array(JudgeExampleSchema).optional(),
+});
+
+export const CaseSchema = CaseObjectSchema.superRefine((c, ctx) => {
+  const judges = caseJudges(c);
+  (c.judge_examples ?? []).forEach((e, i) => {
+    if (exampleJudge(judges, e)) return;
+    const which = e.judge !== undefined ? `names the rubric "${e.judge}", which is not one of the case's judged checks` : judges.length ? 'names no rubric ("judge") and the case has several judged checks' : 'is for a judge, but the case has no judged check (in checks or feature.judges)';
+    ctx.addIssue({ code: 'custom', path: ['judge_examples', i, 'judge'], message: `this example ${which}` });
+  });
 });
 export type CaseFile = z.infer<typeof CaseSchema>;
 
@@ -101,7 +115,7 @@ export function loadCase(dir: string): EvalCase {
   const json = parseJsonText(text);
   if (!json.ok) throw new SuiteError('bad_case', describeJsonProblem(file, json.problem));
   const parsed = CaseSchema.safeParse(json.value);
-  if (!parsed.success) throw new SuiteError('bad_case', formatIssues(file, parsed.error, { raw: json.value, knownKeys: Object.keys(CaseSchema.shape) }));
+  if (!parsed.success) throw new SuiteError('bad_case', formatIssues(file, parsed.error, { raw: json.value, knownKeys: Object.keys(CaseObjectSchema.shape) }));
   return { name: basename(resolve(dir)), dir: resolve(dir), file, spec: parsed.data };
 }
 

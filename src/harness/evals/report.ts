@@ -3,6 +3,7 @@
 // the unmet expectations case by case, and the same results as JSON, JUnit XML and Markdown.
 import type { CaseResult } from './runCase';
 import type { SuiteResult } from './runSuite';
+import { agreementText } from './judgeAgreement';
 
 const n = (v: number) => v.toLocaleString('en-US');
 const usd = (v: number) => `$${v.toFixed(4)}`;
@@ -70,13 +71,21 @@ export function formatSuite(s: SuiteResult): string {
     if (r.status === 'error') out.push(`✗ ${label(r, s)}: could not run: ${r.error}`);
     for (const u of r.unmet) out.push(`✗ ${label(r, s)}: ${u}`);
   }
+  const agreements = agreementLines(s);
+  if (agreements.length) out.push('', 'Judge agreement (labelled judge_examples):', ...agreements.map((l) => `  ${l}`));
   const c = counts(s);
   out.push('', `${s.results.length} case run${s.results.length === 1 ? '' : 's'}: ${c.passed} passed, ${c.failed} failed${c.errors ? `, ${c.errors} could not run` : ''} (${s.jobs} at a time, ${(s.wall_ms / 1000).toFixed(1)} s).`);
   return out.join('\n');
 }
 
+/** "case: "<rubric>" (model): 3/4 (75%)", one line per judge of each case with judge_examples. */
+function agreementLines(s: SuiteResult): string[] {
+  return s.results.flatMap((r) => (r.judges ?? []).map((a) => `${label(r, s)}: "${clip(a.judge, 70)}" (${a.model}): ${agreementText(a)}${a.misses.length ? ` — ${a.misses.join('; ')}` : ''}`));
+}
+
 export function suiteJson(s: SuiteResult): string {
-  return JSON.stringify({ ...counts(s), jobs: s.jobs, wall_ms: s.wall_ms, models: modelStats(s), cases: s.results }, null, 2);
+  const judgeAgreement = s.results.flatMap((r) => (r.judges ?? []).map((a) => ({ case: r.case, judge: a.judge, model: a.model, matches: a.matches, total: a.total, agreement: a.total ? a.matches / a.total : 0 })));
+  return JSON.stringify({ ...counts(s), jobs: s.jobs, wall_ms: s.wall_ms, models: modelStats(s), ...(judgeAgreement.length ? { judge_agreement: judgeAgreement } : {}), cases: s.results }, null, 2);
 }
 
 const xml = (v: string) =>
@@ -92,7 +101,8 @@ export function suiteJunit(s: SuiteResult): string {
   const c = counts(s);
   const cases = s.results.map((r) => {
     const open = `    <testcase classname="kite.eval" name="${xml(label(r, s))}" time="${(r.ms / 1000).toFixed(3)}"`;
-    const props = `outcome ${r.outcome}, ${r.turns} turns, ${r.tokens} tokens, ${usd(r.cost_usd)}${r.log ? `; log ${r.log}` : ''}`;
+    const agree = (r.judges ?? []).map((a) => `; judge agreement "${a.judge}" (${a.model}): ${agreementText(a)}`).join('');
+    const props = `outcome ${r.outcome}, ${r.turns} turns, ${r.tokens} tokens, ${usd(r.cost_usd)}${agree}${r.log ? `; log ${r.log}` : ''}`;
     if (r.status === 'pass') return `${open}>\n      <system-out>${xml(props)}</system-out>\n    </testcase>`;
     if (r.status === 'error') return `${open}>\n      <error message="${xml(r.error ?? '')}">${xml(r.error ?? '')}</error>\n    </testcase>`;
     return `${open}>\n      <failure message="${xml(r.unmet[0] ?? '')}">${xml([...r.unmet, r.notes && `notes: ${r.notes}`].filter(Boolean).join('\n'))}</failure>\n      <system-out>${xml(props)}</system-out>\n    </testcase>`;
@@ -115,6 +125,8 @@ export function suiteMarkdown(s: SuiteResult): string {
   for (const row of rowsOf(s)) lines.push(`| ${row.map(md).join(' | ')} |`);
   const bad = s.results.filter((r) => r.status !== 'pass');
   if (bad.length) lines.push('', ...bad.flatMap((r) => (r.status === 'error' ? [`- **${md(label(r, s))}**: could not run: ${md(r.error ?? '')}`] : r.unmet.map((u) => `- **${md(label(r, s))}**: ${md(u)}`))));
+  const agreements = agreementLines(s);
+  if (agreements.length) lines.push('', '**Judge agreement** (labelled judge_examples):', ...agreements.map((l) => `- ${md(l)}`));
   if (s.models.length > 1) {
     lines.push('', '| Model | Pass rate | Mean cost | Mean turns |', '| --- | ---: | ---: | ---: |');
     for (const m of modelStats(s)) lines.push(`| ${md(m.model)} | ${m.passed}/${m.cases} | ${usd(m.mean_cost_usd)} | ${m.mean_turns.toFixed(1)} |`);

@@ -15,6 +15,7 @@ import { UnattendedHost } from '../cli/unattendedHost';
 import type { EvalCase } from './evalCase';
 import { unmetExpectations } from './expectations';
 import { makeScratch } from './scratch';
+import { judgeAgreement, type JudgeAgreement } from './judgeAgreement';
 
 export type CaseStatus = 'pass' | 'fail' | 'error';
 
@@ -31,6 +32,8 @@ export interface CaseResult {
   notes: string; // why it went the way it did, in one line
   log: string | null;
   error: string | null;
+  /** Each judge's agreement with the case's labelled examples (judge_examples). */
+  judges?: JudgeAgreement[];
 }
 
 export interface RunCaseOptions {
@@ -58,6 +61,13 @@ export async function runCase(c: EvalCase, o: RunCaseOptions): Promise<CaseResul
   const { spec, cwd } = caseModelSpec(c, o.model, o.cwd);
   const base = { case: c.name, model: spec || '(config)', turns: 0, tokens: 0, cost_usd: 0, unmet: [], log: null };
   let scratch;
+  let judges: { judges?: JudgeAgreement[] } = {};
+  try {
+    const agreement = await judgeAgreement(c, o.signal);
+    if (agreement.length) judges = { judges: agreement };
+  } catch (e) {
+    return { ...base, status: 'error', outcome: 'not run', ms: Date.now() - t0, notes: `the judge examples could not be judged: ${(e as Error).message}`, error: (e as Error).message };
+  }
   try {
     scratch = makeScratch(c);
   } catch (e) {
@@ -107,6 +117,7 @@ export async function runCase(c: EvalCase, o: RunCaseOptions): Promise<CaseResul
       notes: notesOf(diagnosis, events, summary.error ?? null),
       log,
       error: null,
+      ...judges,
     };
   } catch (e) {
     // The scratch is gone once the case ends, so `kite trust <scratch>` would help nobody.

@@ -4,7 +4,7 @@
 // from a clean tree like any `kite run`. All git goes through Kite's own git (no hooks run).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CONFIG_FILE } from '../config/config';
 import { parseJsonWithComments } from '../config/jsonText';
 import { PROGRESS_FILE } from '../progress/progressFile';
@@ -105,10 +105,19 @@ function writeCaseFiles(c: EvalCase, root: string): void {
   const progressPath = join(root, PROGRESS_FILE);
   const progress = readJson(c, progressPath, PROGRESS_FILE);
   const goal = typeof progress.goal === 'string' ? progress.goal : (s.goal ?? s.description ?? c.name);
-  writeFileSync(progressPath, JSON.stringify({ ...progress, goal, log: [], features: [{ ...s.feature, status: 'todo' }] }, null, 2) + '\n');
+  const judges = s.feature.judges?.map((j) => (j.model ? { ...j, model: caseScriptSpec(c, j.model) } : j));
+  const feature = { ...s.feature, ...(judges ? { judges } : {}), status: 'todo' };
+  writeFileSync(progressPath, JSON.stringify({ ...progress, goal, log: [], features: [feature] }, null, 2) + '\n');
   if (s.checks === undefined && s.config === undefined) return;
   const configPath = join(root, CONFIG_FILE);
-  const config = { ...readJson(c, configPath, CONFIG_FILE), ...s.config, ...(s.checks !== undefined ? { checks: s.checks } : {}) };
+  const checks = s.checks?.map((x) => (typeof x === 'string' || !x.model ? x : { ...x, model: caseScriptSpec(c, x.model) }));
+  const config = { ...readJson(c, configPath, CONFIG_FILE), ...s.config, ...(checks !== undefined ? { checks } : {}) };
   mkdirSync(dirname(configPath), { recursive: true });
   writeFileSync(configPath, JSON.stringify(config, null, 2) + '\n');
+}
+
+/** A judge's relative script: file is the case's own (outside the scratch, so the agent cannot rewrite its judge). */
+function caseScriptSpec(c: EvalCase, spec: string): string {
+  const m = /^script:(.+)$/.exec(spec);
+  return m && !isAbsolute(m[1]) ? `script:${resolve(c.dir, m[1])}` : spec;
 }

@@ -6,7 +6,7 @@
 // by that project's config `prices`), or is "price unknown" when the run could not price it.
 import { costOf, knownPriceOf, providerOf, uncachedCostOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
-import { addTokens, emptyTokenTotals, type TokenTotals } from '../protocol/totals';
+import { addTokens, emptyTokenTotals, judgeCallsOf, type TokenTotals } from '../protocol/totals';
 import { observationTokens } from '../protocol/contextTally';
 import { foldEvents } from '../protocol/reducer';
 
@@ -32,6 +32,8 @@ export interface RunCost {
   observation_tokens: number;
   observation_limit: number | null; // budget.observation_tokens the run started with
   compactions: number;
+  /** Judged checks' model calls (their tokens and dollars are in the totals above). */
+  judge_calls: number;
 }
 
 export interface CostGroup {
@@ -59,7 +61,7 @@ export interface CostReport {
 const group = (): CostGroup => ({ runs: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0 });
 
 export function costOfRun(events: readonly KiteEvent[], log: string, prices: PriceTable = {}): RunCost {
-  const r: RunCost = { run: '', log, feature: '?', model: '', provider: '', price_unknown: false, tokens_estimated: false, outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false, observation_tokens: 0, observation_limit: null, compactions: 0 };
+  const r: RunCost = { run: '', log, feature: '?', model: '', provider: '', price_unknown: false, tokens_estimated: false, outcome: 'unfinished', turns: 0, tokens: emptyTokenTotals(), list_usd: 0, billed_usd: 0, replay: false, observation_tokens: 0, observation_limit: null, compactions: 0, judge_calls: 0 };
   for (const e of events) {
     if (!r.run) r.run = e.run;
     if (e.kind === 'session_start') {
@@ -90,6 +92,15 @@ export function costOfRun(events: readonly KiteEvent[], log: string, prices: Pri
       addTokens(r.tokens, e.summary);
       r.list_usd += price ? uncachedCostOf(e.summary, price) : e.summary.cost_usd;
       r.billed_usd += price ? costOf(e.summary, price) : e.summary.cost_usd;
+    } else if (e.kind === 'gate') {
+      // A judged check's call is a model call too, at the cost logged when it answered (priced by the model that answered).
+      for (const j of judgeCallsOf(e)) {
+        addTokens(r.tokens, j);
+        if (j.price_unknown) r.price_unknown = true;
+        r.list_usd += j.cost_usd;
+        r.billed_usd += j.cost_usd;
+        r.judge_calls++;
+      }
     } else if (e.kind === 'session_end') r.outcome = e.status;
   }
   const s = foldEvents(events, { conversation: false }); // the one count of observation tokens
@@ -166,6 +177,11 @@ export function formatCostReport(report: CostReport): string {
     const limit = r.observation_limit !== null ? ` of ${n(r.observation_limit)} (budget.observation_tokens)` : '';
     const compacted = r.compactions ? ` · ${r.compactions} compaction${r.compactions === 1 ? '' : 's'}` : '';
     out.push(`  ${r.run}: ~${n(r.observation_tokens)}${limit}${compacted}`);
+  }
+  const judged = report.runs.filter((r) => r.judge_calls > 0);
+  if (judged.length) {
+    out.push('', 'Judged checks (separate model calls, counted in the tokens and dollars above):');
+    for (const r of judged) out.push(`  ${r.run}: ${r.judge_calls} judge call${r.judge_calls === 1 ? '' : 's'}`);
   }
   const saved = t.list_usd - t.billed_usd;
   if (t.list_usd > 0) {

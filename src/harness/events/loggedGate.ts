@@ -13,7 +13,7 @@ export class LoggedGate implements GateLike {
 
   async check(opts: GateCheckOptions): Promise<GateVerdict> {
     const raw = await this.inner.check(opts);
-    const v: GateVerdict = { ...raw, feedback: this.redact(raw.feedback), checks: raw.checks.map((c) => ({ ...c, output_tail: this.redact(c.output_tail) })) };
+    const v: GateVerdict = { ...raw, feedback: this.redact(raw.feedback), checks: raw.checks.map((c) => ({ ...c, output_tail: this.redact(c.output_tail), ...(c.judge ? { judge: { ...c.judge, reasons: this.redact(c.judge.reasons) } } : {}) })) };
     if (opts.signal?.aborted) {
       // Killed checks are not a verdict: no gate event (it would count as a failed attempt).
       const ran = v.checks.map((c) => `\`${c.command}\` ${c.exit_code === 0 && !c.timed_out ? 'passed' : 'killed'}`).join(', ');

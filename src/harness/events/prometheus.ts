@@ -2,7 +2,7 @@
 // runs by outcome, tool calls and errors by tool, a tool latency histogram, tokens by kind, cost.
 import { costOf, knownPriceOf, type PriceTable } from '../model/pricing';
 import type { KiteEvent } from '../protocol/events';
-import { addTokens, emptyTokenTotals } from '../protocol/totals';
+import { addTokens, emptyTokenTotals, judgeCallsOf } from '../protocol/totals';
 
 export const DURATION_BUCKETS_S = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300];
 
@@ -54,9 +54,15 @@ export class PromMetrics {
           this.toolDuration.set(e.name, h);
           break;
         }
-        case 'gate':
+        case 'gate': {
           inc(this.gates, String(e.passed));
+          // Judged checks' calls are model calls: their tokens and dollars count (not as replies).
+          for (const j of judgeCallsOf(e)) {
+            addTokens(this.tokens, j);
+            this.costUsd += j.cost_usd; // priced when it answered, by the model that answered
+          }
           break;
+        }
         case 'session_end':
           outcome = e.status;
           break;

@@ -47,6 +47,7 @@ function gateCause(g: GateRecord, s: RunState): string {
 }
 
 function checkFailure(c: CheckResult): string {
+  if (c.source === 'judge') return `the judged check "${c.command}" ${c.judge?.verdict ? `was judged "${c.judge.verdict}" (passes on "${c.judge.pass}")` : 'got no verdict from its judge'}`;
   const what = c.source === 'verify' ? "the feature's verify command" : 'a project check';
   const how = c.timed_out ? 'timed out' : c.exit_code === null ? 'was killed' : c.exit_code === 127 ? 'exited with code 127 (command not found)' : `exited with code ${c.exit_code}`;
   return `\`${c.command}\` (${what}) ${how}`;

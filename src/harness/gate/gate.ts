@@ -3,6 +3,8 @@
 // its exit code and the clipped tail of its output — specific feedback, not "try again".
 import type { CheckResult } from '../protocol/events';
 import type { ProcessRunner } from '../sandbox/types';
+import type { JudgeCheck } from './judgeCheck';
+import type { JudgeLike } from './judge';
 
 export const DEFAULT_TAIL_CHARS = 2_000;
 
@@ -52,6 +54,9 @@ export interface GateOptions {
   changedFiles?: () => string[] | null;
   /** The feature's `"expects_no_change": true`. */
   expectsNoChange?: boolean;
+  /** Judged checks (config `checks` rubrics, then the feature's `judges`): asked once every command passed. */
+  judges?: JudgeCheck[];
+  judge?: JudgeLike;
 }
 
 export class Gate implements GateLike {
@@ -71,7 +76,8 @@ export class Gate implements GateLike {
       return { passed: false, no_change: true, feedback: noChangeFeedback(opts), checks: [] };
     }
     // No command at all: the gate would pass vacuously. Never done on the agent's word alone.
-    if (this.commands.length === 0) return this.withoutCommands(opts);
+    const judges = this.opts.judges ?? [];
+    if (this.commands.length === 0 && judges.length === 0) return this.withoutCommands(opts);
     const results: CheckResult[] = [];
     // Every command runs (not stop-at-first) so the model sees all that is wrong at once.
     for (const { command, source } of this.commands) {
@@ -87,16 +93,24 @@ export class Gate implements GateLike {
         sandbox: r.sandbox,
       });
     }
-    const checksPassed = results.length === this.commands.length && results.every((c) => c.exit_code === 0 && !c.timed_out);
+    const commandsPassed = results.length === this.commands.length && results.every(checkPassed);
+    // A judge is a paid model call: it is asked only about work the commands already accept.
+    const judgesSkipped = judges.length > 0 && !commandsPassed;
+    if (commandsPassed) for (const j of judges) {
+      if (opts.signal?.aborted) break;
+      results.push(this.opts.judge ? await this.opts.judge.run(j, opts.signal) : noJudge(j));
+    }
+    const checksPassed = commandsPassed && results.length === this.commands.length + judges.length && results.every(checkPassed);
+    const feedbackOf = () => gateFeedback(results, opts, this.opts.timeoutS) + (judgesSkipped ? `\n\n${skippedJudgesLine(judges)}` : '');
     const changed = this.opts.changedGateFiles?.();
     if (changed === undefined || changed.length === 0) {
-      const feedback = checksPassed ? '' : gateFeedback(results, opts, this.opts.timeoutS);
+      const feedback = checksPassed ? '' : feedbackOf();
       return changed === undefined ? { passed: checksPassed, feedback, checks: results } : { passed: checksPassed, feedback, checks: results, changed_gate_files: [] };
     }
     // A check that passes only because its definition was rewritten proves nothing.
     const passed = checksPassed && !this.opts.refuseChangedGateFiles;
     const note = changedGateFilesNote(changed, this.opts.refuseChangedGateFiles === true);
-    const feedback = checksPassed ? (passed ? note : `${note}\n\n${retryLine(opts)}`) : `${gateFeedback(results, opts, this.opts.timeoutS)}\n\n${note}`;
+    const feedback = checksPassed ? (passed ? note : `${note}\n\n${retryLine(opts)}`) : `${feedbackOf()}\n\n${note}`;
     return { passed, feedback, checks: results, changed_gate_files: changed };
   }
 
@@ -120,6 +134,18 @@ export class Gate implements GateLike {
         `Add a check (e.g. "checks": ["npm test"] in .kite/config.json) or a "verify" command to the feature, then run it again; a feature no command can check says "verify": "none" and is confirmed by a person in an attended run.`,
     };
   }
+}
+
+const checkPassed = (c: CheckResult): boolean => c.exit_code === 0 && !c.timed_out;
+
+/** Judged checks with no judge to ask fail closed (never pass unasked). */
+function noJudge(j: JudgeCheck): CheckResult {
+  const reasons = 'no judge could be asked (Kite has no model for judged checks here); the check fails closed';
+  return { command: j.judge, source: 'judge', exit_code: 1, ms: 0, timed_out: false, output_tail: `no verdict\n${reasons}` };
+}
+
+function skippedJudgesLine(judges: JudgeCheck[]): string {
+  return `The judged check${judges.length === 1 ? '' : 's'} (${judges.map((j) => `"${j.judge}"`).join(', ')}) ${judges.length === 1 ? 'was' : 'were'} not asked: judges run once every command passes.`;
 }
 
 function noChangeFeedback(opts: GateCheckOptions): string {
@@ -165,16 +191,27 @@ export function gateFeedback(results: CheckResult[], opts: GateCheckOptions, tim
   const lines: string[] = [];
   lines.push(`Kite ran the gate (attempt ${opts.attempt} of ${opts.maxAttempts}) and it did NOT pass, so the feature is not done and nothing was committed.`);
   for (const c of failed) {
+    if (c.source === 'judge') {
+      lines.push(`\nFAILED: a judged check: "${c.command}". ${judgeSaid(c)}`);
+      continue;
+    }
     const what = c.timed_out ? `timed out after ${timeoutS} s and was killed` : c.exit_code === null ? 'was killed before it finished' : `exited with code ${c.exit_code}`;
     const label = c.source === 'verify' ? "the feature's verify command" : 'a project check';
     lines.push(`\nFAILED: \`${c.command}\` (${label}) ${what}.`);
     lines.push(c.output_tail ? `End of its output:\n\`\`\`\n${c.output_tail}\n\`\`\`` : 'It printed nothing.');
   }
-  if (passed.length) lines.push(`\nPassed: ${passed.map((c) => `\`${c.command}\``).join(', ')}.`);
+  if (passed.length) lines.push(`\nPassed: ${passed.map((c) => (c.source === 'judge' ? `judged "${c.command}"` : `\`${c.command}\``)).join(', ')}.`);
   const left = opts.maxAttempts - opts.attempt;
   lines.push(
-    `\nFix the cause, run the failing command yourself with the run tool to confirm it passes, then reply without a tool call to claim done again. ` +
+    `\nFix the cause${failed.some((c) => c.source === 'judge') ? ' (for a judged check: what its reasons say is missing)' : ''}, run the failing command yourself with the run tool to confirm it passes, then reply without a tool call to claim done again. ` +
       (left === 1 ? 'One more failed gate ends this session as gate_failed.' : `${left} more failed gates end this session as gate_failed.`),
   );
   return lines.join('\n');
+}
+
+/** What a judge said, for the model: its verdict against the passing one, and its reasons. */
+function judgeSaid(c: CheckResult): string {
+  const j = c.judge;
+  if (!j || j.verdict === null) return `It has no verdict: ${j?.reasons ?? c.output_tail}.`;
+  return `The judge answered "${j.verdict}" (it passes on "${j.pass}"). Its reasons:\n\`\`\`\n${j.reasons}\n\`\`\``;
 }

@@ -39,6 +39,7 @@ import { isTrusted } from '../hooks/trust';
 import { observationStop, withheldResult } from '../context/observationBudget';
 import { contextWindowOf } from '../model/contextWindows';
 import type { SteerSource } from './steer';
+import { judgeForRun } from '../gate/judgeForRun';
 
 export interface AssembleInput {
   root: string; // absolute work tree root
@@ -64,6 +65,8 @@ export interface AssembleInput {
   priorEvents?: readonly KiteEvent[];
   /** A person's messages to the agent (loop/steer.ts). */
   steer?: SteerSource;
+  /** A replay: the recorded run's events (its judges' verdicts answer again). */
+  recordedEvents?: readonly KiteEvent[];
 }
 
 export { LivePolicy }; // moved to policy/livePolicy.ts; re-exported for existing importers
@@ -156,9 +159,29 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
   const policy = new LivePolicy(root, config, sink);
   // One guard for the run's tool results and (through the registry) its notes and commit scan.
   const secrets = new SecretGuard({ root, env: input.env ?? process.env, config: config.redaction });
+  // Judged checks: the config's rubrics, then the feature's; a separate model call each (gate/judge.ts).
+  const judges = [...config.judges, ...(feature.judges ?? [])];
+  const judgeOpts = judges.length
+    ? {
+        judges,
+        judge: judgeForRun({
+          root,
+          logDir: workspaceLogDir(root, config),
+          base: () => state.meta?.git_head ?? null,
+          runModelId: input.model.id,
+          providers: config.providers,
+          env: input.env,
+          redact: (text) => secrets.redactText(text),
+          price,
+          maxTokens: config.max_tokens,
+          priorEvents: input.priorEvents,
+          recorded: input.recordedEvents,
+        }),
+      }
+    : {};
   // Hooks not approved on this machine still "run": each blocks (fail closed, never skipped).
   const hooks = hasHooks(config.hooks) ? new HookRunner({ hooks: config.hooks, trusted: isTrusted(root, config.hooks, input.env ?? process.env), runner, root, log: sink, sessionId: () => state.meta?.run ?? '' }) : null;
-  const checked = monitor ? new ContractGate(new Gate(gateOpts), monitor) : new Gate(gateOpts);
+  const checked = monitor ? new ContractGate(new Gate({ ...gateOpts, ...judgeOpts }), monitor) : new Gate({ ...gateOpts, ...judgeOpts });
   const gate = new LoggedGate(hooks ? new StopHookGate(checked, hooks) : checked, sink, (text) => secrets.redactText(text));
   const progress = input.progress;
   return {
@@ -184,6 +207,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
               mode: input.mode,
               limits: input.limits,
               maxGateFailures: config.max_gate_failures,
+              ...(judges.length ? { judges: judges.map((j) => j.judge) } : {}),
             }),
         }
       : null,

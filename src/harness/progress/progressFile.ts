@@ -9,6 +9,7 @@ import { ContractsSchema } from '../policy/contracts';
 import { formatIssues, jsonPath } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 import { kiteFileError } from './kiteFileError';
+import { JudgeCheckSchema } from '../gate/judgeCheck';
 
 export const PROGRESS_FILE = 'kite-progress.json';
 
@@ -26,6 +27,8 @@ export const FeatureSchema = z.looseObject({
   tools: z.array(z.string()).optional(), // restricts the tools this feature may use
   may_change: z.array(z.string()).optional(), // protected files (globs) this feature is meant to change
   contracts: ContractsSchema.optional(), // trajectory contracts of this feature, on top of the config's
+  // Judged checks of this feature (gate/judgeCheck.ts), run by the gate after its commands.
+  judges: z.array(JudgeCheckSchema).optional().describe('Judged checks: rubrics a separate model call answers yes or no about this run\'s diff, e.g. [{"judge": "The README documents the new --since flag with an example"}].'),
   // The feature is done without changing any file (e.g. "confirm the tests pass"); otherwise a run that changed nothing is not done.
   expects_no_change: z.boolean().optional().describe('true: this feature may be done without changing any file. Otherwise a run that changed no file does not pass the gate.'),
 });

@@ -24,6 +24,8 @@ export interface BriefingInput {
   limits?: Partial<Limits>;
   /** Failed gates that end the session (omitted: not mentioned). */
   maxGateFailures?: number;
+  /** Rubrics of the judged checks (config and feature), asked after the commands pass. */
+  judges?: string[];
 }
 
 function budgetLine(l: Partial<Limits>): string | null {
@@ -106,11 +108,15 @@ export function buildBriefing(input: BriefingInput): string {
     : 'No checks are configured and the feature has no verify command, so Kite cannot verify this work: the run ends unverified (nothing is committed) and a person reviews it. Describe how you verified your change in your final message.';
   out.push(
     `## The gate: what "done" means\n` +
-      (gate.length
+      (gate.length === 0 && input.judges?.length
+        ? 'No gate commands are configured: the judged checks below decide whether the work is done. Describe how you verified your change in your final message.'
+        : gate.length
         ? `When you reply without a tool call, Kite runs these commands from the workspace root, each with a ${input.commandTimeoutS} s time limit. Every one must exit 0:\n${gate.join('\n')}`
         : noGate) +
       `\nYou may run these commands yourself with the run tool before claiming done.`,
   );
+  if (input.judges?.length)
+    out.push(`## Judged checks\nOnce the commands pass, a separate judge reads your diff and answers each rubric yes or no; every one must pass:\n${input.judges.map((j) => `- "${j}"`).join('\n')}`);
   if (feature.tools?.length) out.push(`## Tools for this feature\nOnly these tools are available to this feature: ${feature.tools.join(', ')}.`);
   out.push(`Start by reading the code this feature touches. When the feature is complete and the gate commands pass, reply with a short summary and no tool call.`);
   return out.join('\n\n');

@@ -76,14 +76,35 @@ export const FeatureSnapshotSchema = z.object({
   status: FeatureStatusSchema,
 });
 
+/** A judged check's call (gate/judge.ts): a separate model call, never the agent's conversation.
+ *  Its usage counts in the run's budgets and `kite cost` (protocol/totals.ts judgeCallsOf). */
+export const JudgeResultSchema = z.object({
+  model: z.string(), // the judge's model spec (priced by the model that answered)
+  pass: z.enum(['yes', 'no']), // the answer that passes
+  verdict: z.enum(['yes', 'no']).nullable(), // null: no valid answer (garbage, an error): the check failed closed
+  reasons: z.string(), // the judge's reasons, or why there was no verdict
+  evidence_chars: z.number().int().nonnegative(), // size of the evidence sent
+  truncated: z.boolean(), // the evidence was cut to its bound
+  files: z.array(z.string()), // files the rubric named, sent in full (bounded)
+  reply: z.array(AssistantBlockSchema), // the judge's answer as received (a replay answers from it)
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative(),
+  cache_read_input_tokens: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative(),
+  price_unknown: z.literal(true).optional(),
+});
+export type JudgeResult = z.infer<typeof JudgeResultSchema>;
+
 export const CheckResultSchema = z.object({
-  command: z.string(),
-  exit_code: z.number().int().nullable(), // null when killed (timeout)
+  command: z.string(), // a judged check: its rubric
+  exit_code: z.number().int().nullable(), // null when killed (timeout); a judged check: 0 passed, 1 not
   ms: z.number().nonnegative(),
   timed_out: z.boolean(),
-  output_tail: z.string(), // the clipped tail shown to the model
-  source: z.enum(['check', 'verify']),
+  output_tail: z.string(), // the clipped tail shown to the model (a judged check: verdict and reasons)
+  source: z.enum(['check', 'verify', 'judge']),
   sandbox: SandboxInfoSchema.optional(), // which sandbox ran it (absent in older logs)
+  judge: JudgeResultSchema.optional(), // source 'judge'
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 

@@ -4,7 +4,7 @@
 import type { StopReason, ToolUseBlock } from './content';
 import { Conversation } from './conversation';
 import { countRepeat, repetitionKey, resetAfterChange } from './repetition';
-import { addModelEvent, addTokens, emptyTokenTotals, type TokenTotals } from './totals';
+import { addModelEvent, addTokens, emptyTokenTotals, judgeCallsOf, type TokenTotals } from './totals';
 import { cloneContextTally, emptyContextTally, tallyEvent, type ContextTally } from './contextTally';
 import {
   assertNever,
@@ -337,6 +337,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       break;
     }
     case 'gate':
+      // A judged check's call counts like a reply (tokens, dollars), not a turn nor a scripted reply.
+      for (const j of judgeCallsOf(e)) addModelEvent(s, j);
       s.gates.push({ seq: e.seq, attempt: e.attempt, passed: e.passed, feedback: e.feedback, checks: e.checks, ...(e.unverified !== undefined ? { unverified: e.unverified } : {}), ...(e.no_change ? { noChange: true } : {}) });
       // No command to run is not a failed attempt the model could fix: the run ends unverified.
       if (e.unverified !== undefined && !e.passed) {

@@ -1,7 +1,7 @@
 // A run's running totals, counted in one place. The reducer, the debugger, the transcript, the
 // extension's status bar and Runs view and the timeline webview all add model usage with these
 // helpers, so they agree by construction.
-import type { EventOf } from './events';
+import type { EventOf, JudgeResult } from './events';
 
 /** Token counts as a reply reports them (the Anthropic usage field names). */
 export interface ModelUsage {
@@ -51,4 +51,9 @@ export function addTokens(t: TokenTotals, u: ModelUsage): void {
 export function addModelEvent(t: RunTotals, e: Pick<EventOf<'model'>, 'input_tokens' | 'output_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'cost_usd'>): void {
   addTokens(t.tokens, e);
   t.cost_usd += e.cost_usd;
+}
+
+/** The judge calls of a gate event (judged checks): model calls that count like replies, not turns. */
+export function judgeCallsOf(e: Pick<EventOf<'gate'>, 'checks'>): JudgeResult[] {
+  return e.checks.flatMap((c) => (c.judge ? [c.judge] : []));
 }

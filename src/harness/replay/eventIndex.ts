@@ -3,6 +3,7 @@
 // and the writes per file. They make conditions and scopes O(1) at any position, in either
 // direction, without folding state.
 import { totalTokens } from '../protocol/content';
+import { judgeCallsOf } from '../protocol/totals';
 import type { EventOf, KiteEvent } from '../protocol/events';
 import { argPath } from './eventSummary';
 import { groupTurns } from './transcript';
@@ -113,6 +114,15 @@ export class EventIndex {
         case 'gate':
           gate = i;
           if (!e.passed) gateFailures++;
+          // Judged checks' calls count in the run's totals, as the reducer counts them.
+          for (const j of judgeCallsOf(e)) {
+            tokens += totalTokens(j);
+            td.input += j.input_tokens;
+            td.output += j.output_tokens;
+            td.cache_write += j.cache_creation_input_tokens;
+            td.cache_read += j.cache_read_input_tokens;
+            cost += j.cost_usd;
+          }
           break;
         case 'proposed':
           this.calls[callFor(e.id, e.name, i)].proposed = i;

@@ -44,18 +44,32 @@ describe('kite eval (dist/cli.js, real git, the starter suite)', function () {
     assert.match(r.stdout, /^ledger-rounding\s+pass\s+done\s+7\s+38,634\s+\$\d+\.\d{4}\s+The gate failed \(attempt 1\)/m);
     assert.match(r.stdout, /^missing-binary\s+pass\s+gate_failed\s+4\s+[\d,]+\s+\$\d+\.\d{4}\s+command not found: kite-pdfrender/m);
     assert.match(r.stdout, /^off-by-one\s+pass\s+done\s+6\s/m);
-    assert.match(r.stdout, /3 case runs: 3 passed, 0 failed \(2 at a time, /);
+    assert.match(r.stdout, /^readme-judge\s+pass\s+done\s+4\s+4,100\s/m, 'the judge calls count in the tokens (2 × 940 on top of the agent’s 2,220)');
+    assert.match(r.stdout, /^Judge agreement \(labelled judge_examples\):\n {2}readme-judge: "README.md documents the --since flag with an example command" \(script:judge.json\): 2\/3 \(67%\) — example 3: labelled "yes", the judge said "no"$/m);
+    assert.match(r.stdout, /4 case runs: 4 passed, 0 failed \(2 at a time, /);
 
     const junit = readFileSync(join(cwd, 'out', 'junit.xml'), 'utf8');
-    assert.match(junit, /<testsuites name="kite eval" tests="3" failures="0" errors="0"/);
-    assert.deepEqual([...junit.matchAll(/<testcase classname="kite.eval" name="([^"]+)"/g)].map((m) => m[1]), ['ledger-rounding', 'missing-binary', 'off-by-one']);
+    assert.match(junit, /<testsuites name="kite eval" tests="4" failures="0" errors="0"/);
+    assert.deepEqual([...junit.matchAll(/<testcase classname="kite.eval" name="([^"]+)"/g)].map((m) => m[1]), ['ledger-rounding', 'missing-binary', 'off-by-one', 'readme-judge']);
+    assert.match(junit, /judge agreement &quot;README.md documents the --since flag with an example command&quot; \(script:judge.json\): 2\/3 \(67%\)/);
     assert.match(readFileSync(join(cwd, 'out', 'summary.md'), 'utf8'), /^\| ledger-rounding \| pass \| done \| 7 \|/m);
 
     // Each case wrote its own complete log; the runs happened in scratch repositories, not here.
     const logs = readdirSync(join(cwd, '.kite', 'runs')).filter((d) => d.startsWith('eval-'));
     assert.equal(logs.length, 1);
     const dir = join(cwd, '.kite', 'runs', logs[0]);
-    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort(), ['ledger-rounding.jsonl', 'missing-binary.jsonl', 'off-by-one.jsonl']);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort(), ['ledger-rounding.jsonl', 'missing-binary.jsonl', 'off-by-one.jsonl', 'readme-judge.jsonl']);
+    // The judged run: the judge said no with reasons, the agent was told them, then the judge said yes.
+    const judged = eventsOf(join(dir, 'readme-judge.jsonl'));
+    assert.deepEqual(gates(judged), [false, true]);
+    const feedback = judged.find((e) => e.kind === 'user' && e.reason === 'gate_feedback');
+    assert.ok(feedback?.kind === 'user' && /The judge answered "no" \(it passes on "yes"\)\. Its reasons:\n```\nREADME.md describes --since but shows no example command using it\./.test(feedback.text), JSON.stringify(feedback));
+    assert.ok(judged.at(-1)?.kind === 'session_end' && (judged.at(-1) as { status: string }).status === 'done');
+    // kite cost counts the judge's calls.
+    const cost = kite(cwd, 'cost', join(dir, 'readme-judge.jsonl'));
+    assert.equal(cost.status, 0, cost.all);
+    assert.match(cost.stdout, /^\S+\s+F1\s+done\s+4\s+3,840\s+260\s+0\s+0\s+4,100\s+\$0\.0110\s+\$0\.0110$/m);
+    assert.match(cost.stdout, /Judged checks \(separate model calls, counted in the tokens and dollars above\):\n {2}\S+: 2 judge calls/);
     const ledger = eventsOf(join(dir, 'ledger-rounding.jsonl'));
     assert.deepEqual(gates(ledger), [false, true]);
     const start = ledger[0];

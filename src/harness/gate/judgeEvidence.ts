@@ -1,0 +1,102 @@
+// What a judge sees: the run's diff from its starting commit (untracked files as new files), and
+// the files its rubric names by path ("README.md", "docs/cli.md"), each as it is now. Bounded in
+// size, with a note saying what was cut. Kite's own files (.kite/, the progress file, the log
+// folder), .git and secret files (.env…) never go in; the caller redacts secrets from the text.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { isSecretFile } from '../policy/policy';
+import { PROGRESS_FILE } from '../progress/progressFile';
+import { runGit } from '../progress/runGit';
+import { resolveInWorkspace } from '../tools/paths';
+
+export const DEFAULT_EVIDENCE_CHARS = 40_000;
+/** Of the bound, at most this share goes to the named files; the diff gets the rest (and what they leave). */
+const FILES_SHARE = 0.5;
+
+export interface EvidenceInput {
+  root: string;
+  logDir: string; // absolute
+  base: string | null; // the run's starting commit (null: no diff can be made)
+  rubric: string;
+  maxChars?: number;
+}
+
+export interface Evidence {
+  text: string;
+  truncated: boolean;
+  files: string[]; // the named files sent
+}
+
+/** Workspace-relative paths the rubric names: words with a slash or an extension that are files now. */
+export function namedFiles(root: string, logDir: string, rubric: string): string[] {
+  return namedFileTargets(root, logDir, rubric).map((f) => f.rel);
+}
+
+function namedFileTargets(root: string, logDir: string, rubric: string): { rel: string; abs: string }[] {
+  const out: { rel: string; abs: string }[] = [];
+  for (const m of rubric.matchAll(/[\w.-]*[\w-](?:\/[\w.-]+)*\.[A-Za-z0-9]+|[\w.-]+(?:\/[\w.-]+)+/g)) {
+    const word = m[0].replace(/^\.\//, '');
+    const r = resolveInWorkspace(root, logDir, word, { forWrite: false });
+    if (!r.ok || out.some((f) => f.rel === r.rel) || !kitePathAllowed(r.rel) || !existsSync(r.abs) || !statSync(r.abs).isFile()) continue;
+    out.push({ rel: r.rel, abs: r.abs });
+  }
+  return out;
+}
+
+/** Not Kite's own state, not a secret file. */
+function kitePathAllowed(rel: string): boolean {
+  return rel !== PROGRESS_FILE && !rel.startsWith('.kite/') && rel !== '.kite' && !isSecretFile(rel);
+}
+
+export function buildEvidence(i: EvidenceInput): Evidence {
+  const max = i.maxChars ?? DEFAULT_EVIDENCE_CHARS;
+  const files = namedFileTargets(i.root, i.logDir, i.rubric);
+  let truncated = false;
+  const parts: string[] = [];
+  let fileBudget = Math.floor(max * FILES_SHARE);
+  for (const { rel, abs } of files) {
+    const content = readText(abs);
+    const cut = clip(content, Math.max(0, fileBudget));
+    truncated ||= cut.truncated;
+    fileBudget -= cut.text.length;
+    parts.push(`<file path="${rel}">\n${cut.text}\n</file>`);
+  }
+  const used = parts.reduce((n, p) => n + p.length, 0);
+  const diff = clip(runDiff(i), Math.max(0, max - used));
+  truncated ||= diff.truncated;
+  parts.unshift(`<diff base="${i.base ?? 'none'}">\n${diff.text || (i.base ? '(the run changed no file)' : '(no starting commit: no diff)')}\n</diff>`);
+  return { text: parts.join('\n\n'), truncated, files: files.map((f) => f.rel) };
+}
+
+/** The text cut to `max` characters with a note of how much was left out. */
+function clip(text: string, max: number): { text: string; truncated: boolean } {
+  if (text.length <= max) return { text, truncated: false };
+  return { text: `${text.slice(0, max)}\n[… Kite cut ${text.length - max} of ${text.length} characters here: the evidence is bounded …]`, truncated: true };
+}
+
+/** The work tree against the starting commit, Kite's files and secret files left out. */
+function runDiff(i: EvidenceInput): string {
+  if (!i.base) return '';
+  const logRel = i.logDir.startsWith(`${i.root}/`) ? i.logDir.slice(i.root.length + 1) : null;
+  const allowed = (f: string) => kitePathAllowed(f) && !(logRel && (f === logRel || f.startsWith(`${logRel}/`)));
+  try {
+    const tracked = runGit(i.root, ['diff', '--name-only', '-z', '--no-renames', '--relative', i.base, '--']).split('\0').filter(Boolean).filter(allowed);
+    const diff = tracked.length ? runGit(i.root, ['diff', '--no-ext-diff', '--no-color', '--no-renames', '--relative', i.base, '--', ...tracked]) : '';
+    const untracked = runGit(i.root, ['ls-files', '-z', '--others', '--exclude-standard']).split('\0').filter(Boolean).filter(allowed);
+    const added = untracked.map((f) => {
+      const r = resolveInWorkspace(i.root, i.logDir, f, { forWrite: false }); // a link out of the workspace is not followed
+      return `new file ${f}:\n${r.ok ? readText(r.abs) : '(not shown: outside the workspace)'}`;
+    });
+    return [diff.trimEnd(), ...added].filter(Boolean).join('\n\n');
+  } catch (e) {
+    return `(Kite could not make the diff: ${(e as Error).message.split('\n')[0]})`;
+  }
+}
+
+function readText(abs: string): string {
+  try {
+    const buf = readFileSync(abs);
+    return buf.includes(0) ? `(binary, ${buf.length} bytes)` : buf.toString('utf8');
+  } catch {
+    return '(unreadable)';
+  }
+}
