@@ -1,4 +1,4 @@
-// The webview's own state: every event it was sent, one row per event, rows grouped by model
+// The webview's own state: one row per event (the recent events whole, older ones on request), rows grouped by model
 // turn, the filtered list of visible rows, and the chart series. Appending is O(1) per event
 // (the list, the groups, the filter check and the series all grow at the end); only a changed
 // filter or a collapse/expand walks all the rows.
@@ -6,7 +6,8 @@ import type { KiteEvent } from '../../src/harness/protocol/events';
 import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
 import { tokensOf } from '../../src/harness/protocol/totals';
 import { emptyContextTally, tallyEvent, type ContextTally } from '../../src/harness/protocol/contextTally';
-import type { TimelineSource } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_RECENT_EVENTS, type TimelineSource } from '../../src/harness/protocol/webviewMessages';
+import { RecentEvents } from './recentEvents';
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
 import { TurnSeries } from './turnSeries';
@@ -51,7 +52,8 @@ export interface AppendResult {
 }
 
 export class TimelineStore {
-  readonly events: KiteEvent[] = [];
+  /** Events kept whole: the recent ones (the page's memory must not grow with the log). */
+  readonly events = new RecentEvents(VIEW_RECENT_EVENTS);
   readonly rows: Row[] = [];
   readonly groups: Group[] = [];
   readonly series = new TurnSeries();
