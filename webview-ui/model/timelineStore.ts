@@ -8,6 +8,7 @@ import { tokensOf } from '../../src/harness/protocol/totals';
 import { emptyContextTally, tallyEvent, type ContextTally } from '../../src/harness/protocol/contextTally';
 import { VIEW_RECENT_EVENTS, type TimelineSource } from '../../src/harness/protocol/webviewMessages';
 import { RecentEvents } from './recentEvents';
+import { StringPool } from './stringPool';
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
 import { TurnSeries } from './turnSeries';
@@ -67,6 +68,7 @@ export class TimelineStore {
   observationLimit: number | null = null;
   compactions = 0;
   readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null, sandbox: null };
+  private readonly strings = new StringPool();
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
   private readonly toolNames = new Map<string, string>();
@@ -131,6 +133,11 @@ export class TimelineStore {
       head: group.head === index,
       toolNameOf: (id) => this.toolNames.get(id) ?? null,
     });
+    // Kinds, tool names and titles repeat on most rows, but every message brings its own copies.
+    row.kind = this.strings.intern(row.kind);
+    if (row.kind !== 'model') row.title = this.strings.intern(row.title); // "Turn 3" is unique
+    row.status = this.strings.intern(row.status);
+    if (row.tool !== null) row.tool = this.strings.intern(row.tool);
     this.events.push(e);
     this.rows.push(row);
     if (e.kind === 'model') this.modelRows.push(index);
