@@ -162,6 +162,18 @@ export class TimelineApp {
       case 'steerResult':
         this.steer.result(msg.ok, msg.message);
         break;
+      case 'detail': {
+        const row = this.store.rowOfSeq(msg.seq);
+        if (row < 0) break;
+        if (!msg.event) {
+          if (this.details.seq === msg.seq) this.details.unavailable();
+          break;
+        }
+        this.store.events.remember(row, msg.event);
+        // Still the selected row: fill in the pane (a person may have moved on meanwhile).
+        if (this.details.seq === msg.seq) this.details.show(this.store.rows[row] ?? null, msg.event, this.store.totals.startedAt);
+        break;
+      }
       case 'reveal': {
         const row = this.store.rowOfSeq(msg.seq);
         if (row >= 0) {
@@ -250,7 +262,10 @@ export class TimelineApp {
   private select(rowIndex: number): void {
     this.selectedRow = rowIndex;
     // Details first: the pane takes room from the list, and the selection must stay in view.
-    this.details.show(this.store.rows[rowIndex] ?? null, this.store.events[rowIndex] ?? null, this.store.totals.startedAt);
+    const row = this.store.rows[rowIndex] ?? null;
+    const event = this.store.events.at(rowIndex);
+    this.details.show(row, event, this.store.totals.startedAt);
+    if (row && !event) this.post({ type: 'detail', seq: row.seq });
     this.list.setSelected(rowIndex);
   }
 

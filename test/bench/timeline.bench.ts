@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogTailer, type TailerEvent } from '../../src/harness/events/logTailer';
 import type { KiteEvent } from '../../src/harness/protocol/events';
-import { SNAPSHOT_CHUNK, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_BATCH, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
 import { RESULTS, launchChromium, openTimeline } from '../e2e/helpers/timelinePage';
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
             resolve();
           }
         },
-        { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000, follow: false },
+        { batchSize: VIEW_BATCH, firstBatchSize: 500, follow: false, validation: 'structural' },
       );
       tailer.start().catch(reject);
     });

@@ -13,6 +13,8 @@ import { niceMax } from '../../webview-ui/model/turnSeries';
 import { colourDistance, cssRgb, dominantColour, hexRgb } from './helpers/pixels';
 import { THEMES } from './helpers/themes';
 import { ROOT, RESULTS, launchChromium, openTimeline, type TimelinePage } from './helpers/timelinePage';
+import { VIEW_RECENT_EVENTS } from '../../src/harness/protocol/webviewMessages';
+import { ev } from '../helpers/events';
 
 function fixture(name: string): KiteEvent[] {
   const parser = new LogLineParser(name.replace(/\.jsonl$/, ''));
@@ -340,6 +342,36 @@ describe('timeline webview in Chromium', function () {
     assert.deepEqual(applied, { type: 'applied', events: 45, lastSeq: 44, selected: 40, totals: { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd } });
     // The filter that hid it was cleared, and its turn opened.
     assert.equal(await tp.page.evaluate(() => (document.getElementById('errors-only') as HTMLElement & { checked: boolean }).checked), false);
+  });
+
+  it('keeps only recent events whole: an older row\'s details are asked of the extension by seq', async () => {
+    tp = await openTimeline(browser, { height: 700 });
+    // The demo run, then enough later events that the demo's are no longer kept in the page.
+    const later = Array.from({ length: VIEW_RECENT_EVENTS + 100 }, (_, i): KiteEvent => ({ ...ev.warning({ message: `later ${i}` }), seq: 45 + i, run: 'demo-run', t: 40 + i }));
+    await tp.send({ type: 'snapshot', source, total: 45 + later.length, events: [...demo, ...later], problems: [], loading: false });
+    await tp.waitForEvents(45 + later.length);
+    await tp.send({ type: 'reveal', seq: 40 });
+    await tp.page.waitForSelector('.row.selected[data-seq="40"]');
+    assert.equal(await tp.page.textContent('#details h2'), 'run — exit 0');
+    assert.equal(await tp.page.textContent('#details .body'), 'Reading this event from the log…');
+    await tp.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'detail'));
+    assert.deepEqual((await tp.posted()).filter((m) => m.type === 'detail'), [{ type: 'detail', seq: 40 }]);
+    await tp.send({ type: 'detail', seq: 40, event: demo[40] });
+    await tp.page.waitForFunction(() => /4 passed in 0\.52s/.test(document.querySelector('#details .body')?.textContent ?? ''));
+    // A recent event is shown at once, with no request.
+    const last = later.at(-1) as KiteEvent;
+    await tp.send({ type: 'reveal', seq: last.seq });
+    await tp.page.waitForSelector(`.row.selected[data-seq="${last.seq}"]`);
+    assert.match((await tp.page.textContent('#details .body')) ?? '', new RegExp(`later ${later.length - 1}`));
+    // An answer for a row no longer selected changes nothing shown; one the log lost says so.
+    await tp.send({ type: 'detail', seq: 39, event: demo[39] });
+    assert.match((await tp.page.textContent('#details .body')) ?? '', new RegExp(`later ${later.length - 1}`));
+    await tp.send({ type: 'reveal', seq: 12 });
+    await tp.page.waitForSelector('.row.selected[data-seq="12"]');
+    await tp.send({ type: 'detail', seq: 12, event: null });
+    await tp.page.waitForFunction(() => /could not be read from the log/.test(document.querySelector('#details .body')?.textContent ?? ''));
+    assert.deepEqual((await tp.posted()).filter((m) => m.type === 'detail'), [{ type: 'detail', seq: 40 }, { type: 'detail', seq: 12 }]);
+    assert.deepEqual(tp.errors, []);
   });
 
   it('shows a log of the original Python Kite, normalized by the parser', async () => {

@@ -1,4 +1,4 @@
-// The webview's own state: every event it was sent, one row per event, rows grouped by model
+// The webview's own state: one row per event (the recent events whole, older ones on request), rows grouped by model
 // turn, the filtered list of visible rows, and the chart series. Appending is O(1) per event
 // (the list, the groups, the filter check and the series all grow at the end); only a changed
 // filter or a collapse/expand walks all the rows.
@@ -6,7 +6,9 @@ import type { KiteEvent } from '../../src/harness/protocol/events';
 import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
 import { judgeCallsOf, tokensOf } from '../../src/harness/protocol/totals';
 import { emptyContextTally, tallyEvent, type ContextTally } from '../../src/harness/protocol/contextTally';
-import type { TimelineSource } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_RECENT_EVENTS, type TimelineSource } from '../../src/harness/protocol/webviewMessages';
+import { RecentEvents } from './recentEvents';
+import { StringPool } from './stringPool';
 import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
 import { TurnSeries } from './turnSeries';
@@ -51,7 +53,8 @@ export interface AppendResult {
 }
 
 export class TimelineStore {
-  readonly events: KiteEvent[] = [];
+  /** Events kept whole: the recent ones (the page's memory must not grow with the log). */
+  readonly events = new RecentEvents(VIEW_RECENT_EVENTS);
   readonly rows: Row[] = [];
   readonly groups: Group[] = [];
   readonly series = new TurnSeries();
@@ -65,6 +68,7 @@ export class TimelineStore {
   observationLimit: number | null = null;
   compactions = 0;
   readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null, sandbox: null };
+  private readonly strings = new StringPool();
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
   private readonly toolNames = new Map<string, string>();
@@ -129,6 +133,11 @@ export class TimelineStore {
       head: group.head === index,
       toolNameOf: (id) => this.toolNames.get(id) ?? null,
     });
+    // Kinds, tool names and titles repeat on most rows, but every message brings its own copies.
+    row.kind = this.strings.intern(row.kind);
+    if (row.kind !== 'model') row.title = this.strings.intern(row.title); // "Turn 3" is unique
+    row.status = this.strings.intern(row.status);
+    if (row.tool !== null) row.tool = this.strings.intern(row.tool);
     this.events.push(e);
     this.rows.push(row);
     if (e.kind === 'model') this.modelRows.push(index);

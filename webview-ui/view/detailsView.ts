@@ -67,9 +67,10 @@ export class DetailsView {
   }
 
   /** `startedAt`: the run's wall-clock start (ms since epoch), to show when an event happened. */
+  /** `event` null with a row: the page asked the extension for it (older events are not kept). */
   show(row: Row | null, event: KiteEvent | null, startedAt: number | null = null): void {
     this.row = row;
-    if (!row || !event) {
+    if (!row) {
       this.el.hidden = true;
       return;
     }
@@ -87,9 +88,9 @@ export class DetailsView {
     });
     this.actions.replaceChildren(...buttons);
     const facts: [string, string][] = [
-      ['seq', String(event.seq)],
-      ['time', startedAt === null ? formatClock(event.t) : `${formatClock(event.t)} (${new Date(startedAt + event.t * 1000).toLocaleTimeString('en-GB')})`],
-      ['kind', event.kind],
+      ['seq', String(row.seq)],
+      ['time', startedAt === null ? formatClock(row.t) : `${formatClock(row.t)} (${new Date(startedAt + row.t * 1000).toLocaleTimeString('en-GB')})`],
+      ['kind', row.kind],
     ];
     if (row.turn) facts.push(['turn', String(row.turn)]);
     if (row.ms !== null) facts.push(['duration', formatMs(row.ms)]);
@@ -104,8 +105,21 @@ export class DetailsView {
         return s;
       }),
     );
-    this.thinking.replaceChildren(...thinkingBlocks(event));
-    this.body.textContent = showControlChars(detailText(event)); // bidi overrides and escapes shown, not applied
+    this.thinking.replaceChildren(...(event ? thinkingBlocks(event) : []));
+    // bidi overrides and escapes shown, not applied
+    this.body.textContent = event ? showControlChars(detailText(event)) : 'Reading this event from the log…';
+    this.body.setAttribute('aria-busy', String(!event));
+  }
+
+  /** The extension could not read the event back (the log was replaced or cut). */
+  unavailable(): void {
+    this.body.textContent = 'This event could not be read from the log (was the file replaced?).';
+    this.body.setAttribute('aria-busy', 'false');
+  }
+
+  /** The seq of the row shown (null: closed). */
+  get seq(): number | null {
+    return this.el.hidden ? null : (this.row?.seq ?? null);
   }
 
   get open(): boolean {

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
 import {
-  SNAPSHOT_CHUNK,
+  VIEW_BATCH,
   ViewMessageSchema,
   describeIssues,
   trimEventForView,
@@ -124,6 +124,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       case 'restoreToHere':
         void act(this.actions.restoreToHere(this, m.seq));
         return;
+      case 'detail':
+        void this.sendDetail(m.seq);
+        return;
       default:
         m satisfies never;
     }
@@ -142,6 +145,13 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     } catch (e) {
       this.post({ type: 'steerResult', ok: false, message: `The message could not be sent: ${String(e)}` });
     }
+  }
+
+  /** The page keeps only recent events: it asks for an older one when a person selects it. */
+  private async sendDetail(seq: number): Promise<void> {
+    const gen = this.generation;
+    const event = await this.event(seq).catch(() => null);
+    if (gen === this.generation) this.post({ type: 'detail', seq, event: event ? trimEventForView(event) : null });
   }
 
   private post(msg: HostMessage): void {
@@ -169,7 +179,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
         // "Live" = a Kite holds the log's lock now (not: written lately, which an interrupted run
         // also was); a quiet log becomes live again when something is appended.
         const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live };
-        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000 });
+        // Structural check per line (zod only where it fails; event() parses in full), and batches
+        // small enough that trimming and posting one never holds the extension host for long.
+        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: VIEW_BATCH, firstBatchSize: 500, validation: 'structural' });
         this.tailer = tailer;
         return tailer.start();
       })

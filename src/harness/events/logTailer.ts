@@ -10,7 +10,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ArgsRefResolver, canonicalJson, isRefEvent, resolveArgsRef, type ArgsRef } from '../protocol/argsRef';
 import type { KiteEvent } from '../protocol/events';
-import { LogLineParser, parseEventLine, type LogProblem } from '../protocol/parse';
+import { LogLineParser, parseEventLine, type LogProblem, type Validation } from '../protocol/parse';
 import { sha256 } from '../tools/hash';
 
 export interface TailBatch {
@@ -36,6 +36,9 @@ export interface TailerOptions {
   follow?: boolean;
   /** Safety net for filesystems where fs.watch misses changes (ms; 0 = none). */
   pollMs?: number;
+  /** 'structural' (a view): the cheap shape check per line, zod only where it fails; event() still
+   *  parses fully. Default 'full'. */
+  validation?: Validation;
 }
 
 export type TailerEvent =
@@ -74,7 +77,7 @@ export class LogTailer {
     private readonly emit: (e: TailerEvent) => void,
     private readonly opts: TailerOptions = {},
   ) {
-    this.parser = new LogLineParser(basename(path).replace(/\.jsonl$/, ''));
+    this.parser = new LogLineParser(basename(path).replace(/\.jsonl$/, ''), opts.validation ?? 'full');
     this.batchSize = opts.batchSize ?? 5000;
     this.chunkBytes = opts.chunkBytes ?? 1 << 20;
   }
@@ -226,6 +229,9 @@ export class LogTailer {
             batch.bytesRead = base + nl + 1;
             this.emit({ type: 'batch', batch });
             batch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
+            // Let the host's event loop run between batches (an extension host must never be held).
+            await yieldToLoop();
+            if (this.disposed) return;
           }
           if (this.stoppedByVersion) break;
         }
@@ -264,3 +270,5 @@ export class LogTailer {
     }
   }
 }
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -18,6 +18,11 @@ export type TimelineSource = z.infer<typeof TimelineSourceSchema>;
 
 /** Largest number of events per message; a big history arrives as a snapshot plus `append`s. */
 export const SNAPSHOT_CHUNK = 5000;
+/** Events per message the extension sends while a history loads: each batch (read, trim, post) is
+ *  one task on the extension host's event loop, so it stays small (issue 17: none over 50 ms). */
+export const VIEW_BATCH = 1000;
+/** Events the page keeps whole (the most recent ones; the details of older rows are asked for). */
+export const VIEW_RECENT_EVENTS = 2000;
 
 export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -47,6 +52,9 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stream'), turn: z.number().int().positive(), text: z.string(), thinking: z.string() }),
   /** What became of a message typed in the "Tell the agent" box (the page announces it). */
   z.object({ type: z.literal('steerResult'), ok: z.boolean(), message: z.string() }),
+  /** The answer to the page's `detail` request: the event with this seq, trimmed for the view
+   *  (null: the log no longer has it). The page keeps only recent events; older ones come this way. */
+  z.object({ type: z.literal('detail'), seq: z.number().int().nonnegative(), event: EventSchema.nullable() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessageSchema>;
 
@@ -68,6 +76,8 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('addToEvals') }),
   /** Executes `kite.restoreToHere` with {log, seq} (it lists the files and asks). */
   z.object({ type: z.literal('restoreToHere'), seq }),
+  /** The event with this seq, for the details pane (the page does not keep every event). */
+  z.object({ type: z.literal('detail'), seq }),
   /** Test hook and diagnostics: what the view holds after it applied a message. */
   z.object({
     type: z.literal('applied'),

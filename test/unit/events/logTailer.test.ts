@@ -50,6 +50,32 @@ describe('log tailer', () => {
     assert.ok(last?.type === 'batch' && last.batch.bytesRead === last.batch.bytesTotal && last.batch.bytesTotal > 0);
   });
 
+  it('with the structural check (the timeline) reads the same events and names a bad field with its line', async () => {
+    const full = collector();
+    tailer = new LogTailer(join(fixtures, 'demo-run.jsonl'), full.emit, { follow: false });
+    await tailer.start();
+    tailer.dispose();
+    const quick = collector();
+    tailer = new LogTailer(join(fixtures, 'demo-run.jsonl'), quick.emit, { follow: false, validation: 'structural' });
+    await tailer.start();
+    assert.deepEqual(JSON.parse(JSON.stringify(quick.events())), JSON.parse(JSON.stringify(full.events())));
+    tailer.dispose();
+    // A tool event whose ms is a string: the shape check fails, zod says where.
+    const bad = JSON.parse(demoLines[40] as string) as Record<string, unknown>;
+    const path = join(dir, 'bad.jsonl');
+    writeFileSync(path, [demoLines[0], JSON.stringify({ ...bad, ms: 'slow' }), demoLines[1]].join('\n') + '\n');
+    const c = collector();
+    tailer = new LogTailer(path, c.emit, { follow: false, validation: 'structural' });
+    await tailer.start();
+    const problems = c.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : []));
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0]?.line, 2);
+    assert.match(problems[0]!.message, /ms/);
+    assert.equal(c.events().length, 2);
+    // On demand (the details, the raw event) the line is parsed in full.
+    assert.equal((await tailer.event(0))?.kind, 'session_start');
+  });
+
   it('gives back the exact line of any event by seq', async () => {
     const c = collector();
     tailer = new LogTailer(join(fixtures, 'demo-run.jsonl'), c.emit, { follow: false });
