@@ -23,10 +23,10 @@ export async function initWorkspace(root: string): Promise<string[]> {
     written.push('.kite/config.json');
   }
   if (written.length === 0) {
-    void vscode.window.showInformationMessage('Kite is already initialized here (kite-progress.json and .kite/config.json exist).');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Kite is already initialized here (kite-progress.json and .kite/config.json exist).'));
   } else {
     await vscode.window.showTextDocument(vscode.Uri.file(progress));
-    void vscode.window.showInformationMessage(`Kite: wrote ${written.join(' and ')}. Describe your features, then start the agent.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Kite: wrote {0}. Describe your features, then start the agent.', written.join(' and ')));
     if (written.includes('.kite/config.json')) void proposeCheck(config, detected);
   }
   return written;

@@ -89,7 +89,7 @@ export class RunTracker implements vscode.Disposable {
     this.runs.set(token, { token, feature, title, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting', sandbox: null });
     this.counts.set(token, { base: { ...sofar }, live: emptyTotals(), tally: emptyContextTally() });
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Kite: ${featureName(feature, title)}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Kite: {0}', featureName(feature, title)), cancellable: true },
       (p, cancel) =>
         new Promise<void>((resolve) => {
           cancel.onCancellationRequested(() => void this.client.stopRun(token).catch(() => undefined));
@@ -216,7 +216,7 @@ export class RunTracker implements vscode.Disposable {
 
   private warnNoSandbox(message: string): void {
     const reopen = vscode.extensions.getExtension(DEV_CONTAINERS_EXTENSION) ? ['Reopen in Container'] : [];
-    void vscode.window.showWarningMessage(`Kite: no sandbox for commands on this machine — ${message}`, ...reopen).then((p) => (p ? vscode.commands.executeCommand(REOPEN_IN_CONTAINER_COMMAND) : undefined));
+    void vscode.window.showWarningMessage(vscode.l10n.t('Kite: no sandbox for commands on this machine — {0}', message), ...reopen).then((p) => (p ? vscode.commands.executeCommand(REOPEN_IN_CONTAINER_COMMAND) : undefined));
   }
 
   private onEnded(e: RunEnded): void {

@@ -120,7 +120,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     approvals.queue.onDidChange(() => void vscode.commands.executeCommand('setContext', 'kite.pendingApprovals', approvals.queue.all().length)),
     client.onDidRestart((d) => {
       const what = d.restarted ? 'stopped unexpectedly and was restarted.' : 'keeps stopping, so it was left stopped; the next command starts it again.';
-      void vscode.window.showErrorMessage(`Kite's harness server ${what}${d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''}`, 'Show Log').then((p) => (p ? log.show() : undefined));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Kite\'s harness server {0}{1}', what, d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''), vscode.l10n.t('Show Log')).then((p) => (p ? log.show() : undefined));
       void agent.offerResume(d.logs, "Kite's harness server stopped.");
     }),
   );
@@ -140,7 +140,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     },
     'kite.init': async () => {
       const root = workspaceRoot();
-      if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first.');
+      if (!root) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite: open a folder first.'));
       await initWorkspace(root);
       features.refresh();
     },
