@@ -1,0 +1,51 @@
+// Localizable strings (issue 18 item 18): package.json holds %key%s and package.nls.json their
+// English text. A person must see that text — in the command palette, the Kite views' titles and
+// the settings editor — never a raw "%command.init.title%". In stage C this also proves the VSIX
+// ships package.nls.json.
+export const vsix = true;
+
+const RAW_KEY = /%[\w.]+%/;
+
+/** @param {import('./scenario').ScenarioApi} api */
+export async function run({ page, check, runCommand, screenshot }) {
+  // The palette: every Kite command row reads "Kite: <English title>".
+  const quickInput = page.locator('.quick-input-widget');
+  await page.keyboard.press('F1');
+  await quickInput.waitFor({ state: 'visible', timeout: 10_000 });
+  await quickInput.locator('input').fill('>Kite: ');
+  const rows = page.locator('.quick-input-list .monaco-list-row .label-name');
+  await rows.first().waitFor({ timeout: 10_000 });
+  const shown = await rows.allTextContents();
+  check('the palette lists Kite commands', shown.some((t) => t.startsWith('Kite: ')), shown.slice(0, 5));
+  check('no palette row shows a raw %key%', !shown.some((t) => RAW_KEY.test(t)), shown.filter((t) => RAW_KEY.test(t)));
+  await quickInput.locator('input').fill('>Kite: Initialize');
+  const init = page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: /^\s*Kite: Initialize Kite in This Workspace\s*$/ });
+  check('"Kite: Initialize Kite in This Workspace" is in the palette in English', await init.first().waitFor({ timeout: 10_000 }).then(() => true, () => false));
+  await screenshot('l10n-palette');
+  await page.keyboard.press('Escape');
+
+  // The Kite view container: its title and its views' names.
+  await runCommand('View: Show Kite');
+  const sidebar = page.locator('.part.sidebar');
+  const title = sidebar.locator('.composite.title');
+  check('the Kite side bar opens titled KITE', await title.filter({ hasText: /kite/i }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false), await title.allTextContents().catch(() => []));
+  const headers = sidebar.locator('.pane-header .title');
+  await headers.first().waitFor({ timeout: 10_000 }).catch(() => {});
+  const names = (await headers.allTextContents()).map((t) => t.trim());
+  for (const name of ['Features', 'Pending Approvals', 'Runs', 'Evals', 'Timeline']) check(`the ${name} view is titled in English`, names.some((n) => n.toLowerCase() === name.toLowerCase()), names);
+  check('no view title is a raw %key%', !names.some((n) => RAW_KEY.test(n)) && !RAW_KEY.test((await title.allTextContents()).join(' ')), names);
+  await screenshot('l10n-views');
+
+  // The settings editor: a Kite setting's description.
+  await runCommand('Preferences: Open Settings (UI)');
+  // The search box is a small Monaco editor, focused when the settings editor opens: type into it.
+  const search = page.locator('.settings-editor .suggest-input-container .monaco-editor').first();
+  await search.waitFor({ timeout: 15_000 });
+  await search.click();
+  await page.keyboard.type('kite.sandbox');
+  const description = page.locator('.settings-editor .setting-item-description', { hasText: "Where the agent's commands run" });
+  check('the kite.sandbox setting is described in English', await description.first().waitFor({ timeout: 15_000 }).then(() => true, () => false));
+  const body = await page.locator('.settings-editor .settings-body').textContent().catch(() => '');
+  check('no settings text is a raw %key%', !RAW_KEY.test(body ?? ''), (body ?? '').match(RAW_KEY)?.[0]);
+  await screenshot('l10n-settings');
+}
