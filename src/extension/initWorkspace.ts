@@ -35,8 +35,10 @@ export async function initWorkspace(root: string): Promise<string[]> {
 /** Says which check was proposed (or that none was found) and offers to change it. */
 async function proposeCheck(config: string, detected: DetectedCheck | null): Promise<void> {
   const text = detected
-    ? `Kite: every run must pass ${detected.command} (found in ${detected.from}) before it is committed. Is that your test command?`
-    : 'Kite found no test command (package.json scripts.test, pytest, cargo test, go test, make test). Add one to "checks" in .kite/config.json: a run with nothing to verify it ends unverified, never done.';
-  const pick = await vscode.window.showInformationMessage(text, ...(detected ? ['Keep It', 'Change Check…'] : ['Add a Check…']));
-  if (pick === 'Change Check…' || pick === 'Add a Check…') await vscode.window.showTextDocument(vscode.Uri.file(config));
+    ? vscode.l10n.t('Kite: every run must pass {0} (found in {1}) before it is committed. Is that your test command?', detected.command, detected.from)
+    : vscode.l10n.t('Kite found no test command (package.json scripts.test, pytest, cargo test, go test, make test). Add one to "checks" in .kite/config.json: a run with nothing to verify it ends unverified, never done.');
+  const change = vscode.l10n.t('Change Check…');
+  const add = vscode.l10n.t('Add a Check…');
+  const pick = await vscode.window.showInformationMessage(text, ...(detected ? [vscode.l10n.t('Keep It'), change] : [add]));
+  if (pick === change || pick === add) await vscode.window.showTextDocument(vscode.Uri.file(config));
 }

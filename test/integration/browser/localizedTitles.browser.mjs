@@ -8,7 +8,10 @@ const RAW_KEY = /%[\w.]+%/;
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, check, runCommand, screenshot }) {
-  // The palette: every Kite command row reads "Kite: <English title>".
+  // The palette: every Kite command row reads "Kite: <English title>". runCommand waits (retrying)
+  // until the window knows Kite's commands, and finds this one by its English title only.
+  await runCommand('Kite: Show Kite Log');
+  await page.keyboard.press('Escape');
   const quickInput = page.locator('.quick-input-widget');
   await page.keyboard.press('F1');
   await quickInput.waitFor({ state: 'visible', timeout: 10_000 });
