@@ -54,12 +54,12 @@ export class AgentCommands {
     const root = await this.checkedRoot();
     if (!root) return undefined;
     if (!existsSync(join(root, 'kite-progress.json'))) {
-      const pick = await vscode.window.showWarningMessage('Kite: this workspace has no kite-progress.json, so there is no feature to work on.', 'Initialize Kite');
+      const pick = await vscode.window.showWarningMessage(vscode.l10n.t('Kite: this workspace has no kite-progress.json, so there is no feature to work on.'), vscode.l10n.t('Initialize Kite'));
       if (pick) await vscode.commands.executeCommand('kite.init');
       return undefined;
     }
     if (this.tracker.all().length > 0) {
-      void vscode.window.showWarningMessage(`Kite: ${this.tracker.all()[0]!.feature} is still running. Stop it first (Kite: Stop Agent).`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Kite: {0} is still running. Stop it first (Kite: Stop Agent).', this.tracker.all()[0]!.feature));
       return undefined;
     }
     // The workspace first: a broken progress file or config is the problem to fix, not a missing key.
@@ -98,10 +98,10 @@ export class AgentCommands {
   /** Reset to Todo: the feature's status back to todo (notes kept, nothing committed), like `kite reset`. */
   async reset(arg?: FeatureArg): Promise<boolean> {
     const root = workspaceRoot();
-    const id = featureIdOf(arg) ?? (await vscode.window.showQuickPick((await this.features.features()).filter((f) => f.status !== 'todo').map((f) => ({ label: f.id, description: `${f.title} — ${f.status}` })), { title: 'Kite: reset which feature to todo?' }))?.label;
+    const id = featureIdOf(arg) ?? (await vscode.window.showQuickPick((await this.features.features()).filter((f) => f.status !== 'todo').map((f) => ({ label: f.id, description: `${f.title} — ${f.status}` })), { title: vscode.l10n.t('Kite: reset which feature to todo?') }))?.label;
     if (!root || !id) return false;
     if (this.tracker.all().some((r) => r.feature === id)) {
-      void vscode.window.showWarningMessage(`Kite: ${id} is running; stop it before resetting it.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Kite: {0} is running; stop it before resetting it.', id));
       return false;
     }
     try {
@@ -172,7 +172,7 @@ export class AgentCommands {
     // Never start with a pattern dropped: a missing deny would loosen the policy.
     const problems = resolved.problems.map((p) => `${p.setting}: ${p.message}`).join('; ');
     this.log.error(`not starting: ${problems}`);
-    void vscode.window.showErrorMessage(`Kite: fix your settings before starting a run — ${problems}.`, 'Open Settings').then((b) => {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Kite: fix your settings before starting a run — {0}.', problems), vscode.l10n.t('Open Settings')).then((b) => {
       if (b) void vscode.commands.executeCommand('workbench.action.openSettings', 'kite.policy');
     });
     return undefined;
@@ -183,7 +183,7 @@ export class AgentCommands {
     if (features.length === 0) return this.start();
     const pick = await vscode.window.showQuickPick(
       features.map((f) => ({ label: `${f.id}  ${f.title}`, description: f.status === 'proposed' ? 'proposal' : f.status, id: f.id })),
-      { title: 'Kite: start the agent on…', placeHolder: 'Pick a feature', matchOnDescription: true },
+      { title: vscode.l10n.t('Kite: start the agent on…'), placeHolder: vscode.l10n.t('Pick a feature'), matchOnDescription: true },
     );
     return pick ? this.start(pick.id) : undefined;
   }
@@ -192,7 +192,7 @@ export class AgentCommands {
   async stop(arg?: { token: string } | FeatureNode | RunNode): Promise<boolean> {
     const active = this.tracker.all();
     if (active.length === 0) {
-      void vscode.window.showInformationMessage('Kite: no agent is running.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no agent is running.'));
       return false;
     }
     const named =
@@ -207,7 +207,7 @@ export class AgentCommands {
       named ??
       (active.length === 1
         ? active[0]
-        : (await vscode.window.showQuickPick(active.map((r) => ({ label: r.feature, description: `turn ${r.turn}`, run: r })), { title: 'Stop which run?' }))?.run);
+        : (await vscode.window.showQuickPick(active.map((r) => ({ label: r.feature, description: `turn ${r.turn}`, run: r })), { title: vscode.l10n.t('Stop which run?') }))?.run);
     if (!run) return false;
     this.log.info(`stopping ${run.feature}`);
     return this.client.stopRun(run.token);
@@ -220,12 +220,12 @@ export class AgentCommands {
     if (!logPath) {
       const open = (await this.runs.list()).filter((n) => n.summary.outcome === 'open' && !n.running);
       if (open.length === 0) {
-        void vscode.window.showInformationMessage('Kite: no interrupted run to resume.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no interrupted run to resume.'));
         return undefined;
       }
       const pick = await vscode.window.showQuickPick(
         open.map((n) => ({ label: n.summary.feature, description: n.summary.run, detail: n.summary.pendingApprovals.length ? 'was waiting for your approval' : undefined, path: n.path })),
-        { title: 'Kite: resume which run?' },
+        { title: vscode.l10n.t('Kite: resume which run?') },
       );
       logPath = pick?.path;
     }
@@ -275,15 +275,15 @@ export class AgentCommands {
         await this.resume(logPath);
         continue;
       }
-      const pick = await vscode.window.showWarningMessage(`${why} Run ${basename(logPath, '.jsonl')} was interrupted. Resume it from its log?`, 'Resume', 'Open Timeline');
-      if (pick === 'Resume') await this.resume(logPath);
-      else if (pick === 'Open Timeline') await this.openRun(logPath);
+      const pick = await vscode.window.showWarningMessage(vscode.l10n.t('{0} Run {1} was interrupted. Resume it from its log?', why, basename(logPath, '.jsonl')), vscode.l10n.t('Resume'), vscode.l10n.t('Open Timeline'));
+      if (pick === vscode.l10n.t('Resume')) await this.resume(logPath);
+      else if (pick === vscode.l10n.t('Open Timeline')) await this.openRun(logPath);
     }
   }
 
   async openRun(arg?: RunArg): Promise<void> {
     const logPath = logPathOf(arg) ?? (await this.runs.list())[0]?.path;
-    if (!logPath) return void vscode.window.showInformationMessage('Kite: no runs yet.');
+    if (!logPath) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no runs yet.'));
     const commands = await vscode.commands.getCommands(true);
     if (commands.includes('kite.openTimeline')) await vscode.commands.executeCommand('kite.openTimeline', logPath);
     else await vscode.window.showTextDocument(vscode.Uri.file(logPath));
@@ -292,7 +292,7 @@ export class AgentCommands {
   async openLastRun(arg?: FeatureArg): Promise<void> {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'feature' ? arg.feature.id : undefined;
     const last = (await this.runs.list()).find((n) => !id || n.summary.feature === id);
-    if (!last) return void vscode.window.showInformationMessage(`Kite: no run of ${id ?? 'any feature'} yet.`);
+    if (!last) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no run of {0} yet.', id ?? 'any feature'));
     await this.openRun(last.path);
   }
 
@@ -305,13 +305,13 @@ export class AgentCommands {
   private async checkedRoot(): Promise<string | undefined> {
     const root = workspaceRoot();
     if (!root) {
-      void vscode.window.showWarningMessage('Kite: open a folder first; the agent works inside a workspace folder.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Kite: open a folder first; the agent works inside a workspace folder.'));
       return undefined;
     }
     if (!vscode.workspace.isTrusted) {
       const pick = await vscode.window.showWarningMessage(
-        'Kite does not start agents in an untrusted workspace: an agent runs commands and writes files here. Trust this folder to use Kite.',
-        'Manage Workspace Trust',
+        vscode.l10n.t('Kite does not start agents in an untrusted workspace: an agent runs commands and writes files here. Trust this folder to use Kite.'),
+        vscode.l10n.t('Manage Workspace Trust'),
       );
       if (pick) await vscode.commands.executeCommand('workbench.trust.manage');
       return undefined;
@@ -327,12 +327,12 @@ export class AgentCommands {
     const key = await this.keys.get(provider);
     if (key) return key;
     const pick = await vscode.window.showWarningMessage(
-      `Kite: ${model} needs an ${ApiKeyStore.label(provider)} API key and none is set. ${persistenceNote(provider)} Set one, or try Kite with a scripted model (setting kite.model = "script:<file>").`,
-      'Set API Key',
-      'Open Settings',
+      vscode.l10n.t('Kite: {0} needs an {1} API key and none is set. {2} Set one, or try Kite with a scripted model (setting kite.model = "script:<file>").', model, ApiKeyStore.label(provider), persistenceNote(provider)),
+      vscode.l10n.t('Set API Key'),
+      vscode.l10n.t('Open Settings'),
     );
-    if (pick === 'Set API Key') await this.keys.prompt(provider);
-    if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'kite.model');
+    if (pick === vscode.l10n.t('Set API Key')) await this.keys.prompt(provider);
+    if (pick === vscode.l10n.t('Open Settings')) await vscode.commands.executeCommand('workbench.action.openSettings', 'kite.model');
     return null;
   }
 
@@ -350,6 +350,6 @@ export class AgentCommands {
   private fail(what: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
     this.log.error(`could not ${what}: ${message}`);
-    void vscode.window.showErrorMessage(`Kite could not ${what}: ${message}`, 'Show Log').then((p) => (p ? this.log.show() : undefined));
+    void vscode.window.showErrorMessage(vscode.l10n.t('Kite could not {0}: {1}', what, message), vscode.l10n.t('Show Log')).then((p) => (p ? this.log.show() : undefined));
   }
 }

@@ -8,7 +8,7 @@ const DONE = 'Mark Done';
 export async function confirmDoneWithoutCheck(q: { feature: string; title: string }, log: vscode.LogOutputChannel): Promise<boolean> {
   try {
     const pick = await vscode.window.showWarningMessage(
-      `Kite: the agent says ${q.feature} (${q.title}) is done, and nothing can check it ("verify": "none", no checks configured).`,
+      vscode.l10n.t('Kite: the agent says {0} ({1}) is done, and nothing can check it ("verify": "none", no checks configured).', q.feature, q.title),
       { modal: true, detail: 'Mark Done commits the work as the feature. Otherwise the run ends unverified: nothing is committed and the changes stay for you to review.' },
       DONE,
     );

@@ -221,6 +221,8 @@ export class HarnessClient implements vscode.Disposable {
           },
         },
         initializationFailedHandler: () => false,
+        // The server's l10n.t messages in the window's language (l10nConfig.ts; none in English).
+        initializationOptions: { l10nBundle: vscode.l10n.uri?.fsPath },
       },
     );
     client.onNotification(Rpc.event, (p: unknown) => {

@@ -23,10 +23,14 @@ export async function initWorkspace(root: string): Promise<string[]> {
     written.push('.kite/config.json');
   }
   if (written.length === 0) {
-    void vscode.window.showInformationMessage('Kite is already initialized here (kite-progress.json and .kite/config.json exist).');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Kite is already initialized here (kite-progress.json and .kite/config.json exist).'));
   } else {
     await vscode.window.showTextDocument(vscode.Uri.file(progress));
-    void vscode.window.showInformationMessage(`Kite: wrote ${written.join(' and ')}. Describe your features and commit ${written.length > 1 ? 'both files' : 'it'} (a run starts from a clean tree), then start the agent.`);
+    const text =
+      written.length > 1
+        ? vscode.l10n.t('Kite: wrote {0}. Describe your features and commit both files (a run starts from a clean tree), then start the agent.', written.join(' and '))
+        : vscode.l10n.t('Kite: wrote {0}. Describe your features and commit it (a run starts from a clean tree), then start the agent.', written.join(' and '));
+    void vscode.window.showInformationMessage(text);
     if (written.includes('.kite/config.json')) void proposeCheck(config, detected);
   }
   return written;
@@ -35,8 +39,10 @@ export async function initWorkspace(root: string): Promise<string[]> {
 /** Says which check was proposed (or that none was found) and offers to change it. */
 async function proposeCheck(config: string, detected: DetectedCheck | null): Promise<void> {
   const text = detected
-    ? `Kite: every run must pass ${detected.command} (found in ${detected.from}) before it is committed. Is that your test command?`
-    : 'Kite found no test command (package.json scripts.test, pytest, cargo test, go test, make test). Add one to "checks" in .kite/config.json: a run with nothing to verify it ends unverified, never done.';
-  const pick = await vscode.window.showInformationMessage(text, ...(detected ? ['Keep It', 'Change Check…'] : ['Add a Check…']));
-  if (pick === 'Change Check…' || pick === 'Add a Check…') await vscode.window.showTextDocument(vscode.Uri.file(config));
+    ? vscode.l10n.t('Kite: every run must pass {0} (found in {1}) before it is committed. Is that your test command?', detected.command, detected.from)
+    : vscode.l10n.t('Kite found no test command (package.json scripts.test, pytest, cargo test, go test, make test). Add one to "checks" in .kite/config.json: a run with nothing to verify it ends unverified, never done.');
+  const change = vscode.l10n.t('Change Check…');
+  const add = vscode.l10n.t('Add a Check…');
+  const pick = await vscode.window.showInformationMessage(text, ...(detected ? [vscode.l10n.t('Keep It'), change] : [add]));
+  if (pick === change || pick === add) await vscode.window.showTextDocument(vscode.Uri.file(config));
 }

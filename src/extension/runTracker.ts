@@ -89,7 +89,7 @@ export class RunTracker implements vscode.Disposable {
     this.runs.set(token, { token, feature, title, log, ...sofar, usdLimit: null, tokenLimit: null, lastActivity: 'starting', sandbox: null });
     this.counts.set(token, { base: { ...sofar }, live: emptyTotals(), tally: emptyContextTally() });
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Kite: ${featureName(feature, title)}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Kite: {0}', featureName(feature, title)), cancellable: true },
       (p, cancel) =>
         new Promise<void>((resolve) => {
           cancel.onCancellationRequested(() => void this.client.stopRun(token).catch(() => undefined));
@@ -219,8 +219,8 @@ export class RunTracker implements vscode.Disposable {
   }
 
   private warnNoSandbox(message: string): void {
-    const reopen = vscode.extensions.getExtension(DEV_CONTAINERS_EXTENSION) ? ['Reopen in Container'] : [];
-    void vscode.window.showWarningMessage(`Kite: no sandbox for commands on this machine — ${message}`, ...reopen).then((p) => (p ? vscode.commands.executeCommand(REOPEN_IN_CONTAINER_COMMAND) : undefined));
+    const reopen = vscode.extensions.getExtension(DEV_CONTAINERS_EXTENSION) ? [vscode.l10n.t('Reopen in Container')] : [];
+    void vscode.window.showWarningMessage(vscode.l10n.t('Kite: no sandbox for commands on this machine — {0}', message), ...reopen).then((p) => (p ? vscode.commands.executeCommand(REOPEN_IN_CONTAINER_COMMAND) : undefined));
   }
 
   private onEnded(e: RunEnded): void {
@@ -272,7 +272,7 @@ export class RunTracker implements vscode.Disposable {
     const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
     const sb = statusSandbox(r.sandbox);
     this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${r.tokensEstimated ? '~' : ''}${formatTokens(r.tokens)} tok${r.tokensEstimated ? ' (estimated)' : ''} · ${r.priceUnknown ? 'price unknown' : formatUsd(r.costUsd)}${budget}${observationStatus(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.mark}${more}`;
-    this.status.tooltip = `Kite is working on ${r.feature}: ${r.lastActivity}.\n${r.tokensEstimated ? 'Token counts are estimates: the model\'s tokenizer counted them (VS Code reports no usage for its language models).\n' : ''}${observationTooltip(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.tooltip ? `\n${sb.tooltip}` : ''}\nClick to open the timeline.`;
+    this.status.tooltip = `${vscode.l10n.t('Kite is working on {0}: {1}.', r.feature, r.lastActivity)}\n${r.tokensEstimated ? `${vscode.l10n.t('Token counts are estimates: the model\'s tokenizer counted them (VS Code reports no usage for its language models).')}\n` : ''}${observationTooltip(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.tooltip ? `\n${sb.tooltip}` : ''}\n${vscode.l10n.t('Click to open the timeline.')}`;
     // An unsandboxed run stands out, not only in the text.
     this.status.backgroundColor = r.sandbox?.kind === 'none' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.status.command = { title: 'Open Timeline', command: 'kite.openRun', arguments: [r.log ?? undefined] };

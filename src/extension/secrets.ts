@@ -59,8 +59,8 @@ export class ApiKeyStore implements vscode.Disposable {
     if (!which) return false;
     const slot = SLOTS[which];
     const value = await vscode.window.showInputBox({
-      title: `Kite: ${slot.label} API key`,
-      prompt: 'Stored in VS Code Secret Storage; never written to settings, logs or the workspace. Leave empty to remove it.',
+      title: vscode.l10n.t('Kite: {0} API key', slot.label),
+      prompt: vscode.l10n.t('Stored in VS Code Secret Storage; never written to settings, logs or the workspace. Leave empty to remove it.'),
       password: true,
       ignoreFocusOut: true,
       placeHolder: slot.placeholder,
@@ -68,7 +68,7 @@ export class ApiKeyStore implements vscode.Disposable {
     });
     if (value === undefined) return false;
     await this.store(value, which);
-    void vscode.window.showInformationMessage(value.trim() ? `Kite: ${slot.label} API key stored in Secret Storage. ${persistenceNote(which)}` : `Kite: ${slot.label} API key removed.`);
+    void vscode.window.showInformationMessage(value.trim() ? vscode.l10n.t('Kite: {0} API key stored in Secret Storage. {1}', slot.label, persistenceNote(which)) : vscode.l10n.t('Kite: {0} API key removed.', slot.label));
     return true;
   }
 
@@ -77,7 +77,7 @@ export class ApiKeyStore implements vscode.Disposable {
       { label: 'Anthropic', description: 'anthropic:<model> (Claude)', provider: 'anthropic' },
       { label: 'OpenAI', description: 'openai:<model>; local servers (ollama:, lmstudio:, vllm:, llamacpp:) need no key', provider: 'openai' },
     ];
-    const pick = await vscode.window.showQuickPick(items, { title: 'Kite: Set API Key…', placeHolder: 'Which provider is the key for?' });
+    const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Kite: Set API Key…'), placeHolder: vscode.l10n.t('Which provider is the key for?') });
     return pick?.provider;
   }
 

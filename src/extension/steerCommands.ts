@@ -57,9 +57,9 @@ export class SteerCommands {
     const text =
       arg.text ??
       (await vscode.window.showInputBox({
-        title: `Kite: Tell the Agent (${run.feature})`,
-        prompt: 'Delivered to the agent at its next turn, word for word, and kept in the run log.',
-        placeHolder: 'e.g. Keep the old function and add a flag instead',
+        title: vscode.l10n.t('Kite: Tell the Agent ({0})', run.feature),
+        prompt: vscode.l10n.t('Delivered to the agent at its next turn, word for word, and kept in the run log.'),
+        placeHolder: vscode.l10n.t('e.g. Keep the old function and add a flag instead'),
         ignoreFocusOut: true,
         validateInput: checkLength,
       }));
@@ -83,7 +83,7 @@ export class SteerCommands {
   /** Writes the request into kite-progress.json as a new todo feature and starts the agent on it. */
   async newFeature(arg: PromptArgs = {}): Promise<string | undefined> {
     const root = workspaceRoot();
-    if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first; the agent works inside a workspace folder.');
+    if (!root) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite: open a folder first; the agent works inside a workspace folder.'));
     const running = this.tracker.all()[0];
     if (running) {
       this.notices.show({ level: 'warning', text: `Kite: ${running.feature} is still running. Tell it what you want, or stop it before starting a new feature.`, actions: [{ title: 'Tell the Agent…', command: 'kite.tellAgent', args: [{ text: arg.text }] }] });
@@ -91,16 +91,16 @@ export class SteerCommands {
     }
     const progressPath = join(root, PROGRESS_FILE);
     if (!existsSync(progressPath)) {
-      const pick = await vscode.window.showWarningMessage('Kite: this workspace has no kite-progress.json yet. Initialize Kite first; then the request becomes its first feature.', 'Initialize Kite');
+      const pick = await vscode.window.showWarningMessage(vscode.l10n.t('Kite: this workspace has no kite-progress.json yet. Initialize Kite first; then the request becomes its first feature.'), vscode.l10n.t('Initialize Kite'));
       if (pick) await vscode.commands.executeCommand('kite.init');
       return undefined;
     }
     const text =
       arg.text ??
       (await vscode.window.showInputBox({
-        title: 'Kite: New Feature from Prompt',
-        prompt: 'What should the agent do? It becomes a feature (title, verify command, notes) and the agent starts on it.',
-        placeHolder: 'e.g. Add a 2% late fee to overdue invoices, rounded half-up',
+        title: vscode.l10n.t('Kite: New Feature from Prompt'),
+        prompt: vscode.l10n.t('What should the agent do? It becomes a feature (title, verify command, notes) and the agent starts on it.'),
+        placeHolder: vscode.l10n.t('e.g. Add a 2% late fee to overdue invoices, rounded half-up'),
         ignoreFocusOut: true,
         validateInput: (t) => (t.trim() ? null : 'Describe the change you want.'),
       }));
@@ -126,7 +126,7 @@ export class SteerCommands {
   private async askVerify(root: string): Promise<string | null | undefined> {
     const detected = detectTestCommand(root);
     const typed = await vscode.window.showInputBox({
-      title: 'Kite: How is this feature verified?',
+      title: vscode.l10n.t('Kite: How is this feature verified?'),
       prompt: detected
         ? `Proposed from ${detected.from}. The run ends done only when this command passes. Clear it to rely on the checks in .kite/config.json.`
         : 'No test command found (package.json scripts.test, pytest, cargo test, go test, make test). Type one; with no command and no checks the run ends unverified, never done.',
@@ -141,6 +141,6 @@ export class SteerCommands {
     const byLog = log ? active.find((r) => r.log === log) : undefined;
     if (byLog) return byLog;
     if (active.length === 1) return active[0];
-    return (await vscode.window.showQuickPick(active.map((r) => ({ label: r.feature, description: `turn ${r.turn}`, run: r })), { title: 'Tell which agent?' }))?.run;
+    return (await vscode.window.showQuickPick(active.map((r) => ({ label: r.feature, description: `turn ${r.turn}`, run: r })), { title: vscode.l10n.t('Tell which agent?') }))?.run;
   }
 }

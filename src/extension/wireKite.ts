@@ -22,6 +22,7 @@ import { ApprovalsTree } from './views/approvalsTree';
 import { FeaturesTree } from './views/featuresTree';
 import { readLogSummary } from '../harness/events/runLogSummary';
 import { RunsTree } from './views/runsTree';
+import { logIsBeingWritten } from '../harness/events/logLock';
 import { workspaceRoot } from './agentCommands';
 import type { KiteCommandId } from './commandIds';
 import { SteerCommands, type PromptArgs, type TellArgs } from './steerCommands';
@@ -78,8 +79,12 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   const approvals = new ApprovalController(client, log);
   const runningFeatures = () => new Set(tracker.all().map((r) => r.feature));
   const runningLogs = () => new Set(tracker.all().flatMap((r) => (r.log ? [r.log] : [])));
-  const features = new FeaturesTree(workspaceRoot, runningFeatures);
   const runs = new RunsTree(workspaceRoot, runningLogs, folders);
+  const lastRunOf = async (id: string) => {
+    const last = (await runs.list()).find((n) => n.summary.feature === id);
+    return last ? (logIsBeingWritten(last.path) ? { live: true as const } : { live: false as const, outcome: last.summary.outcome }) : null;
+  };
+  const features = new FeaturesTree(workspaceRoot, runningFeatures, lastRunOf);
   const trust = new HookTrustGate(client, log);
   const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices, trust);
   const evalsTree = new EvalsTree(workspaceRoot, folders);
@@ -120,7 +125,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     approvals.queue.onDidChange(() => void vscode.commands.executeCommand('setContext', 'kite.pendingApprovals', approvals.queue.all().length)),
     client.onDidRestart((d) => {
       const what = d.restarted ? 'stopped unexpectedly and was restarted.' : 'keeps stopping, so it was left stopped; the next command starts it again.';
-      void vscode.window.showErrorMessage(`Kite's harness server ${what}${d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''}`, 'Show Log').then((p) => (p ? log.show() : undefined));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Kite\'s harness server {0}{1}', what, d.interrupted.length ? ` ${d.interrupted.length} run(s) were interrupted.` : ''), vscode.l10n.t('Show Log')).then((p) => (p ? log.show() : undefined));
       void agent.offerResume(d.logs, "Kite's harness server stopped.");
     }),
   );
@@ -140,7 +145,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     },
     'kite.init': async () => {
       const root = workspaceRoot();
-      if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first.');
+      if (!root) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite: open a folder first.'));
       await initWorkspace(root);
       features.refresh();
     },

@@ -60,7 +60,7 @@ export class ApprovalController implements vscode.Disposable {
   async open(target?: ApprovalTarget | string): Promise<void> {
     const key = typeof target === 'string' ? target : target?.key;
     const p = key ? this.queue.get(key) : this.queue.head();
-    if (!p) return void vscode.window.showInformationMessage('Kite: nothing is waiting for your approval.');
+    if (!p) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: nothing is waiting for your approval.'));
     await this.present(p);
   }
 
@@ -68,7 +68,7 @@ export class ApprovalController implements vscode.Disposable {
   async answerCommand(choice: CommandChoice, target?: ApprovalTarget | string): Promise<void> {
     const key = typeof target === 'string' ? target : target?.key;
     const p = key ? this.queue.get(key) : this.queue.all().find((q) => q.request.kind !== 'write');
-    if (!p || p.request.kind === 'write') return void vscode.window.showInformationMessage('Kite: no command or read is waiting for approval.');
+    if (!p || p.request.kind === 'write') return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no command or read is waiting for approval.'));
     const reason = typeof target === 'string' ? undefined : target?.reason;
     const a = await answerFor(choice, p, reason);
     if (a) await this.answer(p, a);

@@ -25,8 +25,8 @@ export async function promptCommand(p: PendingApproval, token: vscode.Cancellati
   ];
   const changed = await showScriptChanges(p.request.scriptChanges ?? []);
   const pick = await vscode.window.showQuickPick(items, {
-    title: `Kite wants to run: ${command} — ${where}${changed}`,
-    placeHolder: `$ ${command}    (in ${cwd}) · ${where}${changed}`,
+    title: vscode.l10n.t('Kite wants to run: {0} — {1}{2}', command, where, changed),
+    placeHolder: vscode.l10n.t('$ {0}    (in {1}) · {2}{3}', command, cwd, where, changed),
     ignoreFocusOut: true,
   }, token);
   if (!pick || token.isCancellationRequested) return undefined;
@@ -55,7 +55,7 @@ export async function promptRead(p: PendingApproval, token: vscode.CancellationT
     { choice: 'always', label: '$(pass-filled) Always allow this path', description: `add an allow rule for ${path} to .kite/config.json` },
     { choice: 'deny', label: '$(circle-slash) Deny…', description: 'do not read it; tell the agent why' },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: `Kite wants to read ${path} (may contain secrets)`, placeHolder: reason, ignoreFocusOut: true }, token);
+  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Kite wants to read {0} (may contain secrets)', path), placeHolder: reason, ignoreFocusOut: true }, token);
   if (!pick || token.isCancellationRequested) return undefined;
   return answerFor(pick.choice, p);
 }

@@ -137,9 +137,9 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     if (!hunk) return;
     const left = hunks.filter((h) => h !== hunk && !s.accepted.has(hunkKey(h))).length;
     reason ??= await vscode.window.showInputBox({
-      title: `Reject this change to ${shownPath(s.pending.request.path)}`,
-      prompt: `Optional: why? ${nextAfterReject(left, s.accepted.size)}`,
-      placeHolder: 'e.g. keep this comment as it is',
+      title: vscode.l10n.t('Reject this change to {0}', shownPath(s.pending.request.path)),
+      prompt: vscode.l10n.t('Optional: why? {0}', nextAfterReject(left, s.accepted.size)),
+      placeHolder: vscode.l10n.t('e.g. keep this comment as it is'),
       ignoreFocusOut: true,
     });
     if (reason === undefined) return; // Escape: the hunk stays undecided
@@ -153,7 +153,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
   /** Writes what is on the right (accepted hunks plus any typing). */
   async acceptAll(target?: vscode.Uri | string): Promise<void> {
     const s = this.resolveTarget(target);
-    if (!s) return void vscode.window.showInformationMessage('Kite: no proposed write is open.');
+    if (!s) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no proposed write is open.'));
     await this.finish(s, undefined);
   }
 
@@ -161,12 +161,12 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
   async rejectAll(args?: vscode.Uri | string | RejectArgs): Promise<void> {
     const target = args instanceof vscode.Uri || typeof args === 'string' ? args : args?.uri;
     const s = this.resolveTarget(target);
-    if (!s) return void vscode.window.showInformationMessage('Kite: no proposed write is open.');
+    if (!s) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no proposed write is open.'));
     let reason = args instanceof vscode.Uri || typeof args === 'string' ? undefined : args?.reason;
     reason ??= await vscode.window.showInputBox({
-      title: `Reject the change to ${shownPath(s.pending.request.path)}`,
-      prompt: 'Why? The agent is told the file was not modified and reads your reason.',
-      placeHolder: 'e.g. keep the public API unchanged',
+      title: vscode.l10n.t('Reject the change to {0}', shownPath(s.pending.request.path)),
+      prompt: vscode.l10n.t('Why? The agent is told the file was not modified and reads your reason.'),
+      placeHolder: vscode.l10n.t('e.g. keep the public API unchanged'),
       ignoreFocusOut: true,
     });
     if (reason === undefined) return; // Escape: still pending
@@ -203,10 +203,10 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     if (now === p.request.before) return true;
     this.held.fire({ key: p.key, why: 'changed_on_disk' });
     const pick = await vscode.window.showWarningMessage(
-      `${shownPath(p.request.path)} changed on disk after the agent proposed this change, so the diff's left side is out of date. Accepting replaces the file with what is on the right.`,
-      'Accept Anyway',
+      vscode.l10n.t('{0} changed on disk after the agent proposed this change, so the diff\'s left side is out of date. Accepting replaces the file with what is on the right.', shownPath(p.request.path)),
+      vscode.l10n.t('Accept Anyway'),
     );
-    return pick === 'Accept Anyway';
+    return pick === vscode.l10n.t('Accept Anyway');
   }
 
   private async send(s: Session, answer: WireApprovalAnswer): Promise<void> {
@@ -218,7 +218,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     } catch (err) {
       s.finishing = false;
       this.log.error(`answering ${s.pending.request.path}: ${String(err)}`);
-      void vscode.window.showErrorMessage(`Kite could not send your answer: ${String(err)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Kite could not send your answer: {0}', String(err)));
     }
   }
 
@@ -229,7 +229,7 @@ export class WriteApprovals implements vscode.CodeLensProvider, vscode.Disposabl
     if (!dirty) return false;
     this.held.fire({ key: p.key, why: 'unsaved' });
     void vscode.window
-      .showWarningMessage(`${shownPath(p.request.path)} has unsaved changes. Kite will not write it until you save or revert them; then Accept again.`, 'Show File')
+      .showWarningMessage(vscode.l10n.t('{0} has unsaved changes. Kite will not write it until you save or revert them; then Accept again.', shownPath(p.request.path)), vscode.l10n.t('Show File'))
       .then((pick) => (pick ? vscode.window.showTextDocument(dirty) : undefined));
     return true;
   }

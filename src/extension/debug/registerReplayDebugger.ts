@@ -53,7 +53,7 @@ export async function replayInDebugger(folders: RunLogFolders, arg?: unknown): P
   const { log: given, seq } = parseReplayArg(arg);
   const log = given ?? activeLog() ?? (await pickRun(folders));
   if (!log) {
-    void vscode.window.showInformationMessage('Kite: no run log to replay. Open a run log (.jsonl in the log folder, .kite/runs by default), or run the agent first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no run log to replay. Open a run log (.jsonl in the log folder, .kite/runs by default), or run the agent first.'));
     return false;
   }
   const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(log));

@@ -17,7 +17,7 @@ export class ReplayConfigurationProvider implements vscode.DebugConfigurationPro
     if (empty || typeof config.log !== 'string' || !config.log) {
       const log = activeLog() ?? (await pickRun(this.folders));
       if (!log) {
-        void vscode.window.showErrorMessage('Kite: nothing to replay. Open a run log (.jsonl in the log folder, .kite/runs by default) or set "log" in the launch configuration.');
+        void vscode.window.showErrorMessage(vscode.l10n.t('Kite: nothing to replay. Open a run log (.jsonl in the log folder, .kite/runs by default) or set "log" in the launch configuration.'));
         return undefined;
       }
       config = { ...config, type: 'kite', request: 'launch', name: config.name || `Replay ${basename(log)}`, log, stopOnEntry: config.stopOnEntry ?? true };

@@ -46,16 +46,16 @@ export class EvalCommands implements vscode.Disposable {
 
   private async pickAndRun(): Promise<RunEvalsResult | undefined> {
     const cases = (await this.tree.getChildren()).filter((n) => n.kind === 'case');
-    if (!cases.length) return void vscode.window.showInformationMessage('Kite: no eval cases in .kite/evals yet. Add one from a run (Runs view › Add to Evals).');
-    const pick = await vscode.window.showQuickPick(cases.map((c) => ({ label: c.name, description: c.last ? `${c.last.status} (${c.last.outcome})` : 'not run yet' })), { title: 'Kite: run which eval case?' });
+    if (!cases.length) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no eval cases in .kite/evals yet. Add one from a run (Runs view › Add to Evals).'));
+    const pick = await vscode.window.showQuickPick(cases.map((c) => ({ label: c.name, description: c.last ? `${c.last.status} (${c.last.outcome})` : 'not run yet' })), { title: vscode.l10n.t('Kite: run which eval case?') });
     return pick ? this.run([pick.label]) : undefined;
   }
 
   private async run(names: string[] | undefined): Promise<RunEvalsResult | undefined> {
     const root = this.root();
-    if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first; eval cases live in its .kite/evals.');
-    if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('Kite does not run evals in an untrusted workspace: each case runs an agent and its commands.');
-    if (this.busy) return void vscode.window.showWarningMessage('Kite: evals are already running; cancel them from their notification first.');
+    if (!root) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite: open a folder first; eval cases live in its .kite/evals.'));
+    if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite does not run evals in an untrusted workspace: each case runs an agent and its commands.'));
+    if (this.busy) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite: evals are already running; cancel them from their notification first.'));
     this.busy = true;
     const suite = suiteOf(root);
     const all = names ?? (await this.tree.getChildren()).flatMap((n) => (n.kind === 'case' ? [n.name] : []));
@@ -87,7 +87,7 @@ export class EvalCommands implements vscode.Disposable {
       return result;
     } catch (err) {
       this.log.error(`evals failed: ${String(err)}`);
-      void vscode.window.showErrorMessage(`Kite: the evals could not run: ${err instanceof Error ? err.message : String(err)}`, 'Show Log').then((p) => (p ? this.log.show() : undefined));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Kite: the evals could not run: {0}', err instanceof Error ? err.message : String(err)), vscode.l10n.t('Show Log')).then((p) => (p ? this.log.show() : undefined));
       return undefined;
     } finally {
       this.busy = false;
@@ -97,8 +97,8 @@ export class EvalCommands implements vscode.Disposable {
 
   /** One notification: how many passed, and each case that did not with its first unmet expectation. */
   private report(r: RunEvalsResult): void {
-    if (r.error) return void vscode.window.showErrorMessage(`Kite: the eval suite could not be loaded: ${r.error}`);
-    if (r.cancelled && !r.results.length) return void vscode.window.showWarningMessage('Kite evals cancelled: the running cases were stopped and no new case started.');
+    if (r.error) return void vscode.window.showErrorMessage(vscode.l10n.t('Kite: the eval suite could not be loaded: {0}', r.error));
+    if (r.cancelled && !r.results.length) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite evals cancelled: the running cases were stopped and no new case started.'));
     const bad = r.results.filter((x) => x.status !== 'pass');
     const passed = r.results.length - bad.length;
     const head = `Kite evals${r.cancelled ? ' (cancelled)' : ''}: ${passed}/${r.results.length} passed.`;
@@ -114,7 +114,7 @@ export class EvalCommands implements vscode.Disposable {
   async openLog(arg?: EvalNode | string): Promise<void> {
     const node = typeof arg === 'string' ? (await this.tree.getChildren()).find((n) => n.kind === 'case' && n.name === arg) : arg;
     const log = node?.kind === 'case' ? node.last?.log : undefined;
-    if (!log) return void vscode.window.showInformationMessage(`Kite: ${node?.kind === 'case' ? node.name : typeof arg === 'string' ? arg : 'this case'} has not run yet; run it first.`);
+    if (!log) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: {0} has not run yet; run it first.', node?.kind === 'case' ? node.name : typeof arg === 'string' ? arg : 'this case'));
     await vscode.commands.executeCommand('kite.openTimeline', log);
   }
 
@@ -122,16 +122,16 @@ export class EvalCommands implements vscode.Disposable {
   async addToEvals(arg?: AddToEvalsArg): Promise<string | undefined> {
     const root = this.root();
     const log = logOf(arg);
-    if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first.');
-    if (!log) return void vscode.window.showInformationMessage('Kite: choose a run to add (Runs view › Add to Evals, or the timeline header).');
+    if (!root) return void vscode.window.showWarningMessage(vscode.l10n.t('Kite: open a folder first.'));
+    if (!log) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: choose a run to add (Runs view › Add to Evals, or the timeline header).'));
     const r = await this.client.addEval({ root, log });
     if (r.error || !r.file) {
-      void vscode.window.showErrorMessage(`Kite: no eval case was written: ${r.error ?? 'unknown reason'}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Kite: no eval case was written: {0}', r.error ?? 'unknown reason'));
       return undefined;
     }
     this.tree.refresh();
     await vscode.window.showTextDocument(vscode.Uri.file(r.file), { preview: false });
-    void vscode.window.showInformationMessage(`Kite: eval case ${r.name} written (expects ${r.expect}). Edit its "expect" to say what must hold, then commit it.`, 'Run It').then((p) => (p && r.name ? this.runCase(r.name) : undefined));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Kite: eval case {0} written (expects {1}). Edit its "expect" to say what must hold, then commit it.', String(r.name), String(r.expect)), vscode.l10n.t('Run It')).then((p) => (p && r.name ? this.runCase(r.name) : undefined));
     return r.file;
   }
 

@@ -29,8 +29,8 @@ export async function selectModel(log: vscode.LogOutputChannel, pick: Pick = (i,
   const items = await modelChoices();
   if (!items.length) {
     const open = await vscode.window.showInformationMessage(
-      'Kite: VS Code offers no language models here (install or sign in to a provider such as GitHub Copilot). Other models (anthropic:, openai:, ollama:…) are set in the setting kite.model.',
-      'Open Settings',
+      vscode.l10n.t('Kite: VS Code offers no language models here (install or sign in to a provider such as GitHub Copilot). Other models (anthropic:, openai:, ollama:…) are set in the setting kite.model.'),
+      vscode.l10n.t('Open Settings'),
     );
     if (open) await vscode.commands.executeCommand('workbench.action.openSettings', 'kite.model');
     return undefined;

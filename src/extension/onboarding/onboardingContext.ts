@@ -23,7 +23,9 @@ export class OnboardingContext implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('kite') ? void this.update() : undefined)),
       keys.onDidChange(() => void this.update()),
       runs.onDidChangeTreeData(() => void this.update()),
-      onWorkspaceChange(() => void this.update(false)),
+      // Re-read on every change: a hidden Features view reads nothing, and after Kite: Initialize the
+      // walkthrough's Initialize step must still tick (onContext:kite.hasProgressFile).
+      onWorkspaceChange(() => void this.update()),
     );
     void this.update();
   }
@@ -42,9 +44,8 @@ export class OnboardingContext implements vscode.Disposable {
     return provider !== null && !(await this.keys.get(provider));
   }
 
-  /** readProgress false: the progress file was just read (its own change event). */
-  async update(readProgress = true): Promise<void> {
-    const [needsKey, runs] = await Promise.all([this.needsApiKey(), this.runs.list().catch(() => []), readProgress ? this.readProgress().catch(() => undefined) : undefined]);
+  async update(): Promise<void> {
+    const [needsKey, runs] = await Promise.all([this.needsApiKey(), this.runs.list().catch(() => []), this.readProgress().catch(() => undefined)]);
     await vscode.commands.executeCommand('setContext', 'kite.needsApiKey', needsKey);
     await vscode.commands.executeCommand('setContext', 'kite.hasRuns', runs.length > 0);
   }

@@ -91,7 +91,7 @@ export class RestoreCommands implements vscode.Disposable {
   async restoreToHere(arg?: unknown): Promise<RestoreResult | null> {
     const target = await restoreTarget(arg);
     if (!target) {
-      void vscode.window.showInformationMessage('Kite: pick an event to restore to: "Restore Workspace to Here" on a timeline row, or stop a replay in the debugger at it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Kite: pick an event to restore to: "Restore Workspace to Here" on a timeline row, or stop a replay in the debugger at it.'));
       return null;
     }
     const { planRestoreOfLog, RestoreError } = await import('../../harness/restore/restorePlan');
@@ -100,12 +100,12 @@ export class RestoreCommands implements vscode.Disposable {
       const plan = await planRestoreOfLog(target.log, target.seq);
       if (!plan.changes.length) {
         const kept = plan.kept.length ? ` Kept as they are: ${plan.kept.map((k) => `${k.path} (${k.reason})`).join('; ')}.` : '';
-        void vscode.window.showInformationMessage(`Kite: nothing to restore: every file the run touched is already as it was right after event ${plan.toSeq}.${kept}`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Kite: nothing to restore: every file the run touched is already as it was right after event {0}.{1}', plan.toSeq, kept));
         return null;
       }
       const picked = await askFiles(plan);
       if (picked === null || !picked.length) {
-        if (picked) void vscode.window.showInformationMessage('Kite: no file ticked; nothing restored.');
+        if (picked) void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no file ticked; nothing restored.'));
         return null;
       }
       const chosen = new Set(picked);
@@ -116,12 +116,12 @@ export class RestoreCommands implements vscode.Disposable {
       const result = await applyRestore(asked, { overwriteChanged });
       this.log?.info(`restore of ${target.log} to event ${target.seq}: ${result.restored.length} file(s) restored, ${result.kept.length} kept`);
       const done = `Kite: ${result.restored.length} file(s) restored to right after event ${plan.toSeq}${result.event ? ` (logged as event ${result.event.seq})` : ''}.`;
-      if (result.kept.length) void vscode.window.showWarningMessage(`${done} Kept as they are: ${result.kept.map((k) => `${k.path} (${k.reason})`).join('; ')}.`);
+      if (result.kept.length) void vscode.window.showWarningMessage(vscode.l10n.t('{0} Kept as they are: {1}.', done, result.kept.map((k) => `${k.path} (${k.reason})`).join('; ')));
       else void vscode.window.showInformationMessage(done);
       return result;
     } catch (e) {
       if (e instanceof RestoreError) {
-        void vscode.window.showErrorMessage(`Kite: cannot restore: ${e.message}.`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Kite: cannot restore: {0}.', e.message));
         return null;
       }
       throw e;
@@ -132,14 +132,14 @@ export class RestoreCommands implements vscode.Disposable {
   async reviewChanges(arg?: unknown): Promise<string[]> {
     const log = logOfArg(arg) ?? this.followed() ?? (await pickRun(this.folders, 'Review the changes of which run?'));
     if (!log) {
-      void vscode.window.showInformationMessage('Kite: no run to review yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no run to review yet.'));
       return [];
     }
     const { runChanges } = await import('../../harness/restore/runChanges');
     const changes = await runChanges(log);
     for (const s of changes.skipped) this.log?.info(`review changes of ${log}: ${s.path} left out: ${s.reason}`);
     if (!changes.files.length) {
-      void vscode.window.showInformationMessage(`Kite: run ${basename(log, '.jsonl')} left no file changed${changes.skipped.length ? ` (${changes.skipped.length} left out, see the Kite log)` : ''}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Kite: run {0} left no file changed{1}.', basename(log, '.jsonl'), changes.skipped.length ? ` (${changes.skipped.length} left out, see the Kite log)` : ''));
       return [];
     }
     const run = basename(log, '.jsonl');

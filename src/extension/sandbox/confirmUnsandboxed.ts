@@ -3,10 +3,9 @@
 import * as vscode from 'vscode';
 import { DEV_CONTAINERS_EXTENSION, REOPEN_IN_CONTAINER_COMMAND, unsandboxedPrompt } from './sandboxText';
 
-const RUN = 'Run Without Sandbox';
-const REOPEN = 'Reopen in Container';
-
 export async function confirmUnsandboxed(q: { reason: string; fix: string }, log: vscode.LogOutputChannel): Promise<boolean> {
+  const RUN = vscode.l10n.t('Run Without Sandbox');
+  const REOPEN = vscode.l10n.t('Reopen in Container');
   const p = unsandboxedPrompt(q, { platform: process.platform, devContainers: vscode.extensions.getExtension(DEV_CONTAINERS_EXTENSION) !== undefined });
   try {
     const buttons = p.reopenInContainer ? [RUN, REOPEN] : [RUN];

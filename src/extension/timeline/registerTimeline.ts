@@ -98,12 +98,12 @@ export function registerTimeline(context: vscode.ExtensionContext, folders: RunL
       if (!logPath) {
         const runs = await listRuns();
         if (!runs.length) {
-          await vscode.window.showInformationMessage('Kite: no runs in the log folder yet.');
+          await vscode.window.showInformationMessage(vscode.l10n.t('Kite: no runs in the log folder yet.'));
           return;
         }
         const pick = await vscode.window.showQuickPick(
           runs.map((p) => ({ label: p.split(/[\\/]/).pop() ?? p, description: vscode.workspace.asRelativePath(p), path: p })),
-          { title: 'Open the timeline of a run', placeHolder: 'Pick a run log' },
+          { title: vscode.l10n.t('Open the timeline of a run'), placeHolder: vscode.l10n.t('Pick a run log') },
         );
         if (!pick) return;
         logPath = pick.path;

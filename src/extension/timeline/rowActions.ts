@@ -85,7 +85,7 @@ export class RowActions {
     const e = await src.event(seq);
     const call = e ? src.writes.callOf(e) : null;
     if (!call) {
-      await vscode.window.showInformationMessage('Kite: this event is not part of a file write.');
+      await vscode.window.showInformationMessage(vscode.l10n.t('Kite: this event is not part of a file write.'));
       return;
     }
     const v = await resolveWrite(src.writes, call, { event: (s) => src.event(s), base: (p, h) => fileBeforeRun(src.start, p, h) });
@@ -93,14 +93,14 @@ export class RowActions {
     const views = diffViews(v);
     if (!views.length) {
       // Never an empty side passed off as the file: say what is missing and why.
-      await vscode.window.showWarningMessage(`Kite: cannot show the diff of ${call.path} at event ${seq}: ${cannotRebuild(v)}. Details are in the Kite output.`);
+      await vscode.window.showWarningMessage(vscode.l10n.t('Kite: cannot show the diff of {0} at event {1}: {2}. Details are in the Kite output.', call.path, seq, cannotRebuild(v)));
       return;
     }
     let view = views[0];
     if (views.length > 1) {
       const pick = await vscode.window.showQuickPick(
         views.map((x) => ({ label: x.label, description: x.description, view: x })),
-        { title: `${call.path}: the proposal was edited before it was applied` },
+        { title: vscode.l10n.t('{0}: the proposal was edited before it was applied', call.path) },
       );
       if (!pick) return;
       view = pick.view;
@@ -114,7 +114,7 @@ export class RowActions {
   async replayFromHere(src: ActionSource, seq: number): Promise<void> {
     const commands = await vscode.commands.getCommands(true);
     if (!commands.includes('kite.replayInDebugger')) {
-      await vscode.window.showInformationMessage('Kite: the replay debugger is not available in this build.');
+      await vscode.window.showInformationMessage(vscode.l10n.t('Kite: the replay debugger is not available in this build.'));
       return;
     }
     await vscode.commands.executeCommand('kite.replayInDebugger', { log: src.logPath, seq });
@@ -130,6 +130,6 @@ export class RowActions {
   }
 
   private async missing(src: ActionSource, seq: number): Promise<void> {
-    await vscode.window.showWarningMessage(`Kite: event ${seq} is no longer in ${src.logPath}.`);
+    await vscode.window.showWarningMessage(vscode.l10n.t('Kite: event {0} is no longer in {1}.', seq, src.logPath));
   }
 }

@@ -93,7 +93,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       return;
     }
     const m = parsed.data;
-    const act = (p: Promise<void>) => p.catch((e: unknown) => void vscode.window.showErrorMessage(`Kite timeline: ${String(e)}`));
+    const act = (p: Promise<void>) => p.catch((e: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Kite timeline: {0}', String(e))));
     switch (m.type) {
       case 'ready':
         this.ready = true;

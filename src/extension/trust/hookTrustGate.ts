@@ -43,12 +43,12 @@ export class HookTrustGate {
     }
     if (!yes) {
       this.log.warn(`hooks of ${root} not trusted: the run does not start`);
-      void vscode.window.showWarningMessage("Kite: the run did not start: this workspace's hook commands are not trusted on this machine. Start again to review them (or run `kite trust` in a terminal).");
+      void vscode.window.showWarningMessage(vscode.l10n.t('Kite: the run did not start: this workspace\'s hook commands are not trusted on this machine. Start again to review them (or run `kite trust` in a terminal).'));
       return false;
     }
     const r = await this.client.trustWorkspace(root, s.digest);
     if (r.error) {
-      void vscode.window.showErrorMessage(`Kite: the hooks were not approved: ${r.error}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Kite: the hooks were not approved: {0}', r.error));
       return false;
     }
     this.log.info(`hooks of ${root} trusted (recorded in ${r.file})`);

@@ -20,10 +20,10 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
     const r = visible(p.request);
     const item =
       r.kind === 'write'
-        ? new vscode.TreeItem(`${r.before === null ? 'Create' : r.tool === 'edit_file' ? 'Edit' : 'Write'} ${path.basename(r.path)}`)
+        ? new vscode.TreeItem(r.before === null ? vscode.l10n.t('Create {0}', path.basename(r.path)) : r.tool === 'edit_file' ? vscode.l10n.t('Edit {0}', path.basename(r.path)) : vscode.l10n.t('Write {0}', path.basename(r.path)))
         : r.kind === 'read'
-          ? new vscode.TreeItem(`Read: ${r.path}`)
-          : new vscode.TreeItem(`Run: ${r.command}`);
+          ? new vscode.TreeItem(vscode.l10n.t('Read: {0}', r.path))
+          : new vscode.TreeItem(vscode.l10n.t('Run: {0}', r.command));
     item.id = `approval:${p.key}`;
     item.description = r.kind === 'write' ? path.dirname(r.path) : r.kind === 'read' ? 'may contain secrets' : r.cwd;
     item.iconPath = new vscode.ThemeIcon(r.kind === 'write' ? 'diff' : r.kind === 'read' ? 'key' : 'terminal', new vscode.ThemeColor('list.warningForeground'));

@@ -24,7 +24,14 @@ const ICONS: Record<FeatureStatus, [string, string | undefined]> = {
 const STOPPED_ICON: [string, string] = ['debug-pause', 'list.warningForeground'];
 
 /** A problem with the file; `at`: where (1-based) when the JSON itself does not parse. */
-export type FeatureNode = { kind: 'feature'; feature: Feature; running: boolean } | { kind: 'problem'; message: string; at?: { line: number; column: number } };
+/**
+ * An in_progress feature this window does not drive, as its latest log tells it: `live` while
+ * another process (`kite run`, another window) writes the log, else the outcome the log ended
+ * with ('open' = it ended without one: interrupted). null: no log of it.
+ */
+export type ElsewhereState = { live: true } | { live: false; outcome: string } | null;
+
+export type FeatureNode = { kind: 'feature'; feature: Feature; running: boolean; elsewhere?: ElsewhereState } | { kind: 'problem'; message: string; at?: { line: number; column: number } };
 
 /** Statuses whose last run did not end done: the feature offers Retry, Resume, Reset to Todo. */
 const NOT_DONE: ReadonlySet<FeatureStatus> = new Set(['gate_failed', 'budget_exceeded', 'stuck', 'error', 'unverified']);
@@ -39,6 +46,8 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
   constructor(
     private readonly root: () => string | undefined,
     private readonly running: () => ReadonlySet<string>,
+    /** The state of a feature's latest run log (wireKite: the Runs view's list and the log lock). */
+    private readonly lastRunOf: (featureId: string) => Promise<ElsewhereState> = async () => null,
   ) {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (folder) {
@@ -80,15 +89,30 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
     item.id = `feature:${f.id}`;
     // in_progress in the file with no run driving it (cancelled, or its process died): the run is
     // over, so neither the sync icon nor "in progress" (issue 18 item 7); it can be resumed or retried.
-    const stopped = !n.running && f.status === 'in_progress';
-    const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : stopped ? STOPPED_ICON : ICONS[f.status];
+    // A run in another process (kite run in a terminal) is running, not stopped: no Retry/Resume
+    // that would start a second run on it; a cancelled one says so (its log's outcome).
+    const elsewhereLive = !n.running && n.elsewhere?.live === true;
+    const stopped = !n.running && !elsewhereLive && f.status === 'in_progress';
+    // Cancelled or interrupted is "stopped"; any other outcome (an error the model's provider caused) is named.
+    const ended = n.elsewhere && !n.elsewhere.live && !['open', 'cancelled'].includes(n.elsewhere.outcome) ? n.elsewhere.outcome : null;
+    const [icon, color] = n.running || elsewhereLive ? ['sync~spin', 'charts.blue'] : stopped ? STOPPED_ICON : ICONS[f.status];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.description = n.running ? 'running…' : stopped ? 'stopped (resume or retry)' : f.status === 'proposed' ? 'proposal' : f.status.replace(/_/g, ' ');
+    item.description = n.running
+      ? vscode.l10n.t('running…')
+      : elsewhereLive
+        ? vscode.l10n.t('running in another process (kite run)')
+        : stopped
+          ? ended
+            ? vscode.l10n.t('{0} (resume or retry)', ended.replace(/_/g, ' '))
+            : vscode.l10n.t('stopped (resume or retry)')
+          : f.status === 'proposed'
+            ? vscode.l10n.t('proposal')
+            : f.status.replace(/_/g, ' ');
     const tip = new vscode.MarkdownString(`**${f.id}** ${f.title}\n\nstatus: \`${f.status}\``);
     if (f.verify) tip.appendMarkdown(`\n\nverify: \`${f.verify}\``);
     if (f.notes) tip.appendMarkdown(`\n\n${f.notes}`);
     item.tooltip = tip;
-    item.contextValue = n.running ? 'kite.feature.running' : f.status === 'proposed' ? 'kite.feature.proposal' : NOT_DONE.has(f.status) || stopped ? 'kite.feature.notDone' : 'kite.feature';
+    item.contextValue = n.running ? 'kite.feature.running' : elsewhereLive ? 'kite.feature.elsewhere' : f.status === 'proposed' ? 'kite.feature.proposal' : NOT_DONE.has(f.status) || stopped ? 'kite.feature.notDone' : 'kite.feature';
     return item;
   }
 
@@ -117,7 +141,13 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
     if (!json.ok) return [{ kind: 'problem', message: describeJsonProblem(PROGRESS_FILE, json.problem), at: { line: json.problem.line, column: json.problem.column } }];
     try {
       const running = this.running();
-      return parseProgress(text, PROGRESS_FILE).features.map((feature) => ({ kind: 'feature' as const, feature, running: running.has(feature.id) }));
+      return await Promise.all(
+        parseProgress(text, PROGRESS_FILE).features.map(async (feature) => {
+          const here = running.has(feature.id);
+          const elsewhere = !here && feature.status === 'in_progress' ? await this.lastRunOf(feature.id).catch(() => null) : undefined;
+          return { kind: 'feature' as const, feature, running: here, elsewhere };
+        }),
+      );
     } catch (err) {
       return [{ kind: 'problem', message: err instanceof Error ? err.message : String(err) }];
     }

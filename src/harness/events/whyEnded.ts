@@ -53,6 +53,19 @@ function checkFailure(c: CheckResult): string {
   return `\`${c.command}\` (${what}) ${how}`;
 }
 
+/** The check, how it failed and what it said: the line a person reads to know what broke without opening the log. */
+function checkFailureSaying(c: CheckResult): string {
+  const said = telling(c.output_tail);
+  return said ? `${checkFailure(c)} (${JSON.stringify(said)})` : checkFailure(c);
+}
+
+/** The first output line that says error/fail/assert (else the first line), clipped: a notification is one glance. */
+function telling(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
+  const line = lines.find((l) => /error|fail|assert|expected|not ok|panic|exception/i.test(l)) ?? lines[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
 function firstLine(text: string): string {
   return text.trim().split('\n')[0]?.trim() ?? '';
 }
@@ -66,6 +79,6 @@ function sentence(text: string): string {
 export function gateAttemptSentence(feature: string, g: { attempt: number; checks: CheckResult[]; no_change?: boolean; feedback: string }, maxAttempts: number | null): string {
   const of = maxAttempts ? ` of ${maxAttempts}` : '';
   const failed = g.checks.filter((c) => c.exit_code !== 0 || c.timed_out);
-  const cause = g.no_change ? 'the run had changed no file' : failed.length ? failed.map(checkFailure).join('; ') : firstLine(g.feedback) || 'no failing check was recorded';
+  const cause = g.no_change ? 'the run had changed no file' : failed.length ? failed.map(checkFailureSaying).join('; ') : firstLine(g.feedback) || 'no failing check was recorded';
   return `${feature}: gate attempt ${g.attempt}${of} failed: ${cause}; the agent was told and tries again.`;
 }

@@ -21,6 +21,7 @@ import { layerSettings } from '../config/settingsLayer';
 import { LanguageModelRelay } from './lmRelay';
 import { RunManager, type Notifier, type RunStarters } from './runManager';
 import { bindEvalTrustRequests } from './evalTrustRequests';
+import { configureL10n } from './l10nConfig';
 
 function parse<T>(schema: z.ZodType<T>, params: unknown, method: string): T {
   const r = schema.safeParse(params);
@@ -103,7 +104,10 @@ export function bindConnection(connection: Connection, starters: RunStarters): R
   connection.onRequest(Rpc.listRuns, () => ({ runs: manager.list() }));
   bindEvalTrustRequests(connection, notify.log);
   connection.onRequest(Rpc.serverInfo, () => ({ pid: process.pid, node: process.version }));
-  connection.onInitialize(() => ({ capabilities: {}, serverInfo: { name: 'kite-harness' } }));
+  connection.onInitialize((init) => {
+    configureL10n(init.initializationOptions, (message) => notify.log({ level: 'warn', message }));
+    return { capabilities: {}, serverInfo: { name: 'kite-harness' } };
+  });
   // No cancelling on shutdown: a window reload or close must leave runs resumable (their logs end
   // without session_end, like a crash), so a pending approval is asked again after the reload.
   // Stopping a run is the person's explicit Stop Agent (stopRun).

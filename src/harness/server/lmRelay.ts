@@ -2,6 +2,7 @@
 // whose streamed parts come back as Rpc.lmPart notifications (same connection, so in order and
 // before the answer). A stopped run cancels the request; the extension cancels the model's
 // CancellationToken. Transport-free enough to test with a pair of in-memory connections.
+import * as l10n from '@vscode/l10n';
 import { CancellationTokenSource } from 'vscode-languageserver/node';
 import type { CancellationToken } from 'vscode-languageserver/node';
 import { LmPartNotificationSchema, LmRequestResultSchema, type LmReplyPart, type LmRequestParams, type LmRequestResult } from '../protocol/languageModel';
@@ -42,11 +43,11 @@ export class LanguageModelRelay {
       const answer = await this.connection.sendRequest(Rpc.lmRequest, { ...params, requestId }, cts.token);
       const r = LmRequestResultSchema.safeParse(answer);
       if (r.success) return r.data;
-      return { ok: false, code: 'unknown', message: `the extension answered ${Rpc.lmRequest} with something Kite cannot read (${r.error.issues[0]?.message ?? 'invalid'})` };
+      return { ok: false, code: 'unknown', message: l10n.t('the extension answered {0} with something Kite cannot read ({1})', Rpc.lmRequest, r.error.issues[0]?.message ?? 'invalid') };
     } catch (err) {
-      if (signal.aborted) return { ok: false, code: 'cancelled', message: 'the run was stopped' };
+      if (signal.aborted) return { ok: false, code: 'cancelled', message: l10n.t('the run was stopped') };
       // No handler (an older extension), or the window went away mid-request.
-      return { ok: false, code: 'unknown', message: `the VS Code window could not answer (${err instanceof Error ? err.message : String(err)})` };
+      return { ok: false, code: 'unknown', message: l10n.t('the VS Code window could not answer ({0})', err instanceof Error ? err.message : String(err)) };
     } finally {
       this.streams.delete(requestId);
       signal.removeEventListener('abort', onAbort);

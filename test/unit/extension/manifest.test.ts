@@ -2,8 +2,7 @@
 // title, welcome texts render (no markdown code spans, which viewsWelcome shows as literal
 // backticks), and the Runs view only offers Start Agent where there is a feature to work on.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { localizedManifest } from '../../helpers/localizedManifest';
 
 interface Manifest {
   contributes: {
@@ -13,7 +12,7 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
+const manifest = localizedManifest() as Manifest;
 
 describe('package.json contributions', () => {
   it('no two commands share a title (the palette and menus tell them apart)', () => {

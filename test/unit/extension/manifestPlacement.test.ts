@@ -3,10 +3,10 @@
 // VS Code reads these from the manifest; a wrong value runs Kite on the UI side of a remote
 // window, where it would see none of the project's files.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { localizedManifest } from '../../helpers/localizedManifest';
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+// As VS Code shows it: the reason is a %key% with its English text in package.nls.json.
+const manifest = localizedManifest() as {
   extensionKind?: string[];
   capabilities?: { virtualWorkspaces?: { supported: unknown; description?: string }; untrustedWorkspaces?: { supported: unknown } };
 };

@@ -3,9 +3,10 @@
 // every empty state of the Kite views (no folder, no progress file, no runs, no key, no eval case)
 // has welcome content pointing at the next step.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { KITE_COMMANDS } from '../../../src/extension/commandIds';
+import { localizedManifest } from '../../helpers/localizedManifest';
 
 const repo = join(__dirname, '..', '..', '..');
 interface Step {
@@ -15,7 +16,7 @@ interface Step {
   media: { markdown?: string; image?: string };
   completionEvents?: string[];
 }
-const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+const manifest = localizedManifest() as {
   contributes: {
     commands: { command: string }[];
     walkthroughs: { id: string; steps: Step[] }[];

@@ -1,12 +1,11 @@
 // launch.json attributes in package.json are generated from LaunchArgsSchema; this keeps them
 // from drifting, and checks how bad launch configurations are reported.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { localizedManifest } from '../../helpers/localizedManifest';
 import { launchAttributes, parseLaunchArgs } from '../../../src/harness/replay/launchArgs';
 
 describe('replay launch configuration', () => {
-  const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+  const pkg = localizedManifest() as {
     contributes: { debuggers?: { type: string; languages?: string[]; configurationAttributes: { launch: unknown } }[]; breakpoints?: { language: string }[]; languages?: { id: string }[] };
   };
   const dbg = pkg.contributes.debuggers?.find((d) => d.type === 'kite');
