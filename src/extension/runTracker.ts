@@ -232,11 +232,14 @@ export class RunTracker implements vscode.Disposable {
     const feature = id ? featureName(id, r?.title ?? null) : 'run';
     if (e.error) {
       this.log.error(`run ${feature} failed: ${e.error.message}`);
-      const fixes = e.error.code === 'dirty_tree' ? ['Open Source Control', 'Allow Uncommitted Changes…'] : [e.error.code === 'missing_key' ? 'Set API Key' : 'Show Log'];
+      const scm = vscode.l10n.t('Open Source Control');
+      const allowDirty = vscode.l10n.t('Allow Uncommitted Changes…');
+      const setKey = vscode.l10n.t('Set API Key');
+      const fixes = e.error.code === 'dirty_tree' ? [scm, allowDirty] : [e.error.code === 'missing_key' ? setKey : vscode.l10n.t('Show Log')];
       void vscode.window.showErrorMessage(runErrorText(feature, e.error), ...fixes).then((p) => {
-        if (p === 'Open Source Control') return vscode.commands.executeCommand('workbench.view.scm');
-        if (p === 'Allow Uncommitted Changes…') return vscode.commands.executeCommand('workbench.action.openSettings', 'kite.allowDirtyWorkingTree');
-        if (p === 'Set API Key') return vscode.commands.executeCommand('kite.setApiKey');
+        if (p === scm) return vscode.commands.executeCommand('workbench.view.scm');
+        if (p === allowDirty) return vscode.commands.executeCommand('workbench.action.openSettings', 'kite.allowDirtyWorkingTree');
+        if (p === setKey) return vscode.commands.executeCommand('kite.setApiKey');
         if (p) this.log.show();
         return undefined;
       });
