@@ -70,9 +70,10 @@ export class ReplayRuntime<S = unknown> {
   ) {
     this.index = new EventIndex(events);
     this.transcript = buildTranscript(events, opts.name);
-    // About 50 snapshots whatever the length: each costs a deep clone (memory, GC), and a far
-    // jump costs one clone plus at most `every` reducer steps (a few ms even at 100k events).
-    this.snapshotEvery = opts.snapshotEvery ?? Math.min(4096, Math.max(256, Math.round(events.length / 50)));
+    // Dense snapshots: a snapshot shares finished calls and messages with the run (reducer.ts
+    // cloneRunState), so it costs O(calls / 256 + open parts) and a jump anywhere costs one such
+    // clone plus at most `every` reducer steps. At most ~2,000 of them, whatever the length.
+    this.snapshotEvery = opts.snapshotEvery ?? Math.max(256, Math.round(events.length / 2000));
     this.cursor = opts.folder ? new StateCursor(events, opts.folder, this.snapshotEvery) : null;
   }
 
