@@ -1,0 +1,115 @@
+// "The extension host is never blocked" (issue 17), measured in one Node process standing in for
+// the extension host: the longest stretch its event loop was held (a 5 ms setInterval's drift,
+// and perf_hooks.monitorEventLoopDelay's max) while, at the same time,
+//   - a timeline loads a big log as the extension does it (LogTailer, SNAPSHOT_CHUNK batches,
+//     each event trimmed for the page as timelineSession does),
+//   - a run streams into another log at 50 events/s (EventWriter) and a second tailer follows it,
+//   - the replay debugger opens the big log (openReplay + entry) and folds it in the background
+//     (it runs inline in the extension host in VS Code).
+// Target: no task longer than 50 ms. This is a bench, not the real VS Code integration run (the
+// extension host's own work — webview posts, the editor — is not in it). Prints; asserts nothing.
+//   npx tsx test/bench/hostBlocking.bench.ts [events]      (KITE_BENCH_LOG=<log> to reuse one)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { LogTailer } from '../../src/harness/events/logTailer';
+import { EventWriter } from '../../src/harness/events/writer';
+import { SNAPSHOT_CHUNK, trimEventForView } from '../../src/harness/protocol/webviewMessages';
+import { openReplay } from '../../src/harness/replay/openReplay';
+import { ev, strip } from '../helpers/events';
+import { writeLargeLog } from '../helpers/largeLog';
+
+const N = Number(process.argv[2] ?? 100_000);
+const WINDOW_S = Number(process.env.KITE_BENCH_WINDOW_S ?? 20);
+// KITE_BENCH_ONLY=timeline|debugger: one load beside the stream, to see which one holds the loop.
+const ONLY = process.env.KITE_BENCH_ONLY ?? '';
+const withTimeline = ONLY !== 'debugger';
+const withDebugger = ONLY !== 'timeline';
+
+/** The longest gaps between ticks of a 5 ms interval, minus the interval: tasks that held the loop. */
+function driftMonitor(): { stop(): number[] } {
+  const gaps: number[] = [];
+  let last = performance.now();
+  const t = setInterval(() => {
+    const now = performance.now();
+    gaps.push(now - last - 5);
+    last = now;
+  }, 5);
+  return {
+    stop: () => {
+      clearInterval(t);
+      return gaps.sort((a, b) => b - a);
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kite-host-bench-'));
+  try {
+    const given = process.env.KITE_BENCH_LOG;
+    const big = given ?? join(dir, 'big-run.jsonl');
+    if (!given) writeLargeLog(big, N);
+    const hist = monitorEventLoopDelay({ resolution: 5 });
+    hist.enable();
+    const drift = driftMonitor();
+    const t0 = performance.now();
+    const deadline = t0 + WINDOW_S * 1000;
+
+    // The timeline loading the big log.
+    let timelineEvents = 0;
+    let timelineDone = -1;
+    const timeline = new LogTailer(
+      big,
+      (e) => {
+        if (e.type !== 'batch') return;
+        for (const x of e.batch.events) trimEventForView(x);
+        timelineEvents += e.batch.events.length;
+        if (e.batch.done && timelineDone < 0) timelineDone = performance.now() - t0;
+      },
+      { batchSize: SNAPSHOT_CHUNK, firstBatchSize: 1000, follow: false },
+    );
+    const timelineRead = withTimeline ? timeline.start() : Promise.resolve();
+
+    // A run streaming at 50 events/s, followed by a second tailer (its live timeline).
+    const writer = EventWriter.create(dir, 'live-run', () => performance.now() - t0);
+    writer.append(strip(ev.sessionStart({ limits: { turns: null, tokens: null, usd: null, wall_s: null } })));
+    let followed = 0;
+    const live = new LogTailer(writer.path, (e) => e.type === 'batch' && (followed += e.batch.events.length), { pollMs: 100 });
+    void live.start();
+    let streamed = 0;
+    const stream = setInterval(() => {
+      writer.append(strip(ev.user({ text: `streamed event ${streamed++}` })));
+    }, 20);
+
+    // The debugger launching on the big log, then folding it in the background.
+    const tl = performance.now();
+    const opened = withDebugger ? await openReplay(big) : null;
+    opened?.runtime.entry();
+    const launchMs = performance.now() - tl;
+    const warming = { cancelled: false };
+    const warm = opened?.runtime.warm(warming);
+
+    while (performance.now() < deadline && (timelineDone < 0 || !withTimeline)) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(2000, deadline - performance.now()))));
+    warming.cancelled = true;
+    clearInterval(stream);
+    const gaps = drift.stop();
+    hist.disable();
+    timeline.dispose();
+    live.dispose();
+    opened?.lazy?.close();
+    await Promise.allSettled([timelineRead, warm]);
+    const window = (performance.now() - t0) / 1000;
+    console.log(`${ONLY ? `only the ${ONLY} beside the stream; ` : ''}measured ${window.toFixed(1)} s: timeline ${timelineEvents} of the log's events${timelineDone >= 0 ? ` loaded in ${(timelineDone / 1000).toFixed(1)} s` : ' (not finished in the window)'}, ${streamed} events streamed at 50/s (${followed} followed), debugger launch to entry ${launchMs.toFixed(0)} ms`);
+    console.log(`longest task on the event loop (5 ms interval drift): ${gaps[0]?.toFixed(0) ?? 0} ms (target <= 50 ms); next longest ${gaps.slice(1, 5).map((g) => g.toFixed(0)).join(', ')} ms; ${gaps.filter((g) => g > 50).length} tasks over 50 ms`);
+    console.log(`event loop delay (monitorEventLoopDelay): max ${(hist.max / 1e6).toFixed(0)} ms, p99 ${(hist.percentile(99) / 1e6).toFixed(0)} ms`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
