@@ -164,6 +164,8 @@ function isNotable(e: IndexFacts): boolean {
     case 'approval_request':
     case 'compaction':
     case 'hook':
+    case 'person_edit':
+    case 'restore':
     case 'intent':
     case 'model_retry':
     case 'paused':
@@ -305,6 +307,8 @@ export class EventIndexBuilder {
       case 'budget_stop':
       case 'divergence':
       case 'hook':
+      case 'person_edit':
+      case 'restore':
       case 'paused':
       case 'resumed':
       case 'user':

@@ -96,6 +96,8 @@ function factsOf(f: Map<string, FieldValue>): IndexFacts | null {
     case 'compaction':
     case 'divergence':
     case 'hook':
+    case 'person_edit':
+    case 'restore':
     case 'paused':
     case 'progress':
     case 'resumed':
