@@ -176,7 +176,7 @@ export class KiteDebugSession extends LoggingDebugSession {
 
   /** The hash chain of lazily read logs, checked after the first stop without holding up requests. */
   private async verifyOpened(): Promise<void> {
-    for (const o of this.opened) await verifyLater(o, (p) => this.laterProblem(this.logPath, p), () => this.warming.cancelled);
+    for (const o of this.opened) await verifyLater(o, (p) => this.laterProblem(this.logPath, p), () => this.warming.cancelled, this.warming.busy);
   }
 
   private async configurationFinished(): Promise<void> {

@@ -365,7 +365,7 @@ export async function openLazyLog(path: string, opts: LazyLogOptions = {}): Prom
  * The hash chain of a lazily opened log (events/chain.ts rules), checked in slices so the event
  * loop stays free; each break is reported as it is found.
  */
-export async function verifyChain(log: LazyLog, onProblem: (p: LogProblem) => void, cancelled: () => boolean = () => false): Promise<void> {
+export async function verifyChain(log: LazyLog, onProblem: (p: LogProblem) => void, cancelled: () => boolean = () => false, busy: () => boolean = () => false): Promise<void> {
   const chain = new ChainChecker();
   let next = 0; // next event slot
   const prevOf = (bytes: Buffer): string | null | undefined => {
@@ -384,6 +384,8 @@ export async function verifyChain(log: LazyLog, onProblem: (p: LogProblem) => vo
     let lineNo = 0;
     const buf = Buffer.allocUnsafe(CHUNK);
     for (;;) {
+      // A person stepping comes first: hashing a chunk would delay their next stop.
+      while (busy() && !cancelled()) await new Promise<void>((r) => setTimeout(r, 25));
       if (cancelled()) return;
       const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
       if (bytesRead === 0) break;

@@ -36,8 +36,8 @@ export interface OpenReplayOptions extends Omit<RuntimeOptions<RunState>, 'folde
 }
 
 /** Checks the hash chain of a lazily read log in the background (nothing to do for one read whole). */
-export async function verifyLater(opened: OpenedReplay, onProblem: (p: LogProblem) => void, cancelled: () => boolean): Promise<void> {
-  if (opened.lazy) await verifyChain(opened.lazy, onProblem, cancelled);
+export async function verifyLater(opened: OpenedReplay, onProblem: (p: LogProblem) => void, cancelled: () => boolean, busy?: () => boolean): Promise<void> {
+  if (opened.lazy) await verifyChain(opened.lazy, onProblem, cancelled, busy);
 }
 
 /** Throws LogReadError (not_found, unsupported_version, not_a_log) or ReplayOpenError. */
