@@ -99,6 +99,7 @@ async function main(): Promise<void> {
     timeline.dispose();
     live.dispose();
     await Promise.allSettled([timelineRead, warm]);
+    opened?.lazy?.close();
     const window = (performance.now() - t0) / 1000;
     console.log(`${ONLY ? `only the ${ONLY} beside the stream; ` : ''}measured ${window.toFixed(1)} s: timeline ${timelineEvents} of the log's events${timelineDone >= 0 ? ` loaded in ${(timelineDone / 1000).toFixed(1)} s` : ' (not finished in the window)'}, ${streamed} events streamed at 50/s (${followed} followed), debugger launch to entry ${launchMs.toFixed(0)} ms`);
     console.log(`longest task on the event loop (5 ms interval drift): ${gaps[0]?.toFixed(0) ?? 0} ms (target <= 50 ms); next longest ${gaps.slice(1, 5).map((g) => g.toFixed(0)).join(', ')} ms; ${gaps.filter((g) => g > 50).length} tasks over 50 ms`);

@@ -2,10 +2,13 @@
 // its conversation with it while running; the reducer rebuilds the same conversation from the log.
 // Keeping one implementation is what makes resume and replay exact.
 import { summaryBlockText, type CompactionEvent } from './compaction';
+import { ChunkedList } from './chunkedList';
 import type { AssistantBlock, Message, ToolResultBlock, ToolUseBlock, UserBlock } from './content';
 
 export class Conversation {
-  private readonly done: Message[] = [];
+  /** Chunked: a clone (a reducer snapshot) shares the finished messages instead of copying them. */
+  private done = new ChunkedList<Message>();
+  private doneArray: Message[] | null = null; // finished() as an array (this instance's own, never a clone's)
   private pendingResults = new Map<string, ToolResultBlock>();
   private pendingToolUses: ToolUseBlock[] = [];
   private pendingTexts: string[] = [];
@@ -20,7 +23,7 @@ export class Conversation {
 
   addAssistant(content: AssistantBlock[]): void {
     this.flushUser();
-    this.done.push({ role: 'assistant', content });
+    this.pushDone({ role: 'assistant', content });
     this.pendingToolUses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     this.pendingResults = new Map();
   }
@@ -38,23 +41,27 @@ export class Conversation {
     if (e.stubbed.length) {
       const stubs = new Map(e.stubbed.map((s) => [s.id, s.stub]));
       for (let i = 0; i < this.done.length; i++) {
-        const m = this.done[i];
+        const m = this.done.at(i);
         if (m.role !== 'user' || !m.content.some((b) => b.type === 'tool_result' && stubs.has(b.tool_use_id))) continue;
         const content = m.content.map((b) => (b.type === 'tool_result' && stubs.has(b.tool_use_id) ? { ...b, content: stubs.get(b.tool_use_id)! } : b));
-        this.done[i] = { role: 'user', content } as Message;
+        this.done.set(i, { role: 'user', content } as Message);
+        this.doneArray = null;
       }
     }
     const s = e.summary;
-    if (s && this.done.length > s.through && this.done[0]?.role === 'user') {
-      this.head ??= [...(this.done[0].content as UserBlock[])];
+    if (s && this.done.length > s.through && this.done.at(0).role === 'user') {
+      this.head ??= [...(this.done.at(0).content as UserBlock[])];
       const first: Message = { role: 'user', content: [...this.head, { type: 'text', text: summaryBlockText(s) }] };
-      this.done.splice(0, s.through, first);
+      const all = this.done.toArray();
+      all.splice(0, s.through, first);
+      this.done = ChunkedList.from(all); // rare: a summary rewrites the head of the conversation
+      this.doneArray = null;
     }
   }
 
   /** The finished messages (compaction plans over them; never mutate). */
   finished(): readonly Message[] {
-    return this.done;
+    return (this.doneArray ??= this.done.toArray());
   }
 
   /** tool_use ids of the last assistant message that have no result yet. */
@@ -65,13 +72,15 @@ export class Conversation {
   /** The messages to send now: finished ones plus the pending user message, if any. */
   messages(): Message[] {
     const pending = this.pendingUser();
-    return pending ? [...this.done, pending] : [...this.done];
+    const msgs = this.done.toArray();
+    if (pending) msgs.push(pending);
+    return msgs;
   }
 
   /** An independent copy (snapshots of the reducer's state). Blocks are shared: they are never mutated. */
   clone(): Conversation {
     const c = new Conversation();
-    for (const m of this.done) c.done.push(m); // no spread: a long run has tens of thousands
+    c.done = this.done.copy();
     c.pendingResults = new Map(this.pendingResults);
     c.pendingToolUses = [...this.pendingToolUses];
     c.pendingTexts = [...this.pendingTexts];
@@ -95,9 +104,14 @@ export class Conversation {
 
   private flushUser(): void {
     const pending = this.pendingUser();
-    if (pending) this.done.push(pending);
+    if (pending) this.pushDone(pending);
     this.pendingTexts = [];
     this.pendingResults = new Map();
     this.pendingToolUses = [];
+  }
+
+  private pushDone(m: Message): void {
+    this.done.push(m);
+    this.doneArray?.push(m); // kept up to date: the loop asks for finished() every turn
   }
 }

@@ -1,7 +1,9 @@
 // Run state as a fold over the event log: one pure reducer used by resume, replay, the timeline
 // and the debugger. Deterministic, no I/O, browser-safe. applyEvent mutates and returns the same
-// object (O(1) amortized per event); take snapshots with cloneRunState.
+// object (O(1) amortized per event); take snapshots with cloneRunState (its cost grows with what is
+// open in the run, not with the run's length: finished calls and messages are shared).
 import type { StopReason, ToolUseBlock } from './content';
+import { callRecord, tableOf } from './callTable';
 import { Conversation } from './conversation';
 import { countRepeat, repetitionKey, resetAfterChange } from './repetition';
 import { addModelEvent, addTokens, emptyTokenTotals, judgeCallsOf, type TokenTotals } from './totals';
@@ -157,7 +159,7 @@ export function initialRunState(opts: { conversation?: boolean } = {}): RunState
     tokens: emptyTokenTotals(),
     cost_usd: 0,
     retries: 0,
-    calls: {},
+    calls: callRecord<CallState>(),
     pending: {},
     pendingApprovals: {},
     gates: [],
@@ -186,7 +188,17 @@ function newCall(id: string, name: string, turn: number, args: unknown, seq: num
 
 /** The call for an id, created when the log has no `proposed` for it (Python-Kite logs). */
 function callFor(s: RunState, id: string, name: string, args: unknown): CallState {
-  return (s.calls[id] ??= newCall(id, name, s.turns, args, null));
+  return writableCall(s, id) ?? addCall(s, newCall(id, name, s.turns, args, null));
+}
+
+/** The call to change: copied first when a snapshot shares it (calls are copy-on-write). */
+function writableCall(s: RunState, id: string): CallState | undefined {
+  return tableOf(s.calls).writable(id);
+}
+
+function addCall(s: RunState, c: CallState): CallState {
+  tableOf(s.calls).set(c.id, c);
+  return c;
 }
 
 function setStage(s: RunState, c: CallState, stage: CallStage): void {
@@ -263,8 +275,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.retries++;
       break;
     case 'proposed': {
-      const c = newCall(e.id, e.name, e.turn, e.args, e.seq);
-      s.calls[e.id] = c;
+      const c = addCall(s, newCall(e.id, e.name, e.turn, e.args, e.seq));
       setStage(s, c, 'proposed');
       if (s.conversation) {
         c.repeatKey = repetitionKey(e.name, e.args);
@@ -291,7 +302,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       break;
     }
     case 'approval': {
-      const c = s.calls[e.id];
+      const c = writableCall(s, e.id);
       delete s.pendingApprovals[e.id];
       if (!c) break;
       c.approval = e.decision;
@@ -417,13 +428,11 @@ export function foldEvents(events: Iterable<KiteEvent>, opts?: { conversation?: 
   return s;
 }
 
-/** A deep, independent copy for snapshots. Event objects are shared: nothing mutates them. */
+/** An independent copy for snapshots. Event objects are shared: nothing mutates them. Calls and
+ *  finished messages are shared too, copied on write (callTable.ts, chunkedList.ts): the copy
+ *  costs O(calls / 256 + open parts), not O(run). */
 export function cloneRunState(s: RunState): RunState {
-  const calls: Record<string, CallState> = {};
-  for (const id in s.calls) {
-    const c = s.calls[id];
-    calls[id] = { ...c, recorded: c.recorded ? { ...c.recorded } : null };
-  }
+  const calls = callRecord(tableOf(s.calls).copy());
   return {
     ...s,
     limits: s.limits ? { ...s.limits } : null,

@@ -20,7 +20,7 @@ export function isExceptionFilterId(s: string): s is ExceptionFilterId {
   return EXCEPTION_FILTERS.some((f) => f.filter === s);
 }
 
-const UNUSUAL_STOPS = new Set(['max_tokens', 'refusal', 'pause_turn', 'model_context_window_exceeded']);
+export const UNUSUAL_STOPS: ReadonlySet<string> = new Set(['max_tokens', 'refusal', 'pause_turn', 'model_context_window_exceeded']);
 
 export interface ExceptionHit {
   filter: ExceptionFilterId;

@@ -18,7 +18,8 @@ import { eventLine, summarize } from './eventSummary';
 import { runLiveReplay, type LiveReplayResult } from './liveReplay';
 import { ExpressionError, evaluate, parseExpression, type Expr } from './expressions';
 import { parseLaunchArgs, type LaunchArgs } from './launchArgs';
-import { openReplay, type OpenedReplay } from './openReplay';
+import { openReplay, verifyLater, type OpenedReplay } from './openReplay';
+import type { LogProblem } from '../protocol/parse';
 import { DapError, openErrorOf } from './dapErrors';
 import { TRANSCRIPT_REF, TranscriptLocator } from './transcriptSource';
 import type { ReplayRuntime, Stop } from './replayRuntime';
@@ -62,6 +63,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   private pendingFilters: ExceptionFilterId[] | null = null;
   private pendingFunctionBps: DebugProtocol.FunctionBreakpoint[] | null = null;
   private readonly vars = new VariableStore();
+  private readonly opened: OpenedReplay[] = [];
   private readonly transcript: TranscriptLocator;
   private readonly writes: WriteSources;
   private readonly inspector = new Inspector(this.vars, {
@@ -148,13 +150,15 @@ export class KiteDebugSession extends LoggingDebugSession {
     const ev = new OutputEvent(`kite: folded ${rt.length} events into ${rt.cursorStats?.snapshots ?? 0} state snapshots in ${ms} ms\n`, 'telemetry') as DebugProtocol.OutputEvent;
     ev.body.data = { kind: 'snapshotsReady', events: rt.length, snapshots: rt.cursorStats?.snapshots ?? 0, ms };
     this.sendEvent(ev);
+    await this.verifyOpened();
   }
 
   /** Read a log into a runtime, or answer the launch with an error naming the problem. */
   private async open(response: DebugProtocol.Response, log: string): Promise<OpenedReplay | null> {
     try {
-      const opened = await openReplay(log, { onOutput: (text, i) => this.logpointOutput(text, i) });
+      const opened = await openReplay(log, { onOutput: (text, i) => this.logpointOutput(text, i), onProblem: (p) => this.laterProblem(log, p) });
       for (const p of opened.problems) this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
+      this.opened.push(opened);
       return opened;
     } catch (e) {
       const err = openErrorOf(log, e);
@@ -162,6 +166,17 @@ export class KiteDebugSession extends LoggingDebugSession {
       this.fail(response, err.id, err.message, true);
       return null;
     }
+  }
+
+  /** A problem found after launch: a line first parsed when shown, or the background chain check. */
+  private laterProblem(log: string, p: LogProblem): void {
+    const what = p.chain ? '' : ' (shown as an unreadable_line warning)';
+    this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message}${what}\n`, 'important'));
+  }
+
+  /** The hash chain of lazily read logs, checked after the first stop without holding up requests. */
+  private async verifyOpened(): Promise<void> {
+    for (const o of this.opened) await verifyLater(o, (p) => this.laterProblem(this.logPath, p), () => this.warming.cancelled, this.warming.busy);
   }
 
   private async configurationFinished(): Promise<void> {
@@ -197,7 +212,8 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (this.terminated) return;
     let live: OpenedReplay;
     try {
-      live = await openReplay(result.logPath, { onOutput: (text, i) => this.logpointOutput(text, i) });
+      live = await openReplay(result.logPath, { onOutput: (text, i) => this.logpointOutput(text, i), onProblem: (p) => this.laterProblem(result.logPath, p) });
+      this.opened.push(live);
     } catch (e) {
       this.sendEvent(new OutputEvent(`Kite: cannot open the live run's log ${result.logPath}: ${e instanceof Error ? e.message : String(e)}\n`, 'important'));
       this.end();
@@ -294,7 +310,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     const line = this.convertClientLineToDebugger(args.line);
     const i = eventForLine(rt.transcript, line);
     if (i === null) return this.fail(response, DapError.badTarget, `line ${args.line} is past the end of the transcript`);
-    response.body = { targets: [{ id: i + 1, label: `#${rt.events[i].seq} ${rt.events[i].kind}  ${summarize(rt.events[i])}`.slice(0, 120), line: this.convertDebuggerLineToClient(rt.transcript.lineOfEvent[i]) }] };
+    response.body = { targets: [{ id: i + 1, label: `#${rt.events.at(i).seq} ${rt.events.at(i).kind}  ${summarize(rt.events.at(i))}`.slice(0, 120), line: this.convertDebuggerLineToClient(rt.transcript.lineOfEvent[i]) }] };
     this.sendResponse(response);
   }
 
@@ -339,7 +355,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (this.transcript.matches(args.source)) {
       const from = this.convertClientLineToDebugger(args.line);
       const to = args.endLine ? this.convertClientLineToDebugger(args.endLine) : from;
-      for (let l = from; l <= to && l <= rt.transcript.lines.length; l++) if (l >= 1 && rt.transcript.eventOfLine[l - 1] >= 0) out.push({ line: this.convertDebuggerLineToClient(l) });
+      for (let l = from; l <= to && l <= rt.transcript.lineCount; l++) if (l >= 1 && rt.transcript.eventOfLine[l - 1] >= 0) out.push({ line: this.convertDebuggerLineToClient(l) });
     }
     response.body = { breakpoints: out };
     this.sendResponse(response);
@@ -386,7 +402,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   // ---- inspection --------------------------------------------------------------------------
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    const run = this.runtime?.events[0]?.run ?? 'run';
+    const run = (this.runtime?.length ? this.runtime.events.at(0).run : null) ?? 'run';
     response.body = { threads: [new Thread(THREAD_ID, `run ${run}`)] };
     this.sendResponse(response);
   }
@@ -396,7 +412,8 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (!rt) return;
     const writeSeq = this.writes.seqOf(args.source?.sourceReference ?? args.sourceReference);
     if (writeSeq !== undefined) {
-      void writeSnapshot(rt.events, writeSeq).then(
+      // The write's content is rebuilt from every event before it (writeResolver): the whole log, parsed.
+      void writeSnapshot(Array.from({ length: rt.length }, (_, i) => rt.events.at(i)), writeSeq).then(
         (w) => {
           response.body = { content: w.known ? w.content : `${w.message}\n` };
           this.sendResponse(response);
@@ -464,6 +481,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.terminated = true;
     this.warming.cancelled = true;
     this.liveAbort?.abort();
+    for (const o of this.opened) o.lazy?.close();
     this.sendEvent(new TerminatedEvent());
   }
 

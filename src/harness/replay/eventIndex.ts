@@ -1,12 +1,15 @@
 // Per-event lookup tables built once per log (O(n)): running totals, the tool call each event
 // belongs to, the model reply of each turn, the latest gate and progress snapshot at each point,
 // and the writes per file. They make conditions and scopes O(1) at any position, in either
-// direction, without folding state.
+// direction, without folding state. Built one event at a time (EventIndexBuilder) from the few
+// fields it needs (IndexFacts), so a big log is indexed from a cheap line scan while it streams by.
 import { totalTokens } from '../protocol/content';
 import { judgeCallsOf } from '../protocol/totals';
-import type { EventOf, KiteEvent } from '../protocol/events';
+import type { EventKind, EventOf, KiteEvent } from '../protocol/events';
+import { UNUSUAL_STOPS } from './breakpoints';
 import { argPath } from './eventSummary';
-import { groupTurns } from './transcript';
+import { eventList, type EventList } from './eventList';
+import { f64, i32, type Grow } from './growArray';
 
 export interface CallInfo {
   id: string;
@@ -23,10 +26,52 @@ export interface CallInfo {
 export interface WriteInfo {
   index: number; // the tool event
   path: string; // workspace-relative
-  args: unknown; // final args (after a person's edit)
+  /** Event whose `args` are the final args (the intent, after a person's edit; else the tool). */
+  argsAt: number;
+}
+
+export interface EventGroup {
+  turn: number; // 0 for the events before the first model call
+  first: number; // event index
+  last: number; // event index (inclusive)
+}
+
+/**
+ * What the index reads of one event. A whole KiteEvent fits; a line scan fills the same fields.
+ * session_start, compaction and gate are always read whole (`full`), they are rare and the index keeps
+ * or sums more of them.
+ */
+export interface IndexFacts {
+  kind: EventKind;
+  turn?: number;
+  stop?: string;
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+  cost_usd?: number;
+  id?: string;
+  name?: string;
+  passed?: boolean;
+  is_error?: boolean;
+  error_code?: string | null;
+  decision?: string;
+  effect?: string;
+  path?: string | null;
+  /** The path in the call's args (only needed when the event has no `path`). */
+  argsPath?: string | null;
 }
 
 const WRITE_TOOLS = new Set(['write_file', 'edit_file']);
+
+function turnField(e: IndexFacts): number | null {
+  return e.kind === 'model' || e.kind === 'model_retry' || e.kind === 'proposed' ? (e.turn ?? 0) : null;
+}
+
+/** The facts of a whole event (argsPath from its args). */
+export function factsOfEvent(e: KiteEvent): IndexFacts {
+  return 'args' in e ? Object.assign({ argsPath: argPath(e.args) }, e as IndexFacts) : (e as IndexFacts);
+}
 
 export class EventIndex {
   readonly tokens: Float64Array; // cumulative after event i
@@ -37,164 +82,52 @@ export class EventIndex {
   readonly retries: Int32Array;
   readonly warnings: Int32Array;
   readonly callOfEvent: Int32Array; // index into calls, -1 when the event is not part of a call
-  readonly calls: CallInfo[] = [];
-  readonly modelOfGroup: Int32Array;
-  readonly modelOrdinal: Int32Array; // for a model event: how many model events came before it // event index of the group's model reply, -1 if none
+  readonly calls: CallInfo[];
+  readonly modelOfGroup: Int32Array; // event index of the group's model reply, -1 if none
+  readonly modelOrdinal: Int32Array; // for a model event: how many model events came before it
   readonly groupOfEvent: Int32Array;
+  readonly groups: EventGroup[];
   readonly lastGate: Int32Array; // index of the latest gate event at or before i, -1 if none
   readonly lastProgress: Int32Array; // latest progress or session_start at or before i
-  readonly writesByPath = new Map<string, WriteInfo[]>();
+  /** 1 where classify() may report something (a failed gate, a tool error, a refusal, …): scans skip the rest unparsed. */
+  readonly notable: Uint8Array;
+  readonly writesByPath: Map<string, WriteInfo[]>;
   readonly sessionStart: EventOf<'session_start'> | null;
+  readonly lastSessionEnd: number; // index of the last session_end, -1 if none
+  readonly hasCompaction: boolean;
+  readonly events: EventList;
 
-  constructor(readonly events: readonly KiteEvent[]) {
-    const n = events.length;
-    this.tokens = new Float64Array(n);
-    this.cost = new Float64Array(n);
-    this.turns = new Int32Array(n);
-    this.gateFailures = new Int32Array(n);
-    this.tokenDetail = { input: new Float64Array(n), output: new Float64Array(n), cache_write: new Float64Array(n), cache_read: new Float64Array(n) };
-    this.retries = new Int32Array(n);
-    this.warnings = new Int32Array(n);
-    const td = { input: 0, output: 0, cache_write: 0, cache_read: 0 };
-    let retries = 0;
-    let warnings = 0;
-    this.callOfEvent = new Int32Array(n).fill(-1);
-    this.modelOrdinal = new Int32Array(n).fill(-1);
-    let models = 0;
-    this.lastGate = new Int32Array(n).fill(-1);
-    this.lastProgress = new Int32Array(n).fill(-1);
-    const { groups, groupOfEvent } = groupTurns(events);
-    this.groupOfEvent = groupOfEvent;
-    this.modelOfGroup = new Int32Array(groups.length).fill(-1);
-    const callById = new Map<string, number>();
-    let tokens = 0;
-    let cost = 0;
-    let turns = 0;
-    let gateFailures = 0;
-    let gate = -1;
-    let progress = -1;
-    let start: EventOf<'session_start'> | null = null;
-    const callFor = (id: string, name: string, i: number): number => {
-      let c = callById.get(id);
-      if (c === undefined) {
-        c = this.calls.length;
-        this.calls.push({ id, name, start: i, proposed: -1, policy: -1, approvalRequest: -1, approval: -1, intent: -1, tool: -1 });
-        callById.set(id, c);
-      }
-      this.callOfEvent[i] = c;
-      return c;
-    };
-    for (let i = 0; i < n; i++) {
-      const e = events[i];
-      switch (e.kind) {
-        case 'session_start':
-          start ??= e;
-          progress = i;
-          break;
-        case 'progress':
-          progress = i;
-          break;
-        case 'model':
-          tokens += totalTokens(e);
-          this.modelOrdinal[i] = models++;
-          td.input += e.input_tokens;
-          td.output += e.output_tokens;
-          td.cache_write += e.cache_creation_input_tokens;
-          td.cache_read += e.cache_read_input_tokens;
-          cost += e.cost_usd;
-          turns = Math.max(turns, e.turn); // as the reducer counts: the highest turn number
-          if (this.modelOfGroup[groupOfEvent[i]] < 0) this.modelOfGroup[groupOfEvent[i]] = i;
-          break;
-        case 'model_retry':
-          retries++;
-          break;
-        case 'warning':
-          warnings++;
-          break;
-        case 'gate':
-          gate = i;
-          if (!e.passed) gateFailures++;
-          // Judged checks' calls count in the run's totals, as the reducer counts them.
-          for (const j of judgeCallsOf(e)) {
-            tokens += totalTokens(j);
-            td.input += j.input_tokens;
-            td.output += j.output_tokens;
-            td.cache_write += j.cache_creation_input_tokens;
-            td.cache_read += j.cache_read_input_tokens;
-            cost += j.cost_usd;
-          }
-          break;
-        case 'proposed':
-          this.calls[callFor(e.id, e.name, i)].proposed = i;
-          break;
-        case 'policy':
-          this.calls[callFor(e.id, e.name, i)].policy = i;
-          break;
-        case 'approval_request':
-          this.calls[callFor(e.id, e.name, i)].approvalRequest = i;
-          break;
-        case 'approval': {
-          const c = callById.get(e.id);
-          if (c !== undefined) {
-            this.calls[c].approval = i;
-            this.callOfEvent[i] = c;
-          }
-          break;
-        }
-        case 'intent':
-          this.calls[callFor(e.id, e.name, i)].intent = i;
-          break;
-        case 'tool': {
-          const c = callFor(e.id, e.name, i);
-          this.calls[c].tool = i;
-          const call = this.calls[c];
-          const intent = call.intent >= 0 ? (events[call.intent] as EventOf<'intent'>) : null;
-          const isWrite = intent ? intent.effect === 'write' : WRITE_TOOLS.has(e.name);
-          const path = e.path ?? intent?.path ?? argPath(intent?.args ?? e.args);
-          if (isWrite && !e.is_error && path) {
-            const list = this.writesByPath.get(path) ?? [];
-            list.push({ index: i, path, args: intent?.args ?? e.args });
-            this.writesByPath.set(path, list);
-          }
-          break;
-        }
-        case 'compaction':
-          // A summary is a model call: its tokens and dollars count in the run's totals (as the reducer does).
-          if (e.summary) {
-            tokens += totalTokens(e.summary);
-            td.input += e.summary.input_tokens;
-            td.output += e.summary.output_tokens;
-            td.cache_write += e.summary.cache_creation_input_tokens;
-            td.cache_read += e.summary.cache_read_input_tokens;
-            cost += e.summary.cost_usd;
-          }
-          break;
-        case 'budget_stop':
-        case 'divergence':
-        case 'paused':
-        case 'resumed':
-        case 'session_end':
-        case 'user':
-        case 'hook':
-        case 'person_edit':
-        case 'restore':
-        default:
-          break;
-      }
-      this.tokens[i] = tokens;
-      this.cost[i] = cost;
-      this.turns[i] = turns;
-      this.gateFailures[i] = gateFailures;
-      this.tokenDetail.input[i] = td.input;
-      this.tokenDetail.output[i] = td.output;
-      this.tokenDetail.cache_write[i] = td.cache_write;
-      this.tokenDetail.cache_read[i] = td.cache_read;
-      this.retries[i] = retries;
-      this.warnings[i] = warnings;
-      this.lastGate[i] = gate;
-      this.lastProgress[i] = progress;
+  /** Index of whole events (small logs, tests). */
+  constructor(events: readonly KiteEvent[] | EventList);
+  constructor(events: EventList, built: EventIndexBuilder);
+  constructor(events: readonly KiteEvent[] | EventList, built?: EventIndexBuilder) {
+    this.events = eventList(events);
+    let b = built;
+    if (!b) {
+      b = new EventIndexBuilder();
+      for (let i = 0; i < this.events.length; i++) b.add(factsOfEvent(this.events.at(i)), this.events);
     }
-    this.sessionStart = start;
+    const t = b.tables;
+    this.tokens = t.tokens.done();
+    this.cost = t.cost.done();
+    this.turns = t.turns.done();
+    this.gateFailures = t.gateFailures.done();
+    this.tokenDetail = { input: t.input.done(), output: t.output.done(), cache_write: t.cacheWrite.done(), cache_read: t.cacheRead.done() };
+    this.retries = t.retries.done();
+    this.warnings = t.warnings.done();
+    this.callOfEvent = t.callOfEvent.done();
+    this.modelOrdinal = t.modelOrdinal.done();
+    this.groupOfEvent = t.groupOfEvent.done();
+    this.lastGate = t.lastGate.done();
+    this.lastProgress = t.lastProgress.done();
+    this.notable = Uint8Array.from(t.notable.done());
+    this.groups = b.groups;
+    this.modelOfGroup = b.modelOfGroup.done();
+    this.calls = b.calls;
+    this.writesByPath = b.writesByPath;
+    this.sessionStart = b.sessionStart;
+    this.lastSessionEnd = b.lastSessionEnd;
+    this.hasCompaction = b.hasCompaction;
   }
 
   callAt(i: number): CallInfo | null {
@@ -206,10 +139,218 @@ export class EventIndex {
   writePathAt(i: number): string | null {
     const call = this.callAt(i);
     if (!call) return null;
-    const intent = call.intent >= 0 ? (this.events[call.intent] as EventOf<'intent'>) : null;
+    const intent = call.intent >= 0 ? (this.events.at(call.intent) as EventOf<'intent'>) : null;
     if (intent) return intent.effect === 'write' ? intent.path ?? argPath(intent.args) : null;
     if (!WRITE_TOOLS.has(call.name)) return null;
-    const e = this.events[i];
-    return 'args' in e ? argPath(e.args) : argPath((this.events[call.start] as { args?: unknown }).args);
+    const e = this.events.at(i);
+    return 'args' in e ? argPath(e.args) : argPath((this.events.at(call.start) as { args?: unknown }).args);
+  }
+}
+
+/** Whether classify() (breakpoints.ts) can report anything for an event with these facts. */
+function isNotable(e: IndexFacts): boolean {
+  switch (e.kind) {
+    case 'gate':
+      return e.passed === false;
+    case 'tool':
+      return e.is_error === true && e.error_code !== 'denied';
+    case 'policy':
+    case 'approval':
+      return e.decision === 'deny';
+    case 'budget_stop':
+    case 'divergence':
+      return true;
+    case 'model':
+      return e.stop !== undefined && UNUSUAL_STOPS.has(e.stop);
+    case 'approval_request':
+    case 'compaction':
+    case 'hook':
+    case 'person_edit':
+    case 'restore':
+    case 'intent':
+    case 'model_retry':
+    case 'paused':
+    case 'progress':
+    case 'proposed':
+    case 'resumed':
+    case 'session_end':
+    case 'session_start':
+    case 'user':
+    case 'warning':
+    default:
+      return false;
+  }
+}
+
+/** Feeds an EventIndex one event at a time, in log order. */
+export class EventIndexBuilder {
+  readonly tables = {
+    tokens: f64(), cost: f64(), turns: i32(), gateFailures: i32(), input: f64(), output: f64(), cacheWrite: f64(), cacheRead: f64(),
+    retries: i32(), warnings: i32(), callOfEvent: i32(), modelOrdinal: i32(), groupOfEvent: i32(), lastGate: i32(), lastProgress: i32(), notable: i32(),
+  };
+  readonly calls: CallInfo[] = [];
+  readonly groups: EventGroup[] = [];
+  readonly modelOfGroup: Grow<Int32Array> = i32();
+  readonly writesByPath = new Map<string, WriteInfo[]>();
+  sessionStart: EventOf<'session_start'> | null = null;
+  lastSessionEnd = -1;
+  hasCompaction = false;
+  private readonly callById = new Map<string, number>();
+  private readonly intents = new Map<number, { effect?: string; path?: string | null; argsPath?: string | null }>(); // by call, until its tool event
+  private n = 0;
+  private sums = { tokens: 0, cost: 0, turns: 0, gateFailures: 0, input: 0, output: 0, cacheWrite: 0, cacheRead: 0, retries: 0, warnings: 0, models: 0, gate: -1, progress: -1 };
+  private group: EventGroup | null = null;
+
+  /** `events` reads the rare events the index keeps whole (session_start, compaction). */
+  add(e: IndexFacts, events: EventList): void {
+    const i = this.n++;
+    const s = this.sums;
+    const t = this.tables;
+    const turn = turnField(e);
+    if (!this.group || (turn !== null && turn !== this.group.turn)) {
+      this.group = { turn: turn ?? 0, first: i, last: i };
+      this.groups.push(this.group);
+      this.modelOfGroup.push(-1);
+    }
+    this.group.last = i;
+    const g = this.groups.length - 1;
+    t.groupOfEvent.push(g);
+    let call = -1;
+    let ordinal = -1;
+    switch (e.kind) {
+      case 'session_start':
+        this.sessionStart ??= events.at(i) as EventOf<'session_start'>;
+        s.progress = i;
+        break;
+      case 'session_end':
+        this.lastSessionEnd = i;
+        break;
+      case 'progress':
+        s.progress = i;
+        break;
+      case 'model': {
+        const u = { input_tokens: e.input_tokens ?? 0, output_tokens: e.output_tokens ?? 0, cache_creation_input_tokens: e.cache_creation_input_tokens ?? 0, cache_read_input_tokens: e.cache_read_input_tokens ?? 0 };
+        s.tokens += totalTokens(u);
+        ordinal = s.models++;
+        s.input += u.input_tokens;
+        s.output += u.output_tokens;
+        s.cacheWrite += u.cache_creation_input_tokens;
+        s.cacheRead += u.cache_read_input_tokens;
+        s.cost += e.cost_usd ?? 0;
+        s.turns = Math.max(s.turns, e.turn ?? 0); // as the reducer counts: the highest turn number
+        if (this.modelOfGroup.get(g) < 0) this.modelOfGroup.set(g, i);
+        break;
+      }
+      case 'model_retry':
+        s.retries++;
+        break;
+      case 'warning':
+        s.warnings++;
+        break;
+      case 'gate': {
+        s.gate = i;
+        if (!e.passed) s.gateFailures++;
+        // Judged checks' calls count in the run's totals, as the reducer counts them (gates are read whole).
+        for (const j of judgeCallsOf(events.at(i) as EventOf<'gate'>)) {
+          s.tokens += totalTokens(j);
+          s.input += j.input_tokens;
+          s.output += j.output_tokens;
+          s.cacheWrite += j.cache_creation_input_tokens;
+          s.cacheRead += j.cache_read_input_tokens;
+          s.cost += j.cost_usd;
+        }
+        break;
+      }
+      case 'proposed':
+        call = this.callFor(e, i);
+        this.calls[call].proposed = i;
+        break;
+      case 'policy':
+        call = this.callFor(e, i);
+        this.calls[call].policy = i;
+        break;
+      case 'approval_request':
+        call = this.callFor(e, i);
+        this.calls[call].approvalRequest = i;
+        break;
+      case 'approval': {
+        const c = this.callById.get(e.id ?? '');
+        if (c !== undefined) {
+          this.calls[c].approval = i;
+          call = c;
+        }
+        break;
+      }
+      case 'intent':
+        call = this.callFor(e, i);
+        this.calls[call].intent = i;
+        this.intents.set(call, { effect: e.effect, path: e.path, argsPath: e.argsPath });
+        break;
+      case 'tool': {
+        call = this.callFor(e, i);
+        const info = this.calls[call];
+        info.tool = i;
+        const intent = info.intent >= 0 ? (this.intents.get(call) ?? null) : null;
+        this.intents.delete(call);
+        const isWrite = intent ? intent.effect === 'write' : WRITE_TOOLS.has(e.name ?? '');
+        const path = e.path ?? intent?.path ?? (intent ? intent.argsPath : e.argsPath) ?? null;
+        if (isWrite && !e.is_error && path) {
+          const list = this.writesByPath.get(path) ?? [];
+          list.push({ index: i, path, argsAt: intent ? info.intent : i });
+          this.writesByPath.set(path, list);
+        }
+        break;
+      }
+      case 'compaction': {
+        this.hasCompaction = true;
+        // A summary is a model call: its tokens and dollars count in the run's totals (as the reducer does).
+        const c = events.at(i) as EventOf<'compaction'>;
+        if (c.summary) {
+          s.tokens += totalTokens(c.summary);
+          s.input += c.summary.input_tokens;
+          s.output += c.summary.output_tokens;
+          s.cacheWrite += c.summary.cache_creation_input_tokens;
+          s.cacheRead += c.summary.cache_read_input_tokens;
+          s.cost += c.summary.cost_usd;
+        }
+        break;
+      }
+      case 'budget_stop':
+      case 'divergence':
+      case 'hook':
+      case 'person_edit':
+      case 'restore':
+      case 'paused':
+      case 'resumed':
+      case 'user':
+      default:
+        break;
+    }
+    t.callOfEvent.push(call);
+    t.modelOrdinal.push(ordinal);
+    t.tokens.push(s.tokens);
+    t.cost.push(s.cost);
+    t.turns.push(s.turns);
+    t.gateFailures.push(s.gateFailures);
+    t.input.push(s.input);
+    t.output.push(s.output);
+    t.cacheWrite.push(s.cacheWrite);
+    t.cacheRead.push(s.cacheRead);
+    t.retries.push(s.retries);
+    t.warnings.push(s.warnings);
+    t.lastGate.push(s.gate);
+    t.lastProgress.push(s.progress);
+    t.notable.push(isNotable(e) ? 1 : 0);
+  }
+
+  private callFor(e: IndexFacts, i: number): number {
+    const id = e.id ?? '';
+    let c = this.callById.get(id);
+    if (c === undefined) {
+      c = this.calls.length;
+      this.calls.push({ id, name: e.name ?? '', start: i, proposed: -1, policy: -1, approvalRequest: -1, approval: -1, intent: -1, tool: -1 });
+      this.callById.set(id, c);
+    }
+    return c;
   }
 }

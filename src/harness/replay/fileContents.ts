@@ -12,19 +12,25 @@ function field(args: unknown, key: string): unknown {
   return args && typeof args === 'object' ? (args as Record<string, unknown>)[key] : undefined;
 }
 
-function applyWrite(prev: string | null, w: WriteInfo, toolName: string): { content: string } | { reason: string } {
-  const content = field(w.args, 'content');
+function applyWrite(prev: string | null, w: WriteInfo, args: unknown, toolName: string): { content: string } | { reason: string } {
+  const content = field(args, 'content');
   if (typeof content === 'string') return { content };
-  const oldS = field(w.args, 'old_string');
-  const newS = field(w.args, 'new_string');
+  const oldS = field(args, 'old_string');
+  const newS = field(args, 'new_string');
   if (typeof oldS === 'string' && typeof newS === 'string') {
     if (prev === null) return { reason: `${w.path} existed before the run and was only edited (first edit at event ${w.index}); its earlier content is not in the log` };
     const at = prev.indexOf(oldS);
     if (at < 0) return { reason: `edit at event ${w.index} does not apply to the reconstructed content` };
-    const all = field(w.args, 'replace_all') === true;
+    const all = field(args, 'replace_all') === true;
     return { content: all ? prev.split(oldS).join(newS) : prev.slice(0, at) + newS + prev.slice(at + oldS.length) };
   }
   return { reason: `${toolName} arguments at event ${w.index} carry neither content nor old_string/new_string` };
+}
+
+/** The call's final args: the intent's (after a person's edit), else the tool event's. */
+function argsOf(index: EventIndex, w: WriteInfo, tool: EventOf<'tool'>): unknown {
+  if (w.argsAt === w.index) return tool.args;
+  return (index.events.at(w.argsAt) as EventOf<'intent'>).args ?? tool.args;
 }
 
 /** Content of `path` after event `i` (inclusive). */
@@ -34,8 +40,8 @@ export function fileContentAt(index: EventIndex, path: string, i: number): FileC
   let content: string | null = null;
   let reason = '';
   for (const w of writes) {
-    const tool = index.events[w.index] as EventOf<'tool'>;
-    const r = applyWrite(content, w, tool.name);
+    const tool = index.events.at(w.index) as EventOf<'tool'>;
+    const r = applyWrite(content, w, argsOf(index, w, tool), tool.name);
     if ('reason' in r) {
       content = null;
       reason = r.reason;

@@ -39,7 +39,7 @@ export class Inspector {
 
   stackFrames(rt: ReplayRuntime<RunState>): DebugProtocol.StackFrame[] {
     const i = rt.position;
-    const e = rt.events[i];
+    const e = rt.events.at(i);
     const line = (l: number) => this.ctx.lineToClient(l);
     const frames: DebugProtocol.StackFrame[] = [];
     const writePath = rt.index.writePathAt(i);
@@ -47,7 +47,7 @@ export class Inspector {
       const call = rt.index.callAt(i);
       const after = call && call.tool >= 0 ? call.tool : i;
       const content = fileContentAt(rt.index, writePath, after);
-      const args = call && call.intent >= 0 ? (rt.events[call.intent] as { args: unknown }).args : 'args' in e ? e.args : undefined;
+      const args = call && call.intent >= 0 ? (rt.events.at(call.intent) as { args: unknown }).args : 'args' in e ? e.args : undefined;
       // The file as this write left it (a read-only document), never the live workspace file.
       frames.push(new StackFrame(FRAME_FILE, `write ${writePath}`, this.ctx.writeSource(writePath, e.seq), line(editLine(content.known ? content.content : null, args)), 1));
     }
@@ -85,8 +85,8 @@ export class Inspector {
         break;
       }
       case FRAME_EVENT:
-        add(`Event #${rt.events[i].seq} ${rt.events[i].kind}`, 'event', rt.events[i]);
-        add('Divergence: recorded vs live', 'divergence', divergenceView(rt.events[i], rt.recorded));
+        add(`Event #${rt.events.at(i).seq} ${rt.events.at(i).kind}`, 'event', rt.events.at(i));
+        add('Divergence: recorded vs live', 'divergence', divergenceView(rt.events.at(i), rt.recorded));
         add('Tool call', 'tool', toolView(rt.index, i));
         add(turnName, 'reply', replyView(rt.index, i));
         add('Gate', 'gate', gateView(rt.index, i));

@@ -14,11 +14,12 @@ import {
   type ExceptionHit,
 } from './breakpoints';
 import { EventIndex } from './eventIndex';
+import { eventList, indexOfSeq, type EventList } from './eventList';
 import { eventLine } from './eventSummary';
 import { evaluate, renderTemplate, truthy, type ExprScope } from './expressions';
 import { buildScope } from './scope';
 import { StateCursor, type StateFolder } from './stateCursor';
-import { buildTranscript, eventForLine, type Transcript } from './transcript';
+import { eventForLine, transcriptOf, type Transcript } from './transcript';
 
 export type StopReason = 'entry' | 'step' | 'breakpoint' | 'function breakpoint' | 'exception' | 'goto' | 'pause';
 
@@ -59,20 +60,26 @@ export class ReplayRuntime<S = unknown> {
   private exceptions = new Set<ExceptionFilterId>(DEFAULT_EXCEPTION_FILTERS);
   lastStop: Stop | null = null;
   /** Live mode: the recording this run is compared with (for the divergence view). */
-  recorded: readonly KiteEvent[] | null = null;
+  recorded: EventList | null = null;
   private allMessages: Message[] | null = null;
   private assistantAt: number[] = [];
-  private compacted: boolean | null = null;
 
+  readonly events: EventList;
+
+  /** Events in memory, or the index of a big log (lazyLog.ts) whose events are read on demand. */
   constructor(
-    readonly events: readonly KiteEvent[],
+    source: readonly KiteEvent[] | EventIndex,
     private readonly opts: RuntimeOptions<S> = {},
   ) {
-    this.index = new EventIndex(events);
-    this.transcript = buildTranscript(events, opts.name);
-    // About 50 snapshots whatever the length: each costs a deep clone (memory, GC), and a far
-    // jump costs one clone plus at most `every` reducer steps (a few ms even at 100k events).
-    this.snapshotEvery = opts.snapshotEvery ?? Math.min(4096, Math.max(256, Math.round(events.length / 50)));
+    this.index = source instanceof EventIndex ? source : new EventIndex(eventList(source));
+    const events = this.index.events;
+    this.events = events;
+    this.transcript = transcriptOf(this.index, opts.name);
+    // Dense snapshots: a snapshot shares finished calls and messages with the run (reducer.ts
+    // cloneRunState), so it costs O(calls / 256 + open parts) and a jump anywhere costs one such
+    // clone plus at most `every` reducer steps, each parsing its event from the log at most once
+    // (a small cache of parsed events). At most ~2,000 snapshots, whatever the length.
+    this.snapshotEvery = opts.snapshotEvery ?? Math.max(256, Math.round(events.length / 2000));
     this.cursor = opts.folder ? new StateCursor(events, opts.folder, this.snapshotEvery) : null;
   }
 
@@ -97,7 +104,7 @@ export class ReplayRuntime<S = unknown> {
     return this.events.length;
   }
   get current(): KiteEvent {
-    return this.events[this.position];
+    return this.events.at(this.position);
   }
 
   /** Folded state after event i (the reducer's view of that moment). */
@@ -120,8 +127,7 @@ export class ReplayRuntime<S = unknown> {
     if (m < 0 || !this.cursor || !this.opts.messagesOf) return null;
     // A compaction rewrote earlier messages (stubs, a summary): the conversation is no longer
     // append-only, so each turn's messages come from the fold up to just before its reply.
-    this.compacted ??= this.events.some((e) => e.kind === 'compaction');
-    if (this.compacted) return this.messagesByFold(i);
+    if (this.index.hasCompaction) return this.messagesByFold(i);
     if (!this.allMessages) {
       const all = this.opts.messagesOf(this.cursor.stateAfter(this.length - 1));
       if (!all) return null;
@@ -152,7 +158,7 @@ export class ReplayRuntime<S = unknown> {
     return specs.map((s) => {
       const bp = compileBreakpoint(this.nextId++, s);
       const at = eventForLine(this.transcript, s.line);
-      if (at === null) return { id: bp.id, verified: false, line: s.line, message: `line ${s.line} is past the end of the transcript (${this.transcript.lines.length} lines)` };
+      if (at === null) return { id: bp.id, verified: false, line: s.line, message: `line ${s.line} is past the end of the transcript (${this.transcript.lineCount} lines)` };
       const line = this.transcript.lineOfEvent[at];
       if (bp.error) return { id: bp.id, verified: false, line, message: bp.error };
       const list = this.lineBps.get(at) ?? [];
@@ -189,7 +195,7 @@ export class ReplayRuntime<S = unknown> {
 
   /** Open at the event with this seq (the timeline's "replay from here"); the first event if absent. */
   entryAtSeq(seq: number): Stop {
-    const i = this.events.findIndex((e) => e.seq === seq);
+    const i = indexOfSeq(this.events, seq);
     if (i < 0) return this.land(0, 'entry', `No event #${seq} in this log; stopped at the first event`);
     return this.land(i, 'entry', `Opened at ${this.describe(i)}`);
   }
@@ -258,7 +264,7 @@ export class ReplayRuntime<S = unknown> {
   }
 
   private describe(i: number): string {
-    return eventLine(this.events[i]);
+    return eventLine(this.events.at(i));
   }
 
   private land(i: number, reason: StopReason, description?: string, extra: Partial<Stop> = {}): Stop {
@@ -290,8 +296,9 @@ export class ReplayRuntime<S = unknown> {
           if (ids.length) return this.land(i, 'function breakpoint', `Function breakpoint ${call?.name}: ${this.describe(i)}`, { hitBreakpointIds: ids });
         }
       }
-      if (this.exceptions.size) {
-        const ex = classify(this.events[i]);
+      // Only events the index marks notable can be exceptions: the rest stay unparsed.
+      if (this.exceptions.size && this.index.notable[i]) {
+        const ex = classify(this.events.at(i));
         if (ex && this.exceptions.has(ex.filter)) return this.land(i, 'exception', ex.description, { text: ex.details, exception: ex });
       }
     }

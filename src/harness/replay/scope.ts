@@ -6,6 +6,7 @@ import type { Message } from '../protocol/content';
 import type { EventOf, KiteEvent } from '../protocol/events';
 import { tokensOf } from '../protocol/totals';
 import type { ExprScope } from './expressions';
+import { indexOfSeq, type EventList } from './eventList';
 import { fileContentAt, filesTouchedAt } from './fileContents';
 import type { EventIndex } from './eventIndex';
 
@@ -20,20 +21,21 @@ export interface ScopeSources {
   /** Messages sent to the model for the turn of event i (null when there is no model call). */
   messagesFor(i: number): Message[] | null;
   /** Live mode: the recording the live run is compared with. */
-  recorded?: readonly KiteEvent[] | null;
+  recorded?: EventList | null;
 }
 
 /** Recorded vs live at a divergence event, with the recorded event it is about when known. */
-export function divergenceView(e: KiteEvent, recorded: readonly KiteEvent[] | null | undefined): Record<string, unknown> | null {
+export function divergenceView(e: KiteEvent, recorded: EventList | null | undefined): Record<string, unknown> | null {
   if (e.kind !== 'divergence') return null;
-  const recordedEvent = recorded?.find((r) => r.seq === e.at_seq) ?? null;
+  const at = recorded ? indexOfSeq(recorded, e.at_seq) : -1;
+  const recordedEvent = recorded && at >= 0 ? recorded.at(at) : null;
   return { what: e.what, at_seq: e.at_seq, id: e.id, recorded: e.recorded, live: e.live, ...(recordedEvent ? { recorded_event: recordedEvent } : {}) };
 }
 
 export function replyView(index: EventIndex, i: number): Record<string, unknown> | null {
   const m = index.modelOfGroup[index.groupOfEvent[i]];
   if (m < 0 || m > i) return null;
-  const e = index.events[m] as EventOf<'model'>;
+  const e = index.events.at(m) as EventOf<'model'>;
   return {
     turn: e.turn,
     stop: e.stop,
@@ -57,7 +59,7 @@ export function replyView(index: EventIndex, i: number): Record<string, unknown>
 export function toolView(index: EventIndex, i: number): Record<string, unknown> | null {
   const c = index.callAt(i);
   if (!c) return null;
-  const ev = (j: number) => (j >= 0 && j <= i ? index.events[j] : null);
+  const ev = (j: number) => (j >= 0 && j <= i ? index.events.at(j) : null);
   const proposed = ev(c.proposed) as EventOf<'proposed'> | null;
   const policy = ev(c.policy) as EventOf<'policy'> | null;
   const approval = ev(c.approval) as EventOf<'approval'> | null;
@@ -91,7 +93,7 @@ export function toolView(index: EventIndex, i: number): Record<string, unknown> 
 export function gateView(index: EventIndex, i: number): Record<string, unknown> | null {
   const g = index.lastGate[i];
   if (g < 0) return null;
-  const e = index.events[g] as EventOf<'gate'>;
+  const e = index.events.at(g) as EventOf<'gate'>;
   return {
     attempt: e.attempt,
     passed: e.passed,
@@ -104,7 +106,7 @@ export function gateView(index: EventIndex, i: number): Record<string, unknown> 
 export function progressView(index: EventIndex, i: number): Record<string, unknown> | null {
   const p = index.lastProgress[i];
   if (p < 0) return null;
-  const e = index.events[p];
+  const e = index.events.at(p);
   if (e.kind === 'progress') return { features: e.features, proposals: e.proposals, seq: e.seq };
   if (e.kind === 'session_start') return { features: e.features, proposals: [], seq: e.seq };
   return null;
@@ -137,7 +139,7 @@ export function filesView(index: EventIndex, i: number): Record<string, string> 
 /** The expression scope at event i. Costly roots are functions, computed only when used. */
 export function buildScope(src: ScopeSources, i: number): ExprScope {
   const { index } = src;
-  const e = index.events[i];
+  const e = index.events.at(i);
   const reply = replyView(index, i);
   return {
     event: e,
@@ -163,7 +165,7 @@ export function buildScope(src: ScopeSources, i: number): ExprScope {
 
 export function groupTurn(index: EventIndex, i: number): number {
   const m = index.modelOfGroup[index.groupOfEvent[i]];
-  if (m >= 0) return (index.events[m] as EventOf<'model'>).turn;
-  const e = index.events[i];
+  if (m >= 0) return (index.events.at(m) as EventOf<'model'>).turn;
+  const e = index.events.at(i);
   return e.kind === 'model' || e.kind === 'model_retry' || e.kind === 'proposed' ? e.turn : 0;
 }

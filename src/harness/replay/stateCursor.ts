@@ -4,6 +4,7 @@
 // position costs more than one clone plus `every` reducer steps. Snapshots are made lazily, the
 // first time the fold passes them: opening a log never folds the whole run up front.
 import type { KiteEvent } from '../protocol/events';
+import type { EventList } from './eventList';
 
 export interface StateFolder<S> {
   initial(): S;
@@ -18,7 +19,7 @@ export class StateCursor<S> {
   stats = { clones: 0, applied: 0 };
 
   constructor(
-    private readonly events: readonly KiteEvent[],
+    private readonly events: EventList,
     private readonly folder: StateFolder<S>,
     private readonly every = 256,
   ) {
@@ -41,7 +42,7 @@ export class StateCursor<S> {
       }
     }
     while (this.applied < target) {
-      this.working = this.folder.apply(this.working, this.events[this.applied]);
+      this.working = this.folder.apply(this.working, this.events.at(this.applied));
       this.applied++;
       this.stats.applied++;
       if (this.applied % this.every === 0 && this.snapshots.length === this.applied / this.every) {

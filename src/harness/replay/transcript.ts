@@ -2,7 +2,9 @@
 // the run; then one header line per turn (plus one for the events before the first turn) and one
 // line per event under it. Lines are 1-based. Pure: the extension's content provider and the
 // debug adapter build the same text from the same events, so line numbers always agree.
-import type { KiteEvent } from '../protocol/events';
+import type { EventOf, KiteEvent } from '../protocol/events';
+import { EventIndex } from './eventIndex';
+import type { EventList } from './eventList';
 import { showControlChars } from '../protocol/controlChars';
 import { tokensOf } from '../protocol/totals';
 import { eventLine, fmtInt, fmtUsd, oneLine } from './eventSummary';
@@ -14,40 +16,26 @@ export interface TurnGroup {
   headerLine: number;
 }
 
+/**
+ * Line numbers are known from the index alone; the text of a line is made when it is asked for
+ * (a 1M-event transcript is never built at launch, only when a client asks for the whole text).
+ */
 export interface Transcript {
-  lines: string[]; // lines[0] is line 1
+  lineCount: number;
+  /** The text of 1-based line n (1 <= n <= lineCount). */
+  line(n: number): string;
   lineOfEvent: Int32Array; // event index -> 1-based line
   eventOfLine: Int32Array; // (line - 1) -> event index, or -1 for the run header, -(2 + group) for turn headers
   groupOfEvent: Int32Array; // event index -> index into groups
   groups: TurnGroup[];
 }
 
-function turnField(e: KiteEvent): number | null {
-  return e.kind === 'model' || e.kind === 'model_retry' || e.kind === 'proposed' ? e.turn : null;
-}
-
-/** Split events into turn groups: a group starts where an event names a new turn number. */
-export function groupTurns(events: readonly KiteEvent[]): { groups: Omit<TurnGroup, 'headerLine'>[]; groupOfEvent: Int32Array } {
-  const groups: Omit<TurnGroup, 'headerLine'>[] = [];
-  const groupOfEvent = new Int32Array(events.length);
-  let current: Omit<TurnGroup, 'headerLine'> | null = null;
-  for (let i = 0; i < events.length; i++) {
-    const t = turnField(events[i]);
-    if (!current || (t !== null && t !== current.turn)) {
-      current = { turn: t ?? 0, first: i, last: i };
-      groups.push(current);
-    }
-    current.last = i;
-    groupOfEvent[i] = groups.length - 1;
-  }
-  return { groups, groupOfEvent };
-}
-
-function runHeader(events: readonly KiteEvent[], name: string): string {
-  const start = events.find((e) => e.kind === 'session_start');
-  const end = [...events].reverse().find((e) => e.kind === 'session_end');
-  const parts = [`Kite run ${events[0]?.run || name}`];
-  if (start?.kind === 'session_start') parts.push(`feature ${start.feature} "${oneLine(start.title, 60)}"`, start.model);
+function runHeader(index: EventIndex, name: string): string {
+  const { events } = index;
+  const start = index.sessionStart;
+  const end = index.lastSessionEnd >= 0 ? index.events.at(index.lastSessionEnd) : null;
+  const parts = [`Kite run ${(events.length ? events.at(0).run : '') || name}`];
+  if (start) parts.push(`feature ${start.feature} "${oneLine(start.title, 60)}"`, start.model);
   if (end?.kind === 'session_end') parts.push(`${end.status} after ${end.turns} turns, ${fmtInt(end.tokens)} tokens, ${fmtUsd(end.cost_usd)}`);
   else parts.push('no session_end (interrupted or still running)');
   parts.push(`${events.length} events`);
@@ -55,35 +43,47 @@ function runHeader(events: readonly KiteEvent[], name: string): string {
   return showControlChars(parts.join(' · '), { oneLine: true });
 }
 
-function groupHeader(events: readonly KiteEvent[], g: Omit<TurnGroup, 'headerLine'>): string {
+function groupHeader(index: EventIndex, gi: number): string {
+  const g = index.groups[gi];
   if (g.turn === 0) return `── Start ──`;
-  for (let i = g.first; i <= g.last; i++) {
-    const e = events[i];
-    if (e.kind === 'model') {
-      return `── Turn ${g.turn} · ${e.stop} · ${fmtInt(tokensOf(e))} tokens · ${fmtUsd(e.cost_usd)} ──`;
-    }
+  const m = index.modelOfGroup[gi];
+  if (m >= 0) {
+    const e = index.events.at(m) as EventOf<'model'>;
+    return `── Turn ${g.turn} · ${e.stop} · ${fmtInt(tokensOf(e))} tokens · ${fmtUsd(e.cost_usd)} ──`;
   }
   return `── Turn ${g.turn} ──`;
 }
 
-export function buildTranscript(events: readonly KiteEvent[], name = 'run'): Transcript {
-  const { groups: raw, groupOfEvent } = groupTurns(events);
-  const lines: string[] = [runHeader(events, name)];
-  const eventOfLine: number[] = [-1];
-  const lineOfEvent = new Int32Array(events.length);
+/** The transcript of an indexed log: its line structure now, each line's text on demand. */
+export function transcriptOf(index: EventIndex, name = 'run'): Transcript {
+  const n = index.events.length;
+  const lineCount = 1 + index.groups.length + n;
+  const eventOfLine = new Int32Array(lineCount);
+  const lineOfEvent = new Int32Array(n);
   const groups: TurnGroup[] = [];
-  for (let gi = 0; gi < raw.length; gi++) {
-    const g = raw[gi];
-    lines.push(groupHeader(events, g));
-    eventOfLine.push(-(2 + gi));
-    groups.push({ ...g, headerLine: lines.length });
+  eventOfLine[0] = -1;
+  let line = 1;
+  for (let gi = 0; gi < index.groups.length; gi++) {
+    const g = index.groups[gi];
+    eventOfLine[line++] = -(2 + gi);
+    groups.push({ ...g, headerLine: line });
     for (let i = g.first; i <= g.last; i++) {
-      lines.push(`    ${eventLine(events[i])}`);
-      eventOfLine.push(i);
-      lineOfEvent[i] = lines.length;
+      eventOfLine[line++] = i;
+      lineOfEvent[i] = line;
     }
   }
-  return { lines, lineOfEvent, eventOfLine: Int32Array.from(eventOfLine), groupOfEvent, groups };
+  const text = (l: number): string => {
+    const v = eventOfLine[l - 1];
+    if (v >= 0) return `    ${eventLine(index.events.at(v))}`;
+    if (v === -1) return runHeader(index, name);
+    return groupHeader(index, -v - 2);
+  };
+  return { lineCount, line: text, lineOfEvent, eventOfLine, groupOfEvent: index.groupOfEvent, groups };
+}
+
+/** The transcript of events in memory (the extension's transcript documents, tests). */
+export function buildTranscript(events: readonly KiteEvent[] | EventList, name = 'run'): Transcript {
+  return transcriptOf(new EventIndex(events), name);
 }
 
 /**
@@ -91,7 +91,7 @@ export function buildTranscript(events: readonly KiteEvent[], name = 'run'): Tra
  * the turn for a turn header, the first event for the run header; null past the end.
  */
 export function eventForLine(t: Transcript, line: number): number | null {
-  if (line < 1 || line > t.lines.length || t.lineOfEvent.length === 0) return null;
+  if (line < 1 || line > t.lineCount || t.lineOfEvent.length === 0) return null;
   const v = t.eventOfLine[line - 1];
   if (v >= 0) return v;
   if (v === -1) return 0;
@@ -99,5 +99,7 @@ export function eventForLine(t: Transcript, line: number): number | null {
 }
 
 export function transcriptText(t: Transcript): string {
-  return t.lines.join('\n') + '\n';
+  const lines: string[] = new Array<string>(t.lineCount);
+  for (let l = 1; l <= t.lineCount; l++) lines[l - 1] = t.line(l);
+  return lines.join('\n') + '\n';
 }

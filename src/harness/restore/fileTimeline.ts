@@ -33,7 +33,7 @@ export function fileTimelines(events: readonly KiteEvent[], root: string, logDir
       const tool = events[w.index] as EventOf<'tool'>;
       const call = index.callAt(w.index);
       const intent = call && call.intent >= 0 ? (events[call.intent] as EventOf<'intent'>) : null;
-      raw.push({ path: w.path, touch: { seq: tool.seq, kind: 'write', name: tool.name, args: w.args, preHash: intent?.pre_hash, postHash: tool.post_hash ?? intent?.post_hash } });
+      raw.push({ path: w.path, touch: { seq: tool.seq, kind: 'write', name: tool.name, args: (events[w.argsAt] as { args?: unknown }).args, preHash: intent?.pre_hash, postHash: tool.post_hash ?? intent?.post_hash } });
     }
   }
   for (const e of events) {

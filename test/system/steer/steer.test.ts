@@ -13,7 +13,7 @@ import type { Message } from '../../../src/harness/protocol/content';
 import type { EventOf, KiteEvent } from '../../../src/harness/protocol/events';
 import { applyEvent, initialRunState } from '../../../src/harness/protocol/reducer';
 import { replayRun } from '../../../src/harness/replay/replayRun';
-import { buildTranscript } from '../../../src/harness/replay/transcript';
+import { buildTranscript, transcriptText } from '../../../src/harness/replay/transcript';
 import { runFeature } from '../../../src/harness/run';
 import { git, makeDeps, ScriptedGate, tempRepo } from '../../unit/loop/kit';
 
@@ -78,7 +78,7 @@ describe('steering: a person talks to the running agent', function () {
     assert.equal(JSON.stringify(model.requests[0]!.messages).includes('LEGACY_ROUNDING'), false, 'not in the request before it was sent');
     assert.equal(queue.pending.length, 0);
     // The debugger's transcript shows it.
-    assert.ok(buildTranscript(events).lines.some((l) => l.includes('(steer)') && l.includes('LEGACY_ROUNDING')));
+    assert.ok(transcriptText(buildTranscript(events)).split('\n').some((l) => l.includes('(steer)') && l.includes('LEGACY_ROUNDING')));
   });
 
   it('a message that arrives while the model finishes is answered before the gate decides', async () => {

@@ -82,14 +82,14 @@ describe('replay runtime', () => {
   it('transcript: one header per turn, one line per event, lines map both ways', () => {
     const events = buildRun();
     const t = buildTranscript(events, 'demo');
-    assert.equal(t.lines.length, 1 + t.groups.length + events.length);
+    assert.equal(t.lineCount, 1 + t.groups.length + events.length);
     assert.equal(t.groups.length, 9, 'start + 8 turns');
     for (let i = 0; i < events.length; i++) {
       assert.equal(eventForLine(t, t.lineOfEvent[i]), i);
-      assert.match(t.lines[t.lineOfEvent[i] - 1], new RegExp(`^ {4}#${events[i].seq} `));
+      assert.match(t.line(t.lineOfEvent[i]), new RegExp(`^ {4}#${events[i].seq} `));
     }
     assert.equal(eventForLine(t, t.groups[3].headerLine), t.groups[3].first);
-    assert.equal(eventForLine(t, t.lines.length + 1), null);
+    assert.equal(eventForLine(t, t.lineCount + 1), null);
   });
 
   it('next/stepOut never move backwards and stop at the end of the log', () => {
