@@ -17,6 +17,7 @@ import type { ShownPrompt } from '../../src/extension/approvals/commandApproval'
 import type { KiteParts } from '../../src/extension/wireKite';
 import { git, kite, nextRunEnd, readEvents, resetWorkspace, stopRuns, useScript } from './extensionHelpers';
 import { testEnv } from './env';
+import { waitFor } from './waitFor';
 
 const CALL = 'toolu_mcp_echo';
 
@@ -113,10 +114,12 @@ describe('extension: MCP servers (trust prompt, view, approval prompt)', functio
     assert.ok(echo, `the server's tools are listed: ${view[0]?.children.map((c) => c.label).join(', ')}`);
     assert.match(echo.tooltip, /mcp__everything__echo/);
 
-    const shown = new Promise<ShownPrompt>((resolve) => {
-      const sub = k.onDidShowApprovalPrompt((s) => (sub.dispose(), resolve(s)));
+    const shown = new Promise<ShownPrompt>((resolve, reject) => {
+      const timer = setTimeout(() => (sub.dispose(), reject(new Error('no MCP approval prompt was shown within 60 s'))), 60_000);
+      const sub = k.onDidShowApprovalPrompt((s) => (clearTimeout(timer), sub.dispose(), resolve(s)));
     });
     const ended = nextRunEnd(k, 120_000);
+    ended.catch(() => undefined); // awaited below; a failure before that must not turn into an unhandled rejection
     assert.ok(await vscode.commands.executeCommand<string>('kite.startAgent'));
     const prompt = await shown;
     assert.match(prompt.title, /Tool `echo` from MCP server `everything`/);
@@ -124,8 +127,14 @@ describe('extension: MCP servers (trust prompt, view, approval prompt)', functio
     assert.match(prompt.placeHolder, /policy rule ask:mcp/);
     // The run's mcp_started event came before its approval request (one ordered connection).
     assert.equal((await mcpView(k))[0]?.description, 'running', 'the MCP view shows the server running in the run');
-    // The first item of the real quick pick is "Allow once": accept it as Enter would.
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    // The first item of the real quick pick is "Allow once": accept it as Enter would (again if
+    // the workbench had not rendered the pick yet when the first Enter came).
+    assert.equal(k.pendingApprovals().length, 1);
+    for (let i = 0; i < 10 && k.pendingApprovals().length; i++) {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await waitFor('the approval answered from its quick pick', () => (k.pendingApprovals().length ? undefined : true), [k.onDidChangeApprovals], 2_000).catch(() => undefined);
+    }
+    assert.equal(k.pendingApprovals().length, 0, 'accepting the quick pick answered the approval');
     const end = await ended;
     assert.equal(end.summary?.outcome, 'done', end.error?.message ?? end.summary?.why);
     assert.equal(asks, 1, 'an approved server is not asked again');

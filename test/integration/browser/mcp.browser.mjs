@@ -6,7 +6,7 @@
 // with the arguments and the rule → "Allow once" → the log holds the server's real answer.
 // Screenshots: mcp-view.png (the tree), mcp-approval.png (the prompt).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repo, resetSample, until, useScript } from './kiteScenario.mjs';
 
@@ -21,7 +21,7 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'test: an MCP server');
   useScript(workspace, 'extension-mcp-echo.json');
   const runs = join(workspace, '.kite', 'runs');
-  const before = new Set(readdirSync(runs, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name));
+  const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
   const events = () => {
     try {
       const file = readdirSync(runs).filter((f) => f.endsWith('.jsonl') && !before.has(f)).sort().pop();
