@@ -52,6 +52,11 @@ describe('extension: MCP servers (trust prompt, view, approval prompt)', functio
     // node_modules is visible read-only in the sandbox; the env value is a stand-in secret.
     const mcp = { servers: { everything: { command: 'node', args: [serverJs, 'stdio'], env: { EVERYTHING_TOKEN: 'not-a-real-secret-42' } } } };
     writeFileSync(cfgPath, JSON.stringify({ ...cfg, sandbox: { mounts: { read_only: [nodeModules] } }, mcp }, null, 2));
+    // A feature the echo call completes: no file to change, no verify command (the checks still run).
+    const progressPath = join(ws, 'kite-progress.json');
+    const progress = JSON.parse(readFileSync(progressPath, 'utf8')) as { features: Record<string, unknown>[] };
+    progress.features = [{ id: 'F1', title: 'Greet through the MCP server', status: 'todo', verify: null, notes: '', expects_no_change: true }];
+    writeFileSync(progressPath, JSON.stringify(progress, null, 2) + '\n');
     git(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'test: an MCP server');
     await useScript('extension-mcp-echo.json');
   });

@@ -62,8 +62,8 @@ export class HookTrustGate implements vscode.Disposable {
     if (!yes && serversOnly) {
       this.declined.add(s.digest);
       const names = serverNames(s).join(', ');
+      // No notification of our own: the run's start says which servers it goes without (runTracker).
       this.log.warn(`MCP servers of ${root} not trusted (${names}): runs start without their tools`);
-      if (!o.review) void vscode.window.showWarningMessage(`Kite: the run starts without the tools of the MCP server${names.includes(',') ? 's' : ''} ${names}: not trusted on this machine. Review them in the Kite view (MCP Servers) or with \`kite trust\`.`);
       return !o.review;
     }
     if (!yes) {
