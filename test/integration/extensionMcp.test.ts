@@ -41,6 +41,7 @@ describe('extension: MCP servers (trust prompt, view, approval prompt)', functio
   let k: KiteParts;
   let ws: string;
   let serverJs: string;
+  let setup: string; // the commit with the server: each test starts from it (a done run commits F1 as done)
 
   before(async () => {
     k = await kite();
@@ -58,6 +59,7 @@ describe('extension: MCP servers (trust prompt, view, approval prompt)', functio
     progress.features = [{ id: 'F1', title: 'Greet through the MCP server', status: 'todo', verify: null, notes: '', expects_no_change: true }];
     writeFileSync(progressPath, JSON.stringify(progress, null, 2) + '\n');
     git(ws, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'test: an MCP server');
+    setup = git(ws, 'rev-parse', 'HEAD');
     await useScript('extension-mcp-echo.json');
   });
   afterEach(() => k.answerTrustPromptWith(null));
@@ -102,7 +104,7 @@ describe('extension: MCP servers (trust prompt, view, approval prompt)', functio
     } finally {
       sub.dispose();
     }
-    git(ws, 'reset', '-q', '--hard');
+    git(ws, 'reset', '-q', '--hard', setup);
     git(ws, 'clean', '-qfd');
   });
 
