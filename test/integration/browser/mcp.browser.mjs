@@ -52,7 +52,7 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
       if (!asked) log(`attempt ${attempt}: no MCP approval prompt yet`);
     }
     check('the approval prompt names the tool and its server', asked && ((await prompt.textContent()) ?? '').includes('Tool `echo` from MCP server `everything`'), await prompt.textContent().catch(() => ''));
-    const text = (await prompt.textContent().catch(() => '')) ?? '';
+    const text = (await prompt.locator('input').first().getAttribute('placeholder').catch(() => '')) ?? '';
     check('it shows the validated arguments and the rule that asked', text.includes('hello from kite') && text.includes('ask:mcp'), text.slice(0, 300));
     await screenshot('mcp-approval');
 
