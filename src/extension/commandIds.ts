@@ -30,6 +30,8 @@ export const KITE_COMMANDS = [
   'kite.evals.refresh',
   'kite.addToEvals',
   'kite.openWalkthrough',
+  'kite.reviewMcpServers',
+  'kite.mcp.refresh',
 ] as const;
 
 export type KiteCommandId = (typeof KITE_COMMANDS)[number];

@@ -40,6 +40,8 @@ import {
   RunEvalsResultSchema,
   TrustStatusSchema,
   TrustWorkspaceResultSchema,
+  McpServersResultSchema,
+  type McpServersResult,
   type AddEvalParams,
   type AddEvalResult,
   type EvalCaseEnded,
@@ -189,6 +191,12 @@ export class HarnessClient implements vscode.Disposable {
   async trustWorkspace(root: string, digest: string): Promise<TrustWorkspaceResult> {
     const c = await this.ensure();
     return this.check(TrustWorkspaceResultSchema, await c.sendRequest(Rpc.trustWorkspace, { root, digest }), Rpc.trustWorkspace);
+  }
+
+  /** The workspace's MCP servers; tools: the server starts each approved one (sandboxed) to list its tools. */
+  async mcpServers(root: string, tools: boolean): Promise<McpServersResult> {
+    const c = await this.ensure();
+    return this.check(McpServersResultSchema, await c.sendRequest(Rpc.mcpServers, { root, tools }), Rpc.mcpServers);
   }
 
   /** Starts the server process if it is not running (lazily: activation does not pay for it). */

@@ -174,6 +174,10 @@ export class RunTracker implements vscode.Disposable {
         // Said at the start of a run on a machine without a sandbox (e.g. Windows), before the
         // first command asks; a dev container is the recommended way to get one.
         if (e.code === 'sandbox_unavailable') this.warnNoSandbox(e.message);
+        // An MCP server whose tools this run goes without (not approved, did not start, withdrawn).
+        if (e.code === 'mcp_unapproved' || e.code === 'mcp_not_started' || e.code === 'mcp_withdrawn') {
+          this.notices.show({ level: 'warning', text: `Kite: ${e.message}`, actions: e.code === 'mcp_unapproved' ? [{ title: 'Review MCP Servers…', command: 'kite.reviewMcpServers', args: [] }] : [] });
+        }
         return void this.render();
       case 'budget_stop':
       case 'divergence':

@@ -31,6 +31,8 @@ import { EvalCommands, type AddToEvalsArg, type EvalsFinished } from './evals/ev
 import { EvalsTree, type EvalNode } from './evals/evalsTree';
 import { OnboardingContext } from './onboarding/onboardingContext';
 import { askTrustModal, HookTrustGate, type TrustAsker } from './trust/hookTrustGate';
+import { McpTree } from './views/mcpTree';
+import type { ShownPrompt } from './approvals/commandApproval';
 
 /** Kite's parts once loaded; activate() exposes them to tests as `ready` (answers still go through commands). */
 export interface KiteParts {
@@ -68,6 +70,10 @@ export interface KiteParts {
   onDidFinishEvals: vscode.Event<EvalsFinished>;
   /** Replaces what the hook trust modal answers (tests: this mode refuses modals); null restores the modal. */
   answerTrustPromptWith(ask: TrustAsker | null): void;
+  /** The MCP Servers view as VS Code shows it: each server's item and, expanded, its children (test hook). */
+  mcpItems(): Promise<{ item: vscode.TreeItem; children: vscode.TreeItem[] }[]>;
+  /** An MCP tool call's approval prompt is on screen, with these words. */
+  onDidShowApprovalPrompt: vscode.Event<ShownPrompt>;
 }
 
 export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: RunLogFolders): KiteParts {
@@ -86,6 +92,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
   };
   const features = new FeaturesTree(workspaceRoot, runningFeatures, lastRunOf);
   const trust = new HookTrustGate(client, log);
+  const mcpTree = new McpTree(client, workspaceRoot, log);
   const agent = new AgentCommands(client, tracker, keys, features, runs, log, notices, trust);
   const evalsTree = new EvalsTree(workspaceRoot, folders);
   const evals = new EvalCommands(client, evalsTree, workspaceRoot, log);
@@ -112,6 +119,10 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     evals,
     onboarding,
     vscode.window.registerTreeDataProvider('kite.evals', evalsTree),
+    trust,
+    mcpTree,
+    trust.onDidChange(() => mcpTree.refresh()),
+    vscode.window.registerTreeDataProvider('kite.mcp', mcpTree),
     evals.onDidFinish(() => evalsTree.refresh()),
     tracker.onDidChange(() => {
       // Refresh the trees only when the set of running runs changes, not on every event.
@@ -166,6 +177,16 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     'kite.evals.openLog': (n?: EvalNode | string) => evals.openLog(n),
     'kite.evals.refresh': () => evalsTree.refresh(),
     'kite.addToEvals': (arg?: AddToEvalsArg) => evals.addToEvals(arg),
+    'kite.reviewMcpServers': async () => {
+      const root = workspaceRoot();
+      if (!root) return void vscode.window.showWarningMessage('Kite: open a folder first.');
+      if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('Kite starts no MCP server in an untrusted workspace. Trust this folder first.');
+      const s = await client.trustStatus(root);
+      if (s.trusted && !s.error) return void vscode.window.showInformationMessage('Kite: every MCP server (and hook) of this workspace is approved on this machine.');
+      await trust.ensure(root, { review: true });
+      mcpTree.refresh();
+    },
+    'kite.mcp.refresh': () => mcpTree.refresh(),
     'kite.openWalkthrough': () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false),
   };
   void closeStaleApprovalTabs().then(() => offerResumeAfterReload(agent, runs));
@@ -207,6 +228,11 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     answerTrustPromptWith: (ask) => {
       trust.ask = ask ?? askTrustModal;
     },
+    mcpItems: async () =>
+      Promise.all(
+        (await mcpTree.getChildren()).map(async (n) => ({ item: mcpTree.getTreeItem(n), children: (await mcpTree.getChildren(n)).map((c) => mcpTree.getTreeItem(c)) })),
+      ),
+    onDidShowApprovalPrompt: approvals.onDidShowPrompt,
   };
 }
 

@@ -27,6 +27,16 @@ export interface CommandApprovalRequest {
   sandbox?: SandboxInfo;
   /** Scripts it runs that this run changed (policy/changedScripts.ts): the prompt shows each diff. */
   scriptChanges?: ScriptChange[];
+  /** A call to an MCP server's tool: the prompt names server and tool, the validated arguments and the rule that asked. */
+  mcp?: McpApprovalInfo;
+}
+
+export interface McpApprovalInfo {
+  server: string; // as configured
+  tool: string; // the server's own name for it
+  args: Record<string, unknown>; // validated against the tool's schema
+  rule: string;
+  reason: string;
 }
 
 /** A read the policy wants a person to allow (e.g. rule ask:secret-file for `.env`, keys). */

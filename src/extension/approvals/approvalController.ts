@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { WireApprovalAnswer } from '../../harness/protocol/rpc';
 import type { HarnessClient } from '../harnessClient';
 import { ApprovalQueue, approvalKey, type PendingApproval } from './approvalQueue';
-import { answerFor, promptCommand, promptRead, type CommandChoice } from './commandApproval';
+import { answerFor, promptCommand, promptRead, type CommandChoice, type ShownPrompt } from './commandApproval';
 import { WriteApprovals } from './writeApproval';
 
 /** Argument of the approval commands: a tree item / key, optionally a reason (skips the input box). */
@@ -20,6 +20,9 @@ export class ApprovalController implements vscode.Disposable {
   private presenting: string | null = null;
   private prompt: vscode.CancellationTokenSource | null = null; // the open command/read prompt, closed when answered elsewhere
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly shown = new vscode.EventEmitter<ShownPrompt>();
+  /** An MCP tool call's prompt is on screen, with exactly these words (test API). */
+  readonly onDidShowPrompt = this.shown.event;
 
   constructor(
     private readonly client: HarnessClient,
@@ -29,6 +32,7 @@ export class ApprovalController implements vscode.Disposable {
     this.disposables.push(
       this.queue,
       this.writes,
+      this.shown,
       client.onApprovalRequested((r) => {
         const p = this.queue.add({ token: r.token, id: r.request.id, root: r.root, log: r.log, request: r.request });
         this.log.info(`approval requested: ${describe(p)}`);
@@ -91,7 +95,7 @@ export class ApprovalController implements vscode.Disposable {
       case 'read': {
         this.prompt?.cancel();
         const cts = (this.prompt = new vscode.CancellationTokenSource());
-        const a = p.request.kind === 'read' ? await promptRead(p, cts.token) : await promptCommand(p, cts.token);
+        const a = p.request.kind === 'read' ? await promptRead(p, cts.token) : await promptCommand(p, cts.token, (s) => this.shown.fire(s));
         if (!this.queue.get(p.key)) return; // answered elsewhere meanwhile
         if (a) await this.answer(p, a);
         else if (this.presenting === p.key) this.presenting = null; // dismissed: stays in the Kite view
@@ -122,6 +126,6 @@ export function describe(p: PendingApproval): string {
     case 'read':
       return `${p.request.tool} ${p.request.path} (may hold secrets)`;
     case 'command':
-      return `run \`${p.request.command}\` in ${p.request.cwd}`;
+      return p.request.mcp ? `tool ${p.request.mcp.tool} from MCP server ${p.request.mcp.server}` : `run \`${p.request.command}\` in ${p.request.cwd}`;
   }
 }

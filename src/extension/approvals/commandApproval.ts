@@ -4,17 +4,28 @@
 // Kite view, where it can be opened again.
 import * as vscode from 'vscode';
 import { showControlChars } from '../../harness/protocol/controlChars';
+import type { McpApprovalInfo } from '../../harness/host';
 import type { ScriptChange, WireApprovalAnswer } from '../../harness/protocol/rpc';
 import { whereCommandRuns } from '../sandbox/sandboxText';
 import type { PendingApproval } from './approvalQueue';
+import { mcpPromptText } from './mcpPromptText';
 
 export type CommandChoice = 'once' | 'always' | 'deny';
 
 type Item = vscode.QuickPickItem & { choice: CommandChoice };
 
+/** What a command/read/MCP prompt showed (the test API and the log see exactly this). */
+export interface ShownPrompt {
+  key: string;
+  title: string;
+  placeHolder: string;
+  items: string[];
+}
+
 /** Shows the prompt; resolves with the answer, or undefined when dismissed. */
-export async function promptCommand(p: PendingApproval, token: vscode.CancellationToken): Promise<WireApprovalAnswer | undefined> {
+export async function promptCommand(p: PendingApproval, token: vscode.CancellationToken, shown?: (s: ShownPrompt) => void): Promise<WireApprovalAnswer | undefined> {
   if (p.request.kind !== 'command') return undefined;
+  if (p.request.mcp) return promptMcp(p, p.request.mcp, token, shown);
   // Escaped: a `\r` or ESC in the command must not hide what really runs.
   const [command, cwd] = [p.request.command, p.request.cwd].map((s) => showControlChars(s, { oneLine: true }));
   const where = whereCommandRuns(p.request.sandbox); // the person decides knowing what contains it
@@ -29,6 +40,26 @@ export async function promptCommand(p: PendingApproval, token: vscode.Cancellati
     placeHolder: vscode.l10n.t('$ {0}    (in {1}) · {2}{3}', command, cwd, where, changed),
     ignoreFocusOut: true,
   }, token);
+  if (!pick || token.isCancellationRequested) return undefined;
+  return answerFor(pick.choice, p);
+}
+
+/** An MCP tool call: tool and server by name, the validated arguments, the rule that asked. */
+async function promptMcp(p: PendingApproval, m: McpApprovalInfo, token: vscode.CancellationToken, shown?: (s: ShownPrompt) => void): Promise<WireApprovalAnswer | undefined> {
+  const t = mcpPromptText(m);
+  const items: Item[] = [
+    { choice: 'once', label: '$(play) Allow once', description: `call ${m.tool} now; ask again next time` },
+    { choice: 'always', label: '$(pass-filled) Always allow this tool', description: 'add an allow rule for this tool to .kite/config.json, then call it' },
+    { choice: 'deny', label: '$(circle-slash) Deny…', description: 'do not call it; tell the agent why' },
+  ];
+  if (t.placeHolder.includes('full arguments beside')) {
+    const doc = await vscode.workspace.openTextDocument({ content: t.args, language: 'json' });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
+  const options = { title: t.title, placeHolder: t.placeHolder, ignoreFocusOut: true };
+  const pending = vscode.window.showQuickPick(items, options, token);
+  shown?.({ key: p.key, title: t.title, placeHolder: t.placeHolder, items: items.map((i) => i.label) });
+  const pick = await pending;
   if (!pick || token.isCancellationRequested) return undefined;
   return answerFor(pick.choice, p);
 }
@@ -68,6 +99,12 @@ export async function answerFor(choice: CommandChoice, p: PendingApproval, reaso
       return { decision: 'approve', always: true };
     case 'deny': {
       const read = p.request.kind === 'read';
+      const mcp = p.request.kind === 'command' ? p.request.mcp : undefined;
+      if (mcp) {
+        const why = reason ?? (await vscode.window.showInputBox({ title: showControlChars(`Deny: tool ${mcp.tool} from MCP server ${mcp.server}`, { oneLine: true }), prompt: 'Why? The agent is told the tool was not called and reads your reason.', ignoreFocusOut: true }));
+        if (why === undefined) return undefined;
+        return { decision: 'deny', reason: why.trim() || 'The person denied the MCP tool call without giving a reason.' };
+      }
       const why =
         reason ??
         (await vscode.window.showInputBox({

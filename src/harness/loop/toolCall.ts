@@ -185,7 +185,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
         ? { kind: 'write', id, tool: tool.name, path: rel, before, proposed }
         : tool.effect === 'none' && rel !== null
           ? { kind: 'read', id, tool: tool.name, path: rel, reason: readReason }
-          : { kind: 'command', id, command: command ?? (tool.mcp ? `MCP server "${tool.mcp.server}", tool ${tool.mcp.tool}: ${JSON.stringify(args)}` : `${name} ${JSON.stringify(args)}`), cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}), ...scriptChangesField(command, deps.toolContext.root, runBase(deps.state)) };
+          : { kind: 'command', id, command: command ?? (tool.mcp ? `MCP server "${tool.mcp.server}", tool ${tool.mcp.tool}: ${JSON.stringify(args)}` : `${name} ${JSON.stringify(args)}`), cwd: deps.toolContext.root, ...(deps.sandbox ? { sandbox: deps.sandbox.info } : {}), ...scriptChangesField(command, deps.toolContext.root, runBase(deps.state)), ...(tool.mcp ? { mcp: { server: tool.mcp.server, tool: tool.mcp.tool, args: (args ?? {}) as Record<string, unknown>, rule: verdict.rule, reason: verdict.reason } } : {}) };
     log.append({
       kind: 'approval_request',
       id,

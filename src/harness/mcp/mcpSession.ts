@@ -20,6 +20,7 @@ import { approvalOf } from './mcpTrust';
 export interface McpNotice {
   code: 'mcp_unapproved' | 'mcp_not_started' | 'mcp_withdrawn' | 'mcp_started' | 'mcp_shadowed';
   message: string;
+  server?: string;
 }
 
 export interface McpStartOptions {
@@ -83,17 +84,17 @@ export class McpSession {
     if (approval !== 'approved') {
       const why = approval === 'changed' ? 'changed since it was approved on this machine' : 'not approved on this machine';
       const unattended = o.mode === 'unattended' ? ' Unattended runs use only servers approved before they start.' : '';
-      this.pending.push({ code: 'mcp_unapproved', message: `${what} is ${why}, so it was not started and its tools are not offered.${unattended} Review and approve it with: kite trust ${o.trustRoot}` });
+      this.pending.push({ server: entry.name, code: 'mcp_unapproved', message: `${what} is ${why}, so it was not started and its tools are not offered.${unattended} Review and approve it with: kite trust ${o.trustRoot}` });
       return null;
     }
     if (!('url' in entry.spec) && !o.sandboxUsable) {
-      this.pending.push({ code: 'mcp_not_started', message: `${what} was not started: stdio MCP servers run only in the sandbox, and this machine cannot provide one. Its tools are not offered.` });
+      this.pending.push({ server: entry.name, code: 'mcp_not_started', message: `${what} was not started: stdio MCP servers run only in the sandbox, and this machine cannot provide one. Its tools are not offered.` });
       return null;
     }
     const { startMs, callMs } = timeoutsOf(entry, this.fallbackTimeoutS);
     const c = await connectServer(entry, { root: o.root, sandbox: o.sandbox, timeoutMs: startMs, env: o.env });
     if (!c.ok) {
-      this.pending.push({ code: 'mcp_not_started', message: `${what}: ${c.reason}. Its tools are not offered.` });
+      this.pending.push({ server: entry.name, code: 'mcp_not_started', message: `${what}: ${c.reason}. Its tools are not offered.` });
       return null;
     }
     const live: Live = { entry, connection: c.connection, callMs, tools: [], withdrawn: null };
@@ -103,7 +104,7 @@ export class McpSession {
     } catch (e) {
       await c.connection.close();
       const why = isRequestTimeout(e) ? `it did not answer tools/list within ${seconds(startMs)}` : (e as Error).message;
-      this.pending.push({ code: 'mcp_not_started', message: `${what} did not list its tools: ${why}. It was stopped and its tools are not offered; the run continues without them.` });
+      this.pending.push({ server: entry.name, code: 'mcp_not_started', message: `${what} did not list its tools: ${why}. It was stopped and its tools are not offered; the run continues without them.` });
       return null;
     }
     const names = new Set<string>();
@@ -124,14 +125,14 @@ export class McpSession {
       const problem = 'problem' in tool ? tool.problem : names.has(tool.name) ? `two of its tools map to the Kite name ${tool.name}` : null;
       if (problem !== null || 'problem' in tool) {
         await c.connection.close();
-        this.pending.push({ code: 'mcp_withdrawn', message: `${what} lists a tool Kite cannot offer ("${t.name}": ${problem}), so all its tools are withdrawn.` });
+        this.pending.push({ server: entry.name, code: 'mcp_withdrawn', message: `${what} lists a tool Kite cannot offer ("${t.name}": ${problem}), so all its tools are withdrawn.` });
         return null;
       }
       names.add(tool.name);
       live.tools.push(tool);
     }
     c.connection.onClosed((why) => this.withdraw(live, why));
-    this.pending.push({ code: 'mcp_started', message: `${what} started; its tools: ${live.tools.map((x) => x.name).join(', ') || '(none)'}` });
+    this.pending.push({ server: entry.name, code: 'mcp_started', message: `${what} started; its tools: ${live.tools.map((x) => x.name).join(', ') || '(none)'}` });
     return live;
   }
 
@@ -139,7 +140,7 @@ export class McpSession {
   attach(log: EventSink, wire: ToolSpec[]): void {
     this.log = log;
     this.wire = wire;
-    for (const n of this.pending.splice(0)) log.append({ kind: 'warning', code: n.code, message: n.message });
+    for (const n of this.pending.splice(0)) log.append({ kind: 'warning', code: n.code, message: n.message, ...(n.server ? { server: n.server } : {}) });
     for (const l of this.live) if (l.withdrawn !== null) this.logWithdrawal(l);
   }
 
@@ -179,7 +180,7 @@ export class McpSession {
     const names = live.tools.map((t) => t.name);
     if (this.wire) for (let i = this.wire.length - 1; i >= 0; i--) if (names.includes(this.wire[i].name)) this.wire.splice(i, 1);
     const log = this.log as EventSink;
-    log.append({ kind: 'warning', code: 'mcp_withdrawn', message: `MCP server "${live.entry.name}" was withdrawn: ${live.withdrawn}. Its tools (${names.join(', ') || 'none'}) are no longer offered; the run continues.` });
+    log.append({ kind: 'warning', code: 'mcp_withdrawn', server: live.entry.name, message: `MCP server "${live.entry.name}" was withdrawn: ${live.withdrawn}. Its tools (${names.join(', ') || 'none'}) are no longer offered; the run continues.` });
     log.append({ kind: 'user', reason: 'notice', text: `[Kite] The MCP server "${live.entry.name}" stopped (${live.withdrawn}). Its tools (${names.join(', ')}) are no longer available; do not call them again. Continue with the other tools.` });
   }
 

@@ -321,6 +321,7 @@ export const WarningSchema = z.object({
   kind: z.literal('warning'),
   code: z.string(), // e.g. "repetition", "prefix_changed", "max_tokens"
   message: z.string(),
+  server: z.string().optional(), // mcp_* codes: the MCP server it is about (the Kite view's state)
 });
 
 export const PausedSchema = z.object({

@@ -28,6 +28,8 @@ export const Rpc = {
   trustStatus: 'kite/trustStatus',
   /** Records the person's approval of the items shown (same store as `kite trust`). */
   trustWorkspace: 'kite/trustWorkspace',
+  /** The workspace's MCP servers, whether each is approved, and (asked for) the tools of the approved ones. */
+  mcpServers: 'kite/mcpServers',
   /** request server → extension: may this run's commands run without a sandbox? (a modal asks) */
   confirmUnsandboxed: 'kite/confirmUnsandboxed',
   /** request server → extension: a feature with "verify": "none" claims done; may it be marked done? (a modal asks) */
@@ -145,6 +147,9 @@ export const StopRunResultSchema = z.object({ stopped: z.boolean() });
 export const ScriptChangeSchema = z.object({ file: z.string(), script: z.string().nullable(), diff: z.string() });
 export type ScriptChange = z.infer<typeof ScriptChangeSchema>;
 
+/** An MCP tool call waiting for approval: server and tool as configured, validated args, the rule that asked. */
+export const McpApprovalInfoSchema = z.object({ server: z.string(), tool: z.string(), args: z.record(z.string(), z.unknown()), rule: z.string(), reason: z.string() });
+
 /** Mirrors host.ts ApprovalRequest (the server checks the two stay assignable). `tool` is the asking
  *  tool's own name: any tool can ask, so no fixed list here, but it must be a well-formed tool name. */
 export const WireApprovalRequestSchema = z.discriminatedUnion('kind', [
@@ -156,7 +161,7 @@ export const WireApprovalRequestSchema = z.discriminatedUnion('kind', [
     before: z.string().nullable(),
     proposed: z.string(),
   }),
-  z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string(), sandbox: SandboxInfoSchema.optional(), scriptChanges: z.array(ScriptChangeSchema).optional() }),
+  z.object({ kind: z.literal('command'), id: z.string(), command: z.string(), cwd: z.string(), sandbox: SandboxInfoSchema.optional(), scriptChanges: z.array(ScriptChangeSchema).optional(), mcp: McpApprovalInfoSchema.optional() }),
   /** A read the policy asks about (rule ask:secret-file, e.g. `.env`); "always" allows that path. */
   z.object({ kind: z.literal('read'), id: z.string(), tool: ToolNameSchema, path: z.string(), reason: z.string() }),
 ]);
@@ -330,11 +335,32 @@ export type AddEvalParams = z.infer<typeof AddEvalParamsSchema>;
 export const AddEvalResultSchema = z.object({ file: z.string().nullable(), name: z.string().nullable(), expect: z.string().nullable(), error: z.string().nullable() });
 export type AddEvalResult = z.infer<typeof AddEvalResultSchema>;
 
-/** One thing a workspace asks to trust (hooks today; MCP servers join as another kind). */
-export const TrustItemSchema = z.object({ kind: z.enum(['hook']), label: z.string(), command: z.string(), timeout_s: z.number().nullable() });
+/** One thing a workspace asks to trust: a hook command, or an MCP server not approved here (state says why). */
+export const TrustItemSchema = z.object({ kind: z.enum(['hook', 'mcp_server']), label: z.string(), command: z.string(), timeout_s: z.number().nullable(), state: z.enum(['not_approved', 'changed']).optional() });
 export const TrustStatusParamsSchema = z.object({ root: z.string().min(1) });
-export const TrustStatusSchema = z.object({ root: z.string(), items: z.array(TrustItemSchema), trusted: z.boolean(), digest: z.string(), error: z.string().nullable().optional() });
+/** hooks_trusted: the hooks alone are approved (or none): refusing only MCP servers still lets a run start, without their tools. */
+export const TrustStatusSchema = z.object({ root: z.string(), items: z.array(TrustItemSchema), trusted: z.boolean(), hooks_trusted: z.boolean().optional(), digest: z.string(), error: z.string().nullable().optional() });
 export type TrustStatusWire = z.infer<typeof TrustStatusSchema>;
 export const TrustWorkspaceParamsSchema = z.object({ root: z.string().min(1), digest: z.string().min(1) });
 export const TrustWorkspaceResultSchema = z.object({ file: z.string().nullable(), error: z.string().nullable() });
 export type TrustWorkspaceResult = z.infer<typeof TrustWorkspaceResultSchema>;
+
+/** MCP servers for the Kite view. tools: also start each approved server (never another) to list its tools. */
+export const McpServersParamsSchema = z.object({ root: z.string().min(1), tools: z.boolean().optional() });
+export type McpServersParams = z.infer<typeof McpServersParamsSchema>;
+export const McpToolWireSchema = z.object({ name: ToolNameSchema, tool: z.string(), description: z.string(), read_only: z.boolean() });
+export type McpToolWire = z.infer<typeof McpToolWireSchema>;
+/** One declared server: command line with env names only; tools null when not listed (not asked, or not approved). */
+export const McpServerWireSchema = z.object({
+  name: z.string(),
+  source: z.string(),
+  command: z.string(),
+  state: z.enum(['approved', 'not_approved', 'changed']),
+  tools: z.array(McpToolWireSchema).nullable(),
+  /** Why its tools could not be listed (it did not start, timed out, lists a schema Kite cannot offer). */
+  tools_error: z.string().nullable(),
+});
+export type McpServerWire = z.infer<typeof McpServerWireSchema>;
+/** error: a config file that declares servers is unreadable (it names the file and field). */
+export const McpServersResultSchema = z.object({ servers: z.array(McpServerWireSchema), shadowed: z.array(z.string()), error: z.string().nullable() });
+export type McpServersResult = z.infer<typeof McpServersResultSchema>;

@@ -1,6 +1,7 @@
 // The harness server's eval and trust requests: VS Code's Evals view runs cases here (never in the
 // extension host) through the same runSuite / addCase code as `kite eval` / `kite eval add`, and
-// the trust modal reads and records approvals through the same store as `kite trust`.
+// the trust modal reads and records approvals through the same store as `kite trust`, and the Kite
+// view lists the MCP servers as `kite mcp list` does.
 import { relative, resolve } from 'node:path';
 import { ResponseError, ErrorCodes, type CancellationToken, type Connection } from 'vscode-languageserver/node';
 import type { z } from 'zod';
@@ -10,13 +11,16 @@ import { defaultJobs, runSuite } from '../evals/runSuite';
 import { newEvalLogDir, writeSuiteResults } from '../evals/suiteResults';
 import { resolveRunLog } from '../events/logFiles';
 import { trustShown, trustStatus } from '../hooks/trustItems';
+import { listMcpServers } from '../mcp/mcpServerList';
 import {
   AddEvalParamsSchema,
+  McpServersParamsSchema,
   Rpc,
   RunEvalsParamsSchema,
   TrustStatusParamsSchema,
   TrustWorkspaceParamsSchema,
   type AddEvalResult,
+  type McpServersResult,
   type RunEvalsResult,
   type ServerLog,
   type TrustStatusWire,
@@ -86,7 +90,7 @@ export function bindEvalTrustRequests(connection: Connection, log: (l: ServerLog
       return { ...trustStatus(p.root), error: null };
     } catch (e) {
       // An unreadable config: nothing can be trusted; the run reports the config error itself.
-      return { root: p.root, items: [], trusted: false, digest: '', error: messageOf(e) };
+      return { root: p.root, items: [], trusted: false, hooks_trusted: false, digest: '', error: messageOf(e) };
     }
   });
 
@@ -94,10 +98,20 @@ export function bindEvalTrustRequests(connection: Connection, log: (l: ServerLog
     const p = parse(TrustWorkspaceParamsSchema, params, Rpc.trustWorkspace);
     try {
       const file = trustShown(p.root, p.digest);
-      log({ level: 'info', message: `hooks of ${p.root} approved on this machine (recorded in ${file})` });
+      log({ level: 'info', message: `hooks and MCP servers of ${p.root} approved on this machine (recorded in ${file})` });
       return { file, error: null };
     } catch (e) {
       return { file: null, error: messageOf(e) };
+    }
+  });
+
+  // The Kite view's MCP servers; with tools, each approved server is started (sandboxed) to list them.
+  connection.onRequest(Rpc.mcpServers, async (params: unknown): Promise<McpServersResult> => {
+    const p = parse(McpServersParamsSchema, params, Rpc.mcpServers);
+    try {
+      return await listMcpServers(p.root, { tools: p.tools === true });
+    } catch (e) {
+      return { servers: [], shadowed: [], error: messageOf(e) };
     }
   });
 }
