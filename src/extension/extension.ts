@@ -1,6 +1,7 @@
 // Composition root of the extension: wires parts together, nothing else (ARCHITECTURE.md §5.8).
 // Activation stays cheap: every command is registered at once as a proxy, and the real parts
 // (zod schemas, the RPC client, views) load right after, off the activation path.
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { KITE_COMMANDS } from './commandIds';
 import { registerTimeline, type TimelineApi } from './timeline/registerTimeline';
@@ -21,6 +22,8 @@ export interface KiteApi {
 
 export function activate(context: vscode.ExtensionContext): KiteApi {
   const t0 = performance.now();
+  // Modules without 'vscode' (pure, unit-tested texts) translate through @vscode/l10n: same bundle.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Kite', { log: true });
   // Where each workspace folder keeps its run logs (log_dir): shared by the timeline, the debugger and the Runs view.
   const folders = new RunLogFolders(log);

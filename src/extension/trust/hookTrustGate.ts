@@ -9,8 +9,8 @@ import type { TrustStatusWire } from '../../harness/protocol/rpc';
 import type { HarnessClient } from '../harnessClient';
 import { trustPromptText } from './trustPromptText';
 
-export const TRUST = 'Trust';
-export const DONT_TRUST = "Don't Trust";
+export const TRUST = vscode.l10n.t('Trust');
+export const DONT_TRUST = vscode.l10n.t("Don't Trust");
 
 /** Shows the modal; true only for Trust (a dismissed or refused modal is no). */
 export type TrustAsker = (s: TrustStatusWire) => Promise<boolean>;

@@ -1,5 +1,6 @@
 // The message VS Code shows when a run cannot start: a held log lock says which Kite holds it.
 import assert from 'node:assert/strict';
+import * as l10n from '@vscode/l10n';
 import { runErrorText } from '../../../src/extension/runErrorText';
 
 describe('extension: run error message', () => {
@@ -22,5 +23,15 @@ describe('extension: run error message', () => {
     assert.doesNotMatch(text, /--allow-dirty/);
     const many = runErrorText('F1', { code: 'dirty_tree', message: 'm', paths: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] });
     assert.match(many, /\(a, b, c, d, e, and 2 more\)/);
+  });
+
+  it("speaks the window's language: the extension shares VS Code's bundle with these pure texts (@vscode/l10n)", () => {
+    try {
+      l10n.config({ contents: { 'Kite: {0} could not run: {1}': 'Kite : {0} n’a pas pu démarrer : {1}' } });
+      assert.equal(runErrorText('F1', { code: 'failed', message: 'boom' }), 'Kite : F1 n’a pas pu démarrer : boom');
+    } finally {
+      l10n.config({ contents: {} });
+    }
+    assert.equal(runErrorText('F1', { code: 'failed', message: 'boom' }), 'Kite: F1 could not run: boom');
   });
 });
