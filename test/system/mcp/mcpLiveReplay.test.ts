@@ -51,7 +51,7 @@ describe('replay with --live-mcp (system)', function () {
     const l1 = toolEvent(recorded, 'l1');
     assert.ok(l1);
     assert.match(live.out, new RegExp(`divergence: replay diverged at recorded seq ${l1.seq}: MCP call mcp__fs__list_directory \\(l1\\) answered differently live, line \\d+: .*appeared\\.txt`), live.out);
-    const replayLog = /Log (\S+-replay\.jsonl)/.exec(live.out)?.[1];
+    const replayLog = /Log (\S+-replay(?:-\d+)?\.jsonl)/.exec(live.out)?.[1];
     assert.ok(replayLog, live.out);
     const replayed = await logOf(replayLog);
     const divergences = replayed.filter((e) => e.kind === 'divergence');
@@ -75,7 +75,7 @@ describe('replay with --live-mcp (system)', function () {
     assert.equal(r.outcome, 'done', r.summary);
     const res = await replayCli(p, ['--replay', r.logPath, p.repo, '--worktree', '--live-mcp']);
     assert.equal(res.code, 0, res.out);
-    const replayed = await logOf(/Log (\S+-replay\.jsonl)/.exec(res.out)?.[1] ?? '');
+    const replayed = await logOf(/Log (\S+-replay(?:-\d+)?\.jsonl)/.exec(res.out)?.[1] ?? '');
     assert.equal(warnings(replayed, 'mcp_unapproved').length, 0, JSON.stringify(warnings(replayed, 'mcp_unapproved')));
     assert.equal(warnings(replayed, 'mcp_started').length, 1);
     assert.equal(toolEvent(replayed, 'e1')?.output, 'Echo: in a worktree');

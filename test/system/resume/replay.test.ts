@@ -43,7 +43,7 @@ describe('replay', function () {
     assert.equal(git(p.repo, 'rev-parse', 'HEAD'), head, 'no commit');
     assert.equal(progressText(), progress, 'progress file untouched');
     assert.equal(git(p.repo, 'worktree', 'list').split('\n').length, 1, 'scratch worktree removed');
-    const log = /Log (\S+-replay\.jsonl)/.exec(r.stdout)?.[1];
+    const log = /Log (\S+-replay(?:-\d+)?\.jsonl)/.exec(r.stdout)?.[1];
     assert.ok(log && dirname(log) === dirname(recording), `replay log next to the recording: ${log}`);
     const events = await eventsOf(log);
     assert.deepEqual(gatesOf(events), gatesOf(recorded));
