@@ -15,6 +15,17 @@ export async function until(page, ok, timeout) {
   }
 }
 
+/** The events of the workspace's newest run log (empty while there is none): the run as Kite logged it. */
+export function latestRunEvents(workspace) {
+  const runs = join(workspace, '.kite', 'runs');
+  try {
+    const file = readdirSync(runs).filter((f) => f.endsWith('.jsonl')).sort().pop();
+    return file ? readFileSync(join(runs, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function resetSample(ws) {
   const git = (...a) => execFileSync('git', a, { cwd: ws, encoding: 'utf8', stdio: 'pipe' }).trim();
   git('reset', '-q', '--hard', git('rev-list', '--max-parents=0', 'HEAD'));

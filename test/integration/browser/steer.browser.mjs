@@ -4,9 +4,9 @@
 // "Run once" → the log holds the message as a `user` event (reason steer) after the command's
 // result and before the next reply, so the next model request carries it; the timeline shows the
 // row. Then "Kite: Stop Agent". Screenshots: steer-sent.png (box and prompt), steer.png (the row).
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { resetSample, useScript, until } from './kiteScenario.mjs';
+import { latestRunEvents, resetSample, useScript, until } from './kiteScenario.mjs';
 
 const STEER = 'Keep the old rounding behind a flag named LEGACY_ROUNDING, please.';
 
@@ -14,15 +14,7 @@ const STEER = 'Keep the old rounding behind a flag named LEGACY_ROUNDING, please
 export async function run({ page, workspace, check, runCommand, findFrame, screenshot, log }) {
   resetSample(workspace);
   useScript(workspace, 'extension-steer.json');
-  const runs = join(workspace, '.kite', 'runs');
-  const events = () => {
-    try {
-      const file = readdirSync(runs).filter((f) => f.endsWith('.jsonl')).sort().pop();
-      return file ? readFileSync(join(runs, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
-    } catch {
-      return [];
-    }
-  };
+  const events = () => latestRunEvents(workspace);
   try {
     // The timeline view first: it follows the run as soon as its log appears.
     await runCommand('Kite: Focus on Timeline View');

@@ -3,23 +3,15 @@
 // extension-stream.json: 6 characters every 120 ms) → the current turn's row fills with the reply
 // as it is generated, its thinking collapsed → the logged reply replaces the row. Then "Kite: Stop
 // Agent". Screenshot: streaming.png (the turn being written).
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { resetSample, useScript, until } from './kiteScenario.mjs';
+import { latestRunEvents, resetSample, useScript, until } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, findFrame, screenshot }) {
   resetSample(workspace);
   useScript(workspace, 'extension-stream.json');
-  const runs = join(workspace, '.kite', 'runs');
-  const events = () => {
-    try {
-      const file = readdirSync(runs).filter((f) => f.endsWith('.jsonl')).sort().pop();
-      return file ? readFileSync(join(runs, file), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
-    } catch {
-      return [];
-    }
-  };
+  const events = () => latestRunEvents(workspace);
   const sections = ['Features', 'Pending Approvals', 'Runs'];
   const header = (name) => page.locator('.pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
   try {
