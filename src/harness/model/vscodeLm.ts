@@ -16,6 +16,8 @@ export const LM_JUSTIFICATION = 'Kite runs its coding agent with this model on t
 const CHARS_PER_TOKEN = 4;
 /** How long a reply may go without a streamed part before Kite gives up on it (not a hang). */
 export const LM_IDLE_TIMEOUT_MS = 120_000;
+/** How long a stopped run waits for the window to confirm the request was cancelled. */
+const LM_CANCEL_GRACE_MS = 5_000;
 
 export class VscodeLmModel implements Model {
   readonly id: string;
@@ -50,7 +52,11 @@ export class VscodeLmModel implements Model {
     const max = request.max_tokens > 0 ? request.max_tokens : undefined;
     const ask = { vendor: this.vendor, family: this.family, messages: toLmMessages(request.system, request.messages), tools: toLmTools(request.tools), justification: LM_JUSTIFICATION, ...(max ? { max_tokens: max } : {}) };
     // A host that never answers (the window went away without closing the connection) must not hang the run.
-    const silence = new Promise<'idle'>((resolve) => inner.signal.addEventListener('abort', () => resolve('idle'), { once: true }));
+    // On Stop the host's answer is awaited a moment: it comes once VS Code has cancelled the provider's request,
+    // so the run ends cancelled only after the model stopped (or after the grace, if the window is gone).
+    const silence = new Promise<'idle'>((resolve) =>
+      inner.signal.addEventListener('abort', () => (idle || cut ? resolve('idle') : setTimeout(() => resolve('idle'), LM_CANCEL_GRACE_MS).unref()), { once: true }),
+    );
     let result: LmRequestResult | 'idle';
     try {
       armIdle();

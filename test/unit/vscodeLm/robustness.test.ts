@@ -42,6 +42,28 @@ async function rejection(p: Promise<unknown>): Promise<ModelError> {
 }
 
 describe('vscode-lm model robustness', () => {
+  it('Stop waits for the window to confirm the cancellation (the provider has stopped) before the call ends cancelled', async () => {
+    const order: string[] = [];
+    const host = new FakeLm(
+      (_onPart, signal) =>
+        new Promise<LmRequestResult>((resolve) =>
+          signal.addEventListener('abort', () =>
+            setTimeout(() => {
+              order.push('window confirmed the cancellation');
+              resolve({ ok: false, code: 'cancelled', message: 'the request was cancelled' });
+            }, 150),
+          ),
+        ),
+    );
+    const stop = new AbortController();
+    const call = new VscodeLmModel('v', 'f', host).complete(request({ signal: stop.signal }));
+    setTimeout(() => stop.abort(), 20);
+    const e = await rejection(call);
+    order.push('call ended');
+    assert.equal(e.code, 'cancelled');
+    assert.deepEqual(order, ['window confirmed the cancellation', 'call ended']);
+  });
+
   it('stops a reply at max_tokens: the ask carries the limit, the stream is cancelled, the reply says max_tokens', async () => {
     let sent = 0;
     const host = new FakeLm(async (onPart, signal) => {
