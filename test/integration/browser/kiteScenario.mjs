@@ -26,6 +26,20 @@ export function latestRunEvents(workspace) {
   }
 }
 
+/**
+ * Room for the Timeline: every other expanded section of the side bar's Kite view is collapsed
+ * (earlier scenarios may have opened Evals or MCP Servers). Returns a function that opens them again.
+ */
+export async function onlyTimelineOpen(page) {
+  const header = (name) => page.locator('.part.sidebar .pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
+  const titles = await page.locator('.part.sidebar .pane-header[aria-expanded="true"] h3.title').allTextContents();
+  const closed = titles.map((t) => t.trim()).filter((t) => t && t !== 'Timeline');
+  for (const name of closed) await header(name).click().catch(() => {});
+  return async () => {
+    for (const name of closed) if ((await header(name).getAttribute('aria-expanded').catch(() => null)) === 'false') await header(name).click().catch(() => {});
+  };
+}
+
 export function resetSample(ws) {
   const git = (...a) => execFileSync('git', a, { cwd: ws, encoding: 'utf8', stdio: 'pipe' }).trim();
   git('reset', '-q', '--hard', git('rev-list', '--max-parents=0', 'HEAD'));

@@ -6,7 +6,7 @@
 // row. Then "Kite: Stop Agent". Screenshots: steer-sent.png (box and prompt), steer.png (the row).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { latestRunEvents, resetSample, useScript, until } from './kiteScenario.mjs';
+import { latestRunEvents, onlyTimelineOpen, resetSample, useScript, until } from './kiteScenario.mjs';
 
 const STEER = 'Keep the old rounding behind a flag named LEGACY_ROUNDING, please.';
 
@@ -15,14 +15,13 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
   resetSample(workspace);
   useScript(workspace, 'extension-steer.json');
   const events = () => latestRunEvents(workspace);
+  let reopen = async () => {};
   try {
     // The timeline view first: it follows the run as soon as its log appears.
     await runCommand('Kite: Focus on Timeline View');
     const frame = await findFrame('#steer-input', { timeout: 30_000 });
     // Room for the timeline: the Kite container's other sections collapsed (opened again at the end).
-    const sections = ['Features', 'Pending Approvals', 'Runs'];
-    const header = (name) => page.locator('.pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
-    for (const name of sections) if ((await header(name).getAttribute('aria-expanded').catch(() => null)) === 'true') await header(name).click().catch(() => {});
+    reopen = await onlyTimelineOpen(page);
     check('the timeline view has a "Tell the agent" box', (await frame.locator('label[for="steer-input"]').textContent()) === 'Tell the agent');
 
     const prompt = page.locator('.quick-input-widget');
@@ -72,10 +71,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     await runCommand('Kite: Stop Agent');
     check('the run ends when stopped', await until(page, () => events().some((e) => e.kind === 'session_end'), 20_000));
   } finally {
-    for (const name of ['Features', 'Pending Approvals', 'Runs']) {
-      const h = page.locator('.pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
-      if ((await h.getAttribute('aria-expanded').catch(() => null)) === 'false') await h.click().catch(() => {});
-    }
+    await reopen();
     rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
     resetSample(workspace);
     await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});

@@ -5,19 +5,18 @@
 // Agent". Screenshot: streaming.png (the turn being written).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { latestRunEvents, resetSample, useScript, until } from './kiteScenario.mjs';
+import { latestRunEvents, onlyTimelineOpen, resetSample, useScript, until } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, findFrame, screenshot }) {
   resetSample(workspace);
   useScript(workspace, 'extension-stream.json');
   const events = () => latestRunEvents(workspace);
-  const sections = ['Features', 'Pending Approvals', 'Runs'];
-  const header = (name) => page.locator('.pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
+  let reopen = async () => {};
   try {
     await runCommand('Kite: Focus on Timeline View');
     const frame = await findFrame('#steer-input', { timeout: 30_000 });
-    for (const name of sections) if ((await header(name).getAttribute('aria-expanded').catch(() => null)) === 'true') await header(name).click().catch(() => {});
+    reopen = await onlyTimelineOpen(page);
 
     await runCommand('Kite: Start Agent on Current Feature');
     const row = frame.locator('#stream-row');
@@ -44,7 +43,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
   } finally {
     await runCommand('Kite: Stop Agent').catch(() => {});
     await until(page, () => events().some((e) => e.kind === 'session_end'), 20_000);
-    for (const name of sections) if ((await header(name).getAttribute('aria-expanded').catch(() => null)) === 'false') await header(name).click().catch(() => {});
+    await reopen();
     rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
     resetSample(workspace);
     await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});

@@ -29,6 +29,8 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     check('the run opens in a timeline tab', await page.locator('.tabs-container .tab', { hasText: RUN }).first().isVisible());
     await frame.locator('#count').filter({ hasText: '45 events' }).waitFor({ timeout: 10_000 }).catch(() => {});
     check('the tab counts the 45 events of the run', (await frame.locator('#count').textContent()) === '45 events', await frame.locator('#count').textContent());
+    // The count is written with the batch; its rows are drawn on the next frame.
+    await frame.locator('.row.head .c-title', { hasText: 'Turn 3' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
     check('turn rows are grouped', (await frame.locator('.row.head .c-title', { hasText: 'Turn 3' }).count()) === 1);
     check('the header shows the outcome', (await frame.locator('#run-badge').textContent()) === 'done');
     check('the tokens chart has a bar per turn', (await frame.locator('#chart-tokens g.data > g').count()) === 8);

@@ -1,7 +1,7 @@
-// The walkthrough's Initialize step (issue 18 leftover): it completes on
-// onContext:kite.hasProgressFile, so after "Kite: Initialize Kite in This Workspace" it must tick
-// even when the Features view (which used to be the only reader of the progress file) is hidden —
-// the usual case with the walkthrough open and the Explorer showing.
+// The walkthrough's Initialize step (issue 18 leftover): after "Kite: Initialize Kite in This
+// Workspace" it must tick even when the Features view is hidden — the usual case with the
+// walkthrough open and the Explorer showing. It completes on the command (Initialize always leaves
+// the workspace initialized) and on kite.hasProgressFile (a progress file made another way).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
