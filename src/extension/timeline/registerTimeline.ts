@@ -130,6 +130,9 @@ export function registerTimeline(context: vscode.ExtensionContext, folders: RunL
     onDidApply: applied.event,
     viewReceive: (m) => view.receive(m),
     stream: (n) => {
+      // A run generating a reply is the active run: follow it even when the log folder's watcher is
+      // late (it can be, for a remote or a just-created folder) — else its first turn streams unseen.
+      if (!explicit && n.log !== null && n.log !== view.followed) view.follow(n.log);
       view.stream(n);
       editors.stream(n);
     },
