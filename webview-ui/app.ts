@@ -138,7 +138,7 @@ export class TimelineApp {
         this.empty.hidden = true;
         this.selectedRow = -1;
         this.details.show(null, null);
-        this.streamRow.end(null);
+        this.streamRow.reset(); // the turns of the run shown before say nothing about this one's
         this.appendEvents(msg.events, true);
         break;
       }

@@ -76,6 +76,18 @@ describe('timeline webview: streaming turn and Tell the agent (Chromium)', funct
     assert.match((await turnRow.locator('.c-summary').textContent()) ?? '', /Let me look at ledger\.js first\./);
   });
 
+  it("the next run's first turn streams after the view showed a run that got further (its turns say nothing about this one's)", async () => {
+    const turn3 = ev.model({ seq: 2, turn: 3, stop: 'end_turn', content: [{ type: 'text', text: 'Done.' }] });
+    await load(tp, [...start, turn3]);
+    await tp.send({ type: 'snapshot', source: { log: '/ws/.kite/runs/r2.jsonl', title: 'r2', live: true }, total: start.length, events: start, problems: [], loading: false });
+    await tp.waitForEvents(start.length);
+    await tp.send({ type: 'stream', turn: 1, text: 'A new run, turn one.', thinking: '' });
+    const row = tp.page.locator('#stream-row');
+    await row.waitFor({ state: 'visible' });
+    assert.equal(await row.locator('.stream-text').textContent(), 'A new run, turn one.');
+    assert.equal(await row.locator('.stream-title').textContent(), 'Turn 1 · generating…');
+  });
+
   it("the details of a reply show its thinking collapsed, apart from the reply's text", async () => {
     await load(tp, [...start, reply]);
     await tp.page.locator('.row', { hasText: 'Turn 1' }).first().click();

@@ -56,6 +56,12 @@ export class StreamRow {
     this.frame ||= requestAnimationFrame(() => this.render());
   }
 
+  /** A new snapshot (maybe of another run): no turn is known to be finished any more. */
+  reset(): void {
+    this.end(null);
+    this.turn = 0;
+  }
+
   /** The reply of `turn` is complete (its model event arrived), or the run ended. */
   end(turn: number | null): void {
     if (turn !== null && turn < this.turn) return;
