@@ -29,9 +29,11 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     check('the run opens in a timeline tab', await page.locator('.tabs-container .tab', { hasText: RUN }).first().isVisible());
     await frame.locator('#count').filter({ hasText: '45 events' }).waitFor({ timeout: 10_000 }).catch(() => {});
     check('the tab counts the 45 events of the run', (await frame.locator('#count').textContent()) === '45 events', await frame.locator('#count').textContent());
-    // The count is written with the batch; its rows are drawn on the next frame.
-    await frame.locator('.row.head .c-title', { hasText: 'Turn 3' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
-    check('turn rows are grouped', (await frame.locator('.row.head .c-title', { hasText: 'Turn 3' }).count()) === 1);
+    // The count is written with the batch; its rows are drawn on the next frame. The list draws only
+    // the rows in view (the editor may be short: the Output panel is open in stage C), so look at the first turn.
+    const turn1 = frame.locator('.row.head .c-title', { hasText: /^Turn 1$/ });
+    await turn1.first().waitFor({ timeout: 10_000 }).catch(() => {});
+    check('turn rows are grouped', (await turn1.count()) === 1 && (await frame.locator('.row.head').count()) >= 2);
     check('the header shows the outcome', (await frame.locator('#run-badge').textContent()) === 'done');
     check('the tokens chart has a bar per turn', (await frame.locator('#chart-tokens g.data > g').count()) === 8);
     const bg = await frame.locator('body').evaluate((b) => getComputedStyle(b).color);
