@@ -7,7 +7,7 @@
 // marked `chain` on the line after the edit. A call's arguments stored as a reference to its model
 // event (protocol/argsRef.ts) are resolved here, so every consumer sees `args`; a reference that
 // does not match is a `chain` problem of its line too.
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ArgsRefResolver } from '../protocol/argsRef';
 import type { KiteEvent } from '../protocol/events';
@@ -57,16 +57,20 @@ export interface StreamOptions {
   validation?: Validation;
 }
 
-export async function streamLog(path: string, onEvent: (e: KiteEvent, line: number) => void, opts: StreamOptions = {}): Promise<StreamResult> {
-  let fh;
+/** Opens a log for reading; a missing file or a folder is a LogReadError naming the path. */
+export async function openLogFile(path: string): Promise<FileHandle> {
   try {
-    fh = await open(path, 'r');
+    return await open(path, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new LogReadError('not_found', `no such log: ${path}`, path);
     if (code === 'EISDIR') throw new LogReadError('not_a_log', `${path} is a directory, not a log file`, path);
     throw e;
   }
+}
+
+export async function streamLog(path: string, onEvent: (e: KiteEvent, line: number) => void, opts: StreamOptions = {}): Promise<StreamResult> {
+  const fh = await openLogFile(path);
   const parser = new LogLineParser(runIdOf(path), opts.validation);
   const problems: LogProblem[] = [];
   let format: LogFormat | null = null;

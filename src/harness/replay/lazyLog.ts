@@ -5,13 +5,13 @@
 // parsed the ordinary way at once (reader semantics: a malformed line is a problem and skipped).
 // Problems only a full parse can see (a line whose body is broken, a bad args reference) are
 // reported when the line is first parsed; the hash chain is checked by verifyChain, later.
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { canonicalJson, isRefEvent, resolveArgsRef, type Referenced } from '../protocol/argsRef';
 import { EVENT_KINDS, LOG_VERSION, type EventKind, type EventOf, type KiteEvent } from '../protocol/events';
 import { LogLineParser, type LogProblem } from '../protocol/parse';
 import { ChainChecker } from '../events/chain';
-import { LogReadError, runIdOf } from '../events/reader';
+import { LogReadError, openLogFile, runIdOf } from '../events/reader';
 import { sha256 } from '../tools/hash';
 import { EventIndex, EventIndexBuilder, factsOfEvent, type IndexFacts } from './eventIndex';
 import type { EventList } from './eventList';
@@ -248,15 +248,7 @@ export interface OpenedLazyLog {
 
 /** Throws LogReadError (not_found, not_a_log, unsupported_version) like the reader. null for a log to read whole (Python Kite format). */
 export async function openLazyLog(path: string, opts: LazyLogOptions = {}): Promise<OpenedLazyLog | null> {
-  let fh: FileHandle;
-  try {
-    fh = await open(path, 'r');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new LogReadError('not_found', `no such log: ${path}`, path);
-    if (code === 'EISDIR') throw new LogReadError('not_a_log', `${path} is a directory, not a log file`, path);
-    throw e;
-  }
+  const fh = await openLogFile(path);
   const starts = f64();
   const lengths = f64();
   const lines = i32();
