@@ -2,13 +2,16 @@
 // the files its rubric names by path ("README.md", "docs/cli.md"), each as it is now. Bounded in
 // size, with a note saying what was cut. Kite's own files (.kite/, the progress file, the log
 // folder), .git and secret files (.env…) never go in; the caller redacts secrets from the text.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { isSecretFile } from '../policy/policy';
 import { PROGRESS_FILE } from '../progress/progressFile';
 import { runGit } from '../progress/runGit';
+import { readGuarded, statRefusal } from '../tools/openGuarded';
 import { resolveInWorkspace } from '../tools/paths';
 
 export const DEFAULT_EVIDENCE_CHARS = 40_000;
+/** Bigger files are not read at all (the evidence is bounded far below this anyway). */
+const MAX_FILE_BYTES = 4 << 20;
 /** Of the bound, at most this share goes to the named files; the diff gets the rest (and what they leave). */
 const FILES_SHARE = 0.5;
 
@@ -36,7 +39,8 @@ function namedFileTargets(root: string, logDir: string, rubric: string): { rel: 
   for (const m of rubric.matchAll(/[\w.-]*[\w-](?:\/[\w.-]+)*\.[A-Za-z0-9]+|[\w.-]+(?:\/[\w.-]+)+/g)) {
     const word = m[0].replace(/^\.\//, '');
     const r = resolveInWorkspace(root, logDir, word, { forWrite: false });
-    if (!r.ok || out.some((f) => f.rel === r.rel) || !kitePathAllowed(r.rel) || !existsSync(r.abs) || !statSync(r.abs).isFile()) continue;
+    // The tools' own read rules: no directory, no file with another hard link (it may be one outside).
+    if (!r.ok || out.some((f) => f.rel === r.rel) || !kitePathAllowed(r.rel) || !existsSync(r.abs) || statRefusal(lstatSync(r.abs), r.rel, MAX_FILE_BYTES) !== null) continue;
     out.push({ rel: r.rel, abs: r.abs });
   }
   return out;
@@ -54,7 +58,7 @@ export function buildEvidence(i: EvidenceInput): Evidence {
   const parts: string[] = [];
   let fileBudget = Math.floor(max * FILES_SHARE);
   for (const { rel, abs } of files) {
-    const content = readText(abs);
+    const content = readText(abs, rel);
     const cut = clip(content, Math.max(0, fileBudget));
     truncated ||= cut.truncated;
     fileBudget -= cut.text.length;
@@ -84,7 +88,7 @@ function runDiff(i: EvidenceInput): string {
     const untracked = runGit(i.root, ['ls-files', '-z', '--others', '--exclude-standard']).split('\0').filter(Boolean).filter(allowed);
     const added = untracked.map((f) => {
       const r = resolveInWorkspace(i.root, i.logDir, f, { forWrite: false }); // a link out of the workspace is not followed
-      return `new file ${f}:\n${r.ok ? readText(r.abs) : '(not shown: outside the workspace)'}`;
+      return `new file ${f}:\n${r.ok ? readText(r.abs, r.rel) : '(not shown: outside the workspace)'}`;
     });
     return [diff.trimEnd(), ...added].filter(Boolean).join('\n\n');
   } catch (e) {
@@ -92,11 +96,9 @@ function runDiff(i: EvidenceInput): string {
   }
 }
 
-function readText(abs: string): string {
-  try {
-    const buf = readFileSync(abs);
-    return buf.includes(0) ? `(binary, ${buf.length} bytes)` : buf.toString('utf8');
-  } catch {
-    return '(unreadable)';
-  }
+/** A file as the tools read it (readGuarded: no link out, hard links included); a refusal says why. */
+function readText(abs: string, rel: string): string {
+  const r = readGuarded(abs, rel, MAX_FILE_BYTES);
+  if (!r.ok) return `(not shown: ${r.message})`;
+  return r.buf.includes(0) ? `(binary, ${r.buf.length} bytes)` : r.buf.toString('utf8');
 }
