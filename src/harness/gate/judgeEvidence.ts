@@ -3,6 +3,7 @@
 // size, with a note saying what was cut. Kite's own files (.kite/, the progress file, the log
 // folder), .git and secret files (.env…) never go in; the caller redacts secrets from the text.
 import { existsSync, lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { isSecretFile } from '../policy/policy';
 import { PROGRESS_FILE } from '../progress/progressFile';
 import { runGit } from '../progress/runGit';
@@ -83,16 +84,31 @@ function runDiff(i: EvidenceInput): string {
   const logRel = i.logDir.startsWith(`${i.root}/`) ? i.logDir.slice(i.root.length + 1) : null;
   const allowed = (f: string) => kitePathAllowed(f) && !(logRel && (f === logRel || f.startsWith(`${logRel}/`)));
   try {
-    const tracked = runGit(i.root, ['diff', '--name-only', '-z', '--no-renames', '--relative', i.base, '--']).split('\0').filter(Boolean).filter(allowed);
+    const changed = runGit(i.root, ['diff', '--name-only', '-z', '--no-renames', '--relative', i.base, '--']).split('\0').filter(Boolean).filter(allowed);
+    // git reads a tracked file's content through any hard link: one that now shares its inode with
+    // another file (perhaps outside the workspace) is named, not shown.
+    const linked = changed.filter((f) => hardLinked(join(i.root, f)));
+    const tracked = changed.filter((f) => !linked.includes(f));
     const diff = tracked.length ? runGit(i.root, ['diff', '--no-ext-diff', '--no-color', '--no-renames', '--relative', i.base, '--', ...tracked]) : '';
+    const hidden = linked.map((f) => `changed ${f}: (not shown: it has another hard link, which may be a file outside the workspace)`);
     const untracked = runGit(i.root, ['ls-files', '-z', '--others', '--exclude-standard']).split('\0').filter(Boolean).filter(allowed);
     const added = untracked.map((f) => {
       const r = resolveInWorkspace(i.root, i.logDir, f, { forWrite: false }); // a link out of the workspace is not followed
       return `new file ${f}:\n${r.ok ? readText(r.abs, r.rel) : '(not shown: outside the workspace)'}`;
     });
-    return [diff.trimEnd(), ...added].filter(Boolean).join('\n\n');
+    return [diff.trimEnd(), ...hidden, ...added].filter(Boolean).join('\n\n');
   } catch (e) {
     return `(Kite could not make the diff: ${(e as Error).message.split('\n')[0]})`;
+  }
+}
+
+/** A regular file in the work tree that shares its inode with another name. */
+function hardLinked(abs: string): boolean {
+  try {
+    const st = lstatSync(abs);
+    return st.isFile() && st.nlink > 1;
+  } catch {
+    return false; // deleted by the run: git shows the removal from its own objects
   }
 }
 
