@@ -20,8 +20,10 @@ export function createHelpers(page, { log }) {
     for (;;) {
       await page.keyboard.press('F1');
       const open = await quickInput.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
-      if (open) {
-        await quickInput.fill('>' + title);
+      // The palette can close under us (an editor a previous command opens takes the focus): then
+      // fill gives up quickly and the loop opens it again, instead of waiting on a hidden input.
+      const filled = open && (await quickInput.fill('>' + title, { timeout: 3_000 }).then(() => true, () => false));
+      if (filled) {
         if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
         shown = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents().catch(() => []);
         await page.keyboard.press('Escape');

@@ -27,17 +27,24 @@ export function latestRunEvents(workspace) {
 }
 
 /**
- * Room for the Timeline: every other expanded section of the side bar's Kite view is collapsed
- * (earlier scenarios may have opened Evals or MCP Servers). Returns a function that opens them again.
+ * Room for one section of the side bar's Kite view: every other expanded section is collapsed
+ * (earlier scenarios may have opened Evals or MCP Servers, and a short section clips its rows) and
+ * this one is expanded. Returns a function that opens the others again.
  */
-export async function onlyTimelineOpen(page) {
+export async function onlySectionOpen(page, section) {
   const header = (name) => page.locator('.part.sidebar .pane-header', { has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) }).first();
   const titles = await page.locator('.part.sidebar .pane-header[aria-expanded="true"] h3.title').allTextContents();
-  const closed = titles.map((t) => t.trim()).filter((t) => t && t !== 'Timeline');
+  const closed = titles.map((t) => t.trim()).filter((t) => t && t !== section);
   for (const name of closed) await header(name).click().catch(() => {});
+  if ((await header(section).getAttribute('aria-expanded').catch(() => null)) === 'false') await header(section).click().catch(() => {});
   return async () => {
     for (const name of closed) if ((await header(name).getAttribute('aria-expanded').catch(() => null)) === 'false') await header(name).click().catch(() => {});
   };
+}
+
+/** Room for the Timeline (see onlySectionOpen). */
+export function onlyTimelineOpen(page) {
+  return onlySectionOpen(page, 'Timeline');
 }
 
 export function resetSample(ws) {

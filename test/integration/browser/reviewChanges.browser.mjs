@@ -3,7 +3,7 @@
 // from the run's row in the Runs view, Review Changes opens VS Code's multi-file diff editor with
 // both files: the left side is the file at the run's starting commit, the right side the file now.
 // Screenshot: review-changes.png.
-import { cliRunThatWrites, resetSample } from './kiteScenario.mjs';
+import { cliRunThatWrites, onlySectionOpen, resetSample } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, out, check, runCommand, screenshot }) {
@@ -37,14 +37,20 @@ export async function run({ page, workspace, out, check, runCommand, screenshot 
     // The same from the run's row in the Runs view.
     await runCommand('View: Close All Editors').catch(() => {});
     await page.locator('.activitybar .action-item a[aria-label^="Kite"]').first().click().catch(() => {});
+    // A short Runs section (other sections expanded by earlier scenarios) clips the row, and a
+    // clipped row's inline actions never show: give Runs the room, then hover the row (a click would open the run).
+    const reopen = await onlySectionOpen(page, 'Runs');
     const row = page.locator('.pane', { hasText: 'Runs' }).locator('.monaco-list-row', { hasText: 'F1 — error' }).first(); // newest first: this run
     const rowShown = await row.waitFor({ timeout: 15_000 }).then(() => true, () => false);
     check('the Runs view lists the run', rowShown);
     if (rowShown) {
       await row.hover();
-      await row.locator('.action-label[aria-label*="Review Changes"]').first().click();
-      check('the Runs view row opens the same changes editor', await tab.waitFor({ timeout: 20_000 }).then(() => true, () => false));
+      const action = row.locator('.action-label[aria-label*="Review Changes"]').first();
+      const clicked = await action.click({ timeout: 10_000 }).then(() => true, (e) => String(e).split('\n')[0]);
+      check('the run\'s row offers Review Changes', clicked === true, clicked);
+      if (clicked === true) check('the Runs view row opens the same changes editor', await tab.waitFor({ timeout: 20_000 }).then(() => true, () => false));
     }
+    await reopen();
   } finally {
     resetSample(workspace);
   }

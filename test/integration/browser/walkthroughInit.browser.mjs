@@ -26,7 +26,8 @@ export async function run({ page, workspace, check, runCommand, screenshot }) {
     await box.waitFor({ timeout: 20_000 });
     check('the Initialize step starts not completed', (await box.getAttribute('aria-checked')) === 'false', await box.getAttribute('aria-label'));
     await runCommand('Kite: Initialize Kite in This Workspace');
-    await page.waitForFunction(() => true); // let the command's editor open
+    // Initialize opens the progress file; let that editor take the focus before the palette opens again.
+    await page.locator('.tabs-container .tab.active', { hasText: 'kite-progress.json' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
     await runCommand('Kite: Get Started with Kite');
     const ticked = await page
       .waitForFunction((sel) => document.querySelector(sel)?.getAttribute('aria-checked') === 'true', STEP, { timeout: 20_000 })
