@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { showControlChars } from '../../harness/protocol/controlChars';
 import type { ApprovalQueue, PendingApproval } from '../approvals/approvalQueue';
+import type { McpApprovalInfo } from '../../harness/host';
+import { mcpPromptText } from '../approvals/mcpPromptText';
 import { whereCommandRuns } from '../sandbox/sandboxText';
 
 export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, vscode.Disposable {
@@ -18,6 +20,7 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
 
   getTreeItem(p: PendingApproval): vscode.TreeItem {
     const r = visible(p.request);
+    if (r.kind === 'command' && r.mcp) return this.mcpItem(p, r.mcp);
     const item =
       r.kind === 'write'
         ? new vscode.TreeItem(r.before === null ? vscode.l10n.t('Create {0}', path.basename(r.path)) : r.tool === 'edit_file' ? vscode.l10n.t('Edit {0}', path.basename(r.path)) : vscode.l10n.t('Write {0}', path.basename(r.path)))
@@ -34,6 +37,20 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
           ? `The agent wants to read ${r.path} (${r.tool}). ${r.reason}`
           : `$ ${r.command}\n(in ${r.cwd})\n${whereCommandRuns(r.sandbox)}${r.scriptChanges?.length ? `\n⚠ runs ${r.scriptChanges.map((c) => showControlChars(c.script === null ? c.file : `${c.file} "${c.script}"`, { oneLine: true })).join(', ')}, changed in this run` : ''}`;
     item.contextValue = `kite.approval.${r.kind}`;
+    item.command = { title: 'Review', command: 'kite.approval.open', arguments: [{ key: p.key }] };
+    return item;
+  }
+
+  /** An MCP tool call: the tool and its server, not the command-like line the log keeps. */
+  private mcpItem(p: PendingApproval, m: McpApprovalInfo): vscode.TreeItem {
+    const t = mcpPromptText(m);
+    const one = (x: string) => showControlChars(x, { oneLine: true });
+    const item = new vscode.TreeItem(vscode.l10n.t('Call {0}', one(m.tool)));
+    item.id = `approval:${p.key}`;
+    item.description = vscode.l10n.t('MCP server {0}', one(m.server));
+    item.iconPath = new vscode.ThemeIcon('plug', new vscode.ThemeColor('list.warningForeground'));
+    item.tooltip = `${t.title}\n${t.placeHolder}`;
+    item.contextValue = 'kite.approval.command';
     item.command = { title: 'Review', command: 'kite.approval.open', arguments: [{ key: p.key }] };
     return item;
   }

@@ -3,7 +3,7 @@
 // `kite resume`, so each shows exactly what runs: control characters in commands, paths and
 // proposed content are shown escaped (a `\r\x1b[2K` cannot hide the real command).
 import { createTwoFilesPatch } from 'diff';
-import type { ApprovalRequest } from '../host';
+import type { ApprovalRequest, McpApprovalInfo } from '../host';
 import type { ScriptChange } from '../protocol/rpc';
 import { showControlChars } from '../protocol/controlChars';
 
@@ -44,6 +44,7 @@ export function requestText(req: ApprovalRequest): string {
   if (req.kind === 'read') {
     return `${bold(`The agent wants to read ${shown(req.path)}`)} (${shown(req.tool)}):\n  ${showControlChars(req.reason)}\n  If you approve, its content is sent to the model.`;
   }
+  if (req.mcp) return mcpCallText(req.mcp);
   const command = showControlChars(req.command);
   const hidden = command !== req.command ? `\n  ${yellow('! the command holds control characters, shown escaped above: what runs is exactly that text')}` : '';
   return `${bold('The agent wants to run:')}\n  $ ${command}\n  in ${shown(req.cwd)}${hidden}${scriptChangesText(req.scriptChanges ?? [])}`;
@@ -57,4 +58,14 @@ function scriptChangesText(changes: readonly ScriptChange[]): string {
       return `\n  ${yellow(`! it runs ${what}, which this run changed since it started:`)}\n${colorDiff(showControlChars(clipPatch(c.diff)))}`;
     })
     .join('');
+}
+
+/** Characters of an MCP call's arguments shown in the question (the rest is counted, not dropped silently). */
+export const MCP_ARGS_SHOWN = 600;
+
+/** An MCP tool call as a person reads it: the tool, its server, the arguments and the rule that asked. */
+function mcpCallText(m: McpApprovalInfo): string {
+  const args = JSON.stringify(m.args);
+  const clipped = args.length > MCP_ARGS_SHOWN ? `${args.slice(0, MCP_ARGS_SHOWN)}… (${args.length} characters)` : args;
+  return `${bold(`The agent wants to call tool ${shown(m.tool)} of MCP server ${shown(m.server)}`)} with:\n  ${showControlChars(clipped, { oneLine: true })}\n  policy rule ${shown(m.rule)}: ${shown(m.reason)}`;
 }

@@ -3,12 +3,12 @@
 // the VS Code trust prompt writes; modals are refused in this test mode) → the Kite view's MCP
 // Servers section lists it approved and, expanded, its tools → "Kite: Start Agent on Current
 // Feature" (scripted model) → the approval prompt reads "Tool `echo` from MCP server `everything`"
-// with the arguments and the rule → "Allow once" → the log holds the server's real answer.
+// with the arguments and the rule, Pending Approvals lists "Call echo · MCP server everything" → "Allow once" → the log holds the server's real answer.
 // Screenshots: mcp-view.png (the tree), mcp-approval.png (the prompt).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repo, resetSample, until, useScript } from './kiteScenario.mjs';
+import { onlySectionOpen, repo, resetSample, until, useScript } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, screenshot, log }) {
@@ -44,6 +44,7 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
     check('expanded, it lists the tools the real server offers (echo)', await echo.waitFor({ timeout: 30_000 }).then(() => true, () => false));
     await screenshot('mcp-view');
 
+    const reopen = await onlySectionOpen(page, 'Pending Approvals'); // the waiting call is listed there too
     const prompt = page.locator('.quick-input-widget');
     let asked = false;
     for (let attempt = 1; attempt <= 3 && !asked; attempt++) {
@@ -54,9 +55,13 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
     check('the approval prompt names the tool and its server', asked && ((await prompt.textContent()) ?? '').includes('Tool `echo` from MCP server `everything`'), await prompt.textContent().catch(() => ''));
     const text = (await prompt.locator('input').first().getAttribute('placeholder').catch(() => '')) ?? '';
     check('it shows the validated arguments and the rule that asked', text.includes('hello from kite') && text.includes('ask:mcp'), text.slice(0, 300));
+    const pending = page.locator('.part.sidebar .pane', { hasText: 'Pending Approvals' }).locator('.monaco-list-row', { hasText: 'Call echo' }).first();
+    const pendingText = await pending.waitFor({ timeout: 10_000 }).then(() => pending.textContent(), () => null);
+    check('Pending Approvals lists it as a call of the MCP tool, not as a command', pendingText?.includes('MCP server everything') && !pendingText.includes('Run:'), pendingText);
     await screenshot('mcp-approval');
 
     await prompt.locator('.monaco-list-row', { hasText: 'Allow once' }).first().click();
+    await reopen();
     const answered = await until(page, () => events().some((e) => e.kind === 'tool' && e.id === 'toolu_mcp_echo'), 30_000);
     const tool = events().find((e) => e.kind === 'tool' && e.id === 'toolu_mcp_echo');
     check("the call ran after approval and the log holds the server's real answer", answered && tool && !tool.is_error && tool.output === 'Echo: hello from kite', JSON.stringify(tool));
