@@ -6,7 +6,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute } from 'node:path';
 import { diagnose } from '../events/diagnose';
 import { readLog } from '../events/reader';
-import { repliesOf } from '../model/replay';
+import type { JudgeCheck } from '../gate/judgeCheck';
+import { judgeReplyOf, repliesOf } from '../model/replay';
+import type { Reply } from '../protocol/content';
 import { parseProgress, PROGRESS_FILE } from '../progress/progressFile';
 import { runGit } from '../progress/runGit';
 import type { KiteEvent, SessionStart } from '../protocol/events';
@@ -45,13 +47,14 @@ export async function addCase(o: AddCaseOptions): Promise<AddedCase> {
   const dir = join(o.suite, name);
   if (existsSync(join(dir, CASE_FILE))) throw new SuiteError('bad_case', `${join(dir, CASE_FILE)} already exists; choose another --name`);
 
+  const judged = judgedChecks(events);
   const repo = repoTop(start.root);
   const suiteRepo = repoTop(o.suite);
   const spec: CaseFile = {
     description: `From run ${start.run} (${start.feature}: ${outcome}). Edit the expectation to say what must hold, then commit the case.`,
     start: { commit: start.git_head, ...(repo && suiteRepo !== repo ? { repo } : {}) },
     feature: featureAt(start, repo),
-    checks: start.checks,
+    checks: [...start.checks, ...judged.map((j) => j.check)],
     config: { max_gate_failures: start.max_gate_failures },
     model: `script:${REPLIES_FILE}`,
     limits: Object.fromEntries(Object.entries(start.limits).filter(([, v]) => v !== null)),
@@ -61,8 +64,32 @@ export async function addCase(o: AddCaseOptions): Promise<AddedCase> {
   CaseSchema.parse(spec); // what we write must load
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, REPLIES_FILE), JSON.stringify(repliesOf(events), null, 2) + '\n');
+  for (const j of judged) writeFileSync(join(dir, j.file), JSON.stringify({ replies: j.replies }, null, 2) + '\n');
   writeFileSync(join(dir, CASE_FILE), JSON.stringify(spec, null, 2) + '\n');
   return { dir, file: join(dir, CASE_FILE), spec };
+}
+
+/**
+ * The run's judged checks (from the config or the feature; session_start names only commands), in
+ * the order first asked, each answering from its recorded verdicts (judge-1.json…) so the case's
+ * gate judges exactly as the run's did.
+ */
+function judgedChecks(events: readonly KiteEvent[]): { check: JudgeCheck; file: string; replies: Reply[] }[] {
+  const byRubric = new Map<string, { check: JudgeCheck; file: string; replies: Reply[] }>();
+  for (const e of events) {
+    if (e.kind !== 'gate') continue;
+    for (const c of e.checks) {
+      if (c.source !== 'judge' || !c.judge) continue;
+      let j = byRubric.get(c.command);
+      if (!j) {
+        const file = `judge-${byRubric.size + 1}.json`;
+        j = { check: { judge: c.command, model: `script:${file}`, pass: c.judge.pass }, file, replies: [] };
+        byRubric.set(c.command, j);
+      }
+      j.replies.push(judgeReplyOf(c.judge));
+    }
+  }
+  return [...byRubric.values()];
 }
 
 function uniqueName(suite: string, base: string): string {

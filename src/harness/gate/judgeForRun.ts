@@ -6,6 +6,7 @@ import { createModel } from '../model/index';
 import type { Model } from '../model/model';
 import type { Price } from '../model/pricing';
 import type { ProvidersConfig } from '../model/providers';
+import { judgeReplyOf } from '../model/replay';
 import { ScriptedModel } from '../model/scripted';
 import type { KiteEvent } from '../protocol/events';
 import type { Reply } from '../protocol/content';
@@ -57,14 +58,6 @@ export function judgeForRun(i: JudgeForRunInput): Judge {
 
 /** The recorded judge answers, in the order the recorded gates asked them. */
 function recordedJudge(events: readonly KiteEvent[]): Model {
-  const replies: Reply[] = events.flatMap((e) =>
-    e.kind === 'gate'
-      ? judgeCallsOf(e).map((j) => ({
-          content: j.reply,
-          stop_reason: j.reply.some((b) => b.type === 'tool_use') ? ('tool_use' as const) : ('end_turn' as const),
-          usage: { input_tokens: j.input_tokens, output_tokens: j.output_tokens, cache_creation_input_tokens: j.cache_creation_input_tokens, cache_read_input_tokens: j.cache_read_input_tokens },
-        }))
-      : [],
-  );
+  const replies: Reply[] = events.flatMap((e) => (e.kind === 'gate' ? judgeCallsOf(e).map(judgeReplyOf) : []));
   return new ScriptedModel(replies, 'replay:judge');
 }

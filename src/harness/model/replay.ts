@@ -2,7 +2,7 @@
 // log turned back into replies (content, stop reason, usage). Running out means the replay went
 // further than the recording did — a ModelError, never a hang.
 import type { Reply } from '../protocol/content';
-import type { KiteEvent } from '../protocol/events';
+import type { JudgeResult, KiteEvent } from '../protocol/events';
 import { ModelError, type Model, type ModelRequest } from './model';
 
 export class ReplayModel implements Model {
@@ -63,4 +63,13 @@ export function repliesOf(events: readonly KiteEvent[]): Reply[] {
     });
   }
   return replies;
+}
+
+/** A judge's recorded answer as a scripted model gives it back (a replay's gate, `kite eval add`). */
+export function judgeReplyOf(j: JudgeResult): Reply {
+  return {
+    content: j.reply,
+    stop_reason: j.reply.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+    usage: { input_tokens: j.input_tokens, output_tokens: j.output_tokens, cache_creation_input_tokens: j.cache_creation_input_tokens, cache_read_input_tokens: j.cache_read_input_tokens },
+  };
 }

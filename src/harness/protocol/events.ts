@@ -76,6 +76,15 @@ export const FeatureSnapshotSchema = z.object({
   status: FeatureStatusSchema,
 });
 
+/** What one model call was billed: the agent's turns, a judge's verdict and a compaction's summary alike. */
+const billedUsage = {
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative(),
+  cache_read_input_tokens: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative(),
+};
+
 /** A judged check's call (gate/judge.ts): a separate model call, never the agent's conversation.
  *  Its usage counts in the run's budgets and `kite cost` (protocol/totals.ts judgeCallsOf). */
 export const JudgeResultSchema = z.object({
@@ -87,11 +96,7 @@ export const JudgeResultSchema = z.object({
   truncated: z.boolean(), // the evidence was cut to its bound
   files: z.array(z.string()), // files the rubric named, sent in full (bounded)
   reply: z.array(AssistantBlockSchema), // the judge's answer as received (a replay answers from it)
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-  cache_creation_input_tokens: z.number().int().nonnegative(),
-  cache_read_input_tokens: z.number().int().nonnegative(),
-  cost_usd: z.number().nonnegative(),
+  ...billedUsage,
   price_unknown: z.literal(true).optional(),
 });
 export type JudgeResult = z.infer<typeof JudgeResultSchema>;
@@ -160,11 +165,7 @@ export const ModelEventSchema = z.object({
   ms: z.number().nonnegative(),
   stop: StopReasonSchema,
   content: z.array(AssistantBlockSchema),
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-  cache_creation_input_tokens: z.number().int().nonnegative(),
-  cache_read_input_tokens: z.number().int().nonnegative(),
-  cost_usd: z.number().nonnegative(),
+  ...billedUsage,
   /** The answering model has no known price: cost_usd is 0 because nothing could be counted. */
   price_unknown: z.literal(true).optional(),
   /** The token counts are estimates (the model's tokenizer; VS Code's language models report no usage). */
@@ -305,11 +306,7 @@ export const CompactionSchema = z.object({
       turns: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]), // first and last summarized turn
       text: z.string(), // the model's summary
       kept: z.array(z.string()), // what is kept verbatim with it (gate feedback, refusals, denials, edits)
-      input_tokens: z.number().int().nonnegative(),
-      output_tokens: z.number().int().nonnegative(),
-      cache_creation_input_tokens: z.number().int().nonnegative(),
-      cache_read_input_tokens: z.number().int().nonnegative(),
-      cost_usd: z.number().nonnegative(),
+      ...billedUsage,
       model: z.string(),
     })
     .nullable(),

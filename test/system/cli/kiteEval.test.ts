@@ -2,7 +2,7 @@
 // sandbox, the starter suite in test/fixtures/evals, and `kite eval add` on a failed run's log.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventSchema, type KiteEvent } from '../../../src/harness/protocol/events';
@@ -148,5 +148,44 @@ describe('kite eval (dist/cli.js, real git, the starter suite)', function () {
     assert.deepEqual(git(repo, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')), [`worktree ${repo}`]);
     assert.equal(git(repo, 'branch', '--list', 'kite-eval/*'), '');
     assert.equal(git(repo, 'rev-parse', 'HEAD'), head);
+  });
+
+  it('eval add on a run with a judged check carries the rubric and the recorded verdicts: the case judges as the run did', () => {
+    const project = join(SUITE, 'readme-judge', 'project');
+    const files = Object.fromEntries(['src/cli.js', 'README.md'].map((f) => [f, readFileSync(join(project, f), 'utf8')]));
+    const { feature } = JSON.parse(readFileSync(join(SUITE, 'readme-judge', 'case.json'), 'utf8')) as { feature: object };
+    files['kite-progress.json'] = JSON.stringify({ goal: 'A small log viewer CLI.', log: [], features: [{ ...feature, status: 'todo' }] });
+    const rubric = 'README.md documents the --since flag with an example command';
+    const judgeScript = join(tempDir(), 'judge.json');
+    cpSync(join(SUITE, 'readme-judge', 'judge.json'), judgeScript);
+    files['.kite/config.json'] = JSON.stringify({ checks: [{ judge: rubric, model: `script:${judgeScript}` }] });
+    const repo = tempRepo(files);
+    const run = kite(repo, 'run', '--unattended', '--model', `script:${join(SUITE, 'readme-judge', 'replies.json')}`);
+    assert.equal(run.status, 0, run.all);
+    const [logName] = readdirSync(join(repo, '.kite', 'runs')).filter((f) => f.endsWith('.jsonl'));
+    const recorded = eventsOf(join(repo, '.kite', 'runs', logName));
+    assert.deepEqual(gates(recorded), [false, true], 'the judge said no, then yes');
+    rmSync(judgeScript); // from here on only the log knows what the judge said
+
+    // A replay answers the judge from the recorded verdicts too (no model is asked).
+    const replay = kite(repo, 'run', '--replay', join('.kite', 'runs', logName), '--worktree');
+    assert.equal(replay.status, 0, replay.all);
+    const replayLog = readdirSync(join(repo, '.kite', 'runs')).filter((f) => f.endsWith('.jsonl') && f !== logName);
+    assert.equal(replayLog.length, 1, replay.all);
+    assert.deepEqual(gates(eventsOf(join(repo, '.kite', 'runs', replayLog[0]))), [false, true], 'the replay judged as the run did');
+
+    const add = kite(repo, 'eval', 'add', join('.kite', 'runs', logName), '--name', 'readme-since');
+    assert.equal(add.status, 0, add.all);
+    const caseDir = join(repo, '.kite', 'evals', 'readme-since');
+    const spec = JSON.parse(readFileSync(join(caseDir, 'case.json'), 'utf8')) as { checks: unknown[] };
+    assert.deepEqual(spec.checks, [{ judge: rubric, model: 'script:judge-1.json', pass: 'yes' }], 'the rubric, answering from its own recorded verdicts');
+    const verdicts = (JSON.parse(readFileSync(join(caseDir, 'judge-1.json'), 'utf8')) as { replies: { content: { input?: { verdict?: string } }[] }[] }).replies.map((r) => r.content[0]?.input?.verdict);
+    assert.deepEqual(verdicts, ['no', 'yes']);
+
+    const ev = kite(repo, 'eval', '--jobs', '1', '--logs', 'eval-logs');
+    assert.equal(ev.status, 0, ev.all);
+    assert.match(ev.stdout, /^readme-since\s+pass\s+done\s/m);
+    const replayed = eventsOf(join(repo, 'eval-logs', 'readme-since.jsonl'));
+    assert.deepEqual(gates(replayed), gates(recorded), 'the same gate verdicts, judged again from the recording');
   });
 });
