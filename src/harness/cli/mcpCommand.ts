@@ -1,9 +1,8 @@
 // `kite mcp list [DIR]` — the workspace's MCP servers: where each is declared, its command line,
 // and whether it is approved on this machine (or changed since). Approve with `kite trust [DIR]`.
 import { resolve } from 'node:path';
-import { loadConfig } from '../config/config';
-import { describeServer, loadMcpServers } from '../mcp/mcpConfig';
-import { approvalOf } from '../mcp/mcpTrust';
+import { listMcpServers } from '../mcp/mcpServerList';
+import { APPROVAL_TEXT } from '../mcp/mcpTrust';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
@@ -11,9 +10,7 @@ import { reportFailure, stdio, type Out } from './output';
 const FLAGS: FlagSpec[] = [{ name: 'json', type: 'bool', help: 'print the list as JSON' }];
 const USAGE = `usage: kite mcp list [DIR] [--json]\n\nLists the MCP servers of the workspace in DIR (default: the current folder), from .kite/config.json\n(mcp.servers), .vscode/mcp.json and .mcp.json, and whether each is approved on this machine.\nApprove them with: kite trust [DIR]\n\n${formatFlags(FLAGS)}`;
 
-const STATE_TEXT = { approved: 'approved', not_approved: 'not approved', changed: 'changed since approval (not approved)' } as const;
-
-export function mcpMain(argv: string[], out: Out = stdio, env: NodeJS.ProcessEnv = process.env): number {
+export async function mcpMain(argv: string[], out: Out = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
     const [sub, ...rest] = argv;
     if (sub === '--help' || sub === '-h' || sub === undefined) {
@@ -27,8 +24,9 @@ export function mcpMain(argv: string[], out: Out = stdio, env: NodeJS.ProcessEnv
       return 0;
     }
     const root = resolve(args.positionals[0] ?? '.');
-    const { servers, shadowed } = loadMcpServers(root, loadConfig(root).mcp);
-    const rows = servers.map((s) => ({ server: s.name, source: s.source, command: describeServer(s.spec), state: approvalOf(root, s, env) }));
+    // The list the Kite view shows (without starting any server for its tools).
+    const { servers, shadowed } = await listMcpServers(root, { tools: false, env });
+    const rows = servers.map((s) => ({ server: s.name, source: s.source, command: s.command, state: s.state }));
     if (args.flags.json) {
       out.out(JSON.stringify(rows, null, 2));
       return 0;
@@ -39,7 +37,7 @@ export function mcpMain(argv: string[], out: Out = stdio, env: NodeJS.ProcessEnv
     }
     const w = Math.max(6, ...rows.map((r) => r.server.length));
     out.out(`${'SERVER'.padEnd(w)}  STATE${' '.repeat(33)}COMMAND`);
-    for (const r of rows) out.out(`${r.server.padEnd(w)}  ${STATE_TEXT[r.state].padEnd(38)}${r.command}  (${r.source})`);
+    for (const r of rows) out.out(`${r.server.padEnd(w)}  ${APPROVAL_TEXT[r.state].padEnd(38)}${r.command}  (${r.source})`);
     for (const s of shadowed) out.err(`kite: warning: ${s}`);
     if (rows.some((r) => r.state !== 'approved')) out.out(`\nServers that are not approved are not started. Review and approve them with: kite trust ${root}`);
     return 0;
@@ -48,4 +46,4 @@ export function mcpMain(argv: string[], out: Out = stdio, env: NodeJS.ProcessEnv
   }
 }
 
-export const mcpCommand: Command = { name: 'mcp', summary: "list the workspace's MCP servers and whether each is approved", run: (argv) => Promise.resolve(mcpMain(argv)) };
+export const mcpCommand: Command = { name: 'mcp', summary: "list the workspace's MCP servers and whether each is approved", run: (argv) => mcpMain(argv) };

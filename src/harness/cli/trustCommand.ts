@@ -8,7 +8,7 @@ import { loadConfig } from '../config/config';
 import { hasHooks, RUN_HOOK_EVENTS } from '../hooks/hookConfig';
 import { isTrusted, trustWorkspace } from '../hooks/trust';
 import { describeServer, loadMcpServers } from '../mcp/mcpConfig';
-import { approvalOf, approveServers } from '../mcp/mcpTrust';
+import { APPROVAL_TEXT, approvalOf, approveServers } from '../mcp/mcpTrust';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
@@ -47,7 +47,7 @@ export async function trustMain(argv: string[], out: Out = stdio, isTty = Boolea
       out.out(`MCP servers of ${root}. Each stdio server runs in the sandbox, from the workspace root; its tools become mcp__<server>__<tool>:`);
       for (const s of servers) {
         const state = approvalOf(root, s, env);
-        out.out(`  ${s.name} (${s.source}): ${describeServer(s.spec)}  [${state === 'approved' ? 'approved' : state === 'changed' ? 'CHANGED since approved' : 'not approved'}]`);
+        out.out(`  ${s.name} (${s.source}): ${describeServer(s.spec)}  [${APPROVAL_TEXT[state]}]`);
       }
     }
     if (!hooksPending && !serversPending.length) {

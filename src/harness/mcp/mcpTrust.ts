@@ -8,6 +8,9 @@ import { headerEnvRefs, type McpServerEntry, type McpServerSpec } from './mcpCon
 
 export type ApprovalState = 'approved' | 'not_approved' | 'changed';
 
+/** An approval state as the terminal says it (`kite mcp list`, `kite trust`). */
+export const APPROVAL_TEXT: Record<ApprovalState, string> = { approved: 'approved', not_approved: 'not approved', changed: 'changed since approval (not approved)' };
+
 export function serverDigest(spec: McpServerSpec): string {
   const headerNames = 'url' in spec ? Object.keys(spec.headers).sort() : [];
   // Without headers the basis is the URL alone, as it was before headers existed (old approvals hold).

@@ -55,7 +55,7 @@ describe('trust items: MCP servers join the hooks in one prompt and one store', 
     assert.doesNotMatch(t.detail, /no run starts here/);
   });
 
-  it('trusting what was shown records the servers where kite mcp list reads them; they are not asked again', () => {
+  it('trusting what was shown records the servers where kite mcp list reads them; they are not asked again', async () => {
     const root = workspace({ mcp: { servers: { tools: server } } });
     const file = trustShown(root, trustStatus(root, env).digest, env);
     assert.equal(file, join(state, 'trust.json'));
@@ -63,7 +63,7 @@ describe('trust items: MCP servers join the hooks in one prompt and one store', 
     assert.equal(after.trusted, true);
     assert.deepEqual(after.items, []);
     const out: string[] = [];
-    assert.equal(mcpMain(['list', root, '--json'], { out: (l) => out.push(l), err: () => undefined }, env), 0);
+    assert.equal(await mcpMain(['list', root, '--json'], { out: (l) => out.push(l), err: () => undefined }, env), 0);
     assert.deepEqual((JSON.parse(out.join('\n')) as { server: string; state: string }[]).map((r) => [r.server, r.state]), [['tools', 'approved']]);
   });
 
