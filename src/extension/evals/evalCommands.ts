@@ -47,7 +47,7 @@ export class EvalCommands implements vscode.Disposable {
   private async pickAndRun(): Promise<RunEvalsResult | undefined> {
     const cases = (await this.tree.getChildren()).filter((n) => n.kind === 'case');
     if (!cases.length) return void vscode.window.showInformationMessage(vscode.l10n.t('Kite: no eval cases in .kite/evals yet. Add one from a run (Runs view › Add to Evals).'));
-    const pick = await vscode.window.showQuickPick(cases.map((c) => ({ label: c.name, description: c.last ? `${c.last.status} (${c.last.outcome})` : 'not run yet' })), { title: vscode.l10n.t('Kite: run which eval case?') });
+    const pick = await vscode.window.showQuickPick(cases.map((c) => ({ label: c.name, description: c.last ? `${c.last.status} (${c.last.outcome})` : vscode.l10n.t('not run yet') })), { title: vscode.l10n.t('Kite: run which eval case?') });
     return pick ? this.run([pick.label]) : undefined;
   }
 
@@ -62,7 +62,7 @@ export class EvalCommands implements vscode.Disposable {
     this.tree.setRunning(all);
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: names?.length === 1 ? `Kite: running eval ${names[0]}` : `Kite: running ${all.length} eval case${all.length === 1 ? '' : 's'}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: names?.length === 1 ? vscode.l10n.t('Kite: running eval {0}', names[0]) : all.length === 1 ? vscode.l10n.t('Kite: running 1 eval case') : vscode.l10n.t('Kite: running {0} eval cases', all.length), cancellable: true },
         async (progress, token) => {
           const remaining = new Set(all);
           const sub = this.client.onEvalCaseEnded((e) => {

@@ -74,10 +74,10 @@ export class EvalsTree implements vscode.TreeDataProvider<EvalNode>, vscode.Disp
     if (n.running) item.iconPath = new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'));
     else if (r) item.iconPath = new vscode.ThemeIcon(ICONS[r.status][0], new vscode.ThemeColor(ICONS[r.status][1]));
     else item.iconPath = new vscode.ThemeIcon('circle-outline');
-    item.description = n.running ? 'running…' : r ? `${r.status} · ${r.outcome.replace(/_/g, ' ')} · ${r.turns} turn${r.turns === 1 ? '' : 's'}` : 'not run yet';
+    item.description = n.running ? vscode.l10n.t('running…') : r ? `${r.status} · ${r.outcome.replace(/_/g, ' ')} · ${r.turns === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', r.turns)}` : vscode.l10n.t('not run yet');
     const tip = new vscode.MarkdownString(`**${n.name}**${n.description ? `\n\n${n.description}` : ''}`);
     if (r) {
-      tip.appendMarkdown(`\n\nLast run ${r.finished_at}: **${r.status}** (${r.outcome}), ${r.turns} turns, ${r.tokens} tokens`);
+      tip.appendMarkdown(`\n\n${vscode.l10n.t('Last run {0}: **{1}** ({2}), {3} turns, {4} tokens', r.finished_at, r.status, r.outcome, r.turns, r.tokens)}`);
       for (const u of r.unmet) tip.appendMarkdown(`\n\n- ${u.replace(/[\\`*_[\]]/g, '\\$&')}`);
       if (r.notes) tip.appendMarkdown(`\n\n> ${r.notes.slice(0, 300).replace(/[\\`*_[\]]/g, '\\$&')}`);
     }

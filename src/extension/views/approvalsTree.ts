@@ -28,14 +28,16 @@ export class ApprovalsTree implements vscode.TreeDataProvider<PendingApproval>, 
           ? new vscode.TreeItem(vscode.l10n.t('Read: {0}', r.path))
           : new vscode.TreeItem(vscode.l10n.t('Run: {0}', r.command));
     item.id = `approval:${p.key}`;
-    item.description = r.kind === 'write' ? path.dirname(r.path) : r.kind === 'read' ? 'may contain secrets' : r.cwd;
+    item.description = r.kind === 'write' ? path.dirname(r.path) : r.kind === 'read' ? vscode.l10n.t('may contain secrets') : r.cwd;
     item.iconPath = new vscode.ThemeIcon(r.kind === 'write' ? 'diff' : r.kind === 'read' ? 'key' : 'terminal', new vscode.ThemeColor('list.warningForeground'));
     item.tooltip =
       r.kind === 'write'
-        ? `The agent wants to ${r.tool === 'edit_file' ? 'edit' : 'write'} ${r.path}. Click to review the diff.`
+        ? r.tool === 'edit_file'
+          ? vscode.l10n.t('The agent wants to edit {0}. Click to review the diff.', r.path)
+          : vscode.l10n.t('The agent wants to write {0}. Click to review the diff.', r.path)
         : r.kind === 'read'
-          ? `The agent wants to read ${r.path} (${r.tool}). ${r.reason}`
-          : `$ ${r.command}\n(in ${r.cwd})\n${whereCommandRuns(r.sandbox)}${r.scriptChanges?.length ? `\n⚠ runs ${r.scriptChanges.map((c) => showControlChars(c.script === null ? c.file : `${c.file} "${c.script}"`, { oneLine: true })).join(', ')}, changed in this run` : ''}`;
+          ? vscode.l10n.t('The agent wants to read {0} ({1}). {2}', r.path, r.tool, r.reason)
+          : `$ ${r.command}\n${vscode.l10n.t('(in {0})', r.cwd)}\n${whereCommandRuns(r.sandbox)}${r.scriptChanges?.length ? `\n⚠ ${vscode.l10n.t('runs {0}, changed in this run', r.scriptChanges.map((c) => showControlChars(c.script === null ? c.file : `${c.file} "${c.script}"`, { oneLine: true })).join(', '))}` : ''}`;
     item.contextValue = `kite.approval.${r.kind}`;
     item.command = { title: 'Review', command: 'kite.approval.open', arguments: [{ key: p.key }] };
     return item;

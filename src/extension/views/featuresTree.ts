@@ -108,8 +108,8 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
           : f.status === 'proposed'
             ? vscode.l10n.t('proposal')
             : f.status.replace(/_/g, ' ');
-    const tip = new vscode.MarkdownString(`**${f.id}** ${f.title}\n\nstatus: \`${f.status}\``);
-    if (f.verify) tip.appendMarkdown(`\n\nverify: \`${f.verify}\``);
+    const tip = new vscode.MarkdownString(`**${f.id}** ${f.title}\n\n${vscode.l10n.t('status: {0}', `\`${f.status}\``)}`);
+    if (f.verify) tip.appendMarkdown(`\n\n${vscode.l10n.t('verify: {0}', `\`${f.verify}\``)}`);
     if (f.notes) tip.appendMarkdown(`\n\n${f.notes}`);
     item.tooltip = tip;
     item.contextValue = n.running ? 'kite.feature.running' : elsewhereLive ? 'kite.feature.elsewhere' : f.status === 'proposed' ? 'kite.feature.proposal' : NOT_DONE.has(f.status) || stopped ? 'kite.feature.notDone' : 'kite.feature';

@@ -86,8 +86,10 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
       case 'tool': {
         const item = new vscode.TreeItem(n.tool.tool);
         item.id = `mcp:${n.server}:${n.tool.tool}`;
-        item.description = n.tool.read_only ? 'read-only' : undefined;
-        item.tooltip = new vscode.MarkdownString().appendText(n.tool.description || '(no description)').appendMarkdown(`\n\nKite name: \`${n.tool.name}\`${n.tool.read_only ? ' · the server marks it read-only (readOnlyHint)' : ''}`);
+        item.description = n.tool.read_only ? vscode.l10n.t('read-only') : undefined;
+        item.tooltip = new vscode.MarkdownString()
+          .appendText(n.tool.description || vscode.l10n.t('(no description)'))
+          .appendMarkdown(`\n\n${vscode.l10n.t('Kite name: {0}', `\`${n.tool.name}\``)}${n.tool.read_only ? vscode.l10n.t(' · the server marks it read-only (readOnlyHint)') : ''}`);
         item.iconPath = new vscode.ThemeIcon(n.tool.read_only ? 'eye' : 'tools');
         item.contextValue = 'kite.mcpTool';
         return item;
@@ -100,7 +102,15 @@ export class McpTree implements vscode.TreeDataProvider<McpNode>, vscode.Disposa
   private serverItem(s: McpServerWire): vscode.TreeItem {
     const live = this.live.of(s.name);
     const state =
-      s.state === 'not_approved' ? 'not approved' : s.state === 'changed' ? 'changed since approved — not approved' : live.running ? 'running' : live.withdrawn ? 'withdrawn' : 'approved';
+      s.state === 'not_approved'
+        ? vscode.l10n.t('not approved')
+        : s.state === 'changed'
+          ? vscode.l10n.t('changed since approved — not approved')
+          : live.running
+            ? vscode.l10n.t('running')
+            : live.withdrawn
+              ? vscode.l10n.t('withdrawn')
+              : vscode.l10n.t('approved');
     const item = new vscode.TreeItem(s.name, vscode.TreeItemCollapsibleState.Collapsed);
     item.id = `mcp:${s.name}`;
     item.description = state;

@@ -92,13 +92,14 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
 
   getTreeItem(n: RunNode): vscode.TreeItem {
     const s = n.summary;
-    const state = n.running ? 'running' : s.outcome === 'open' ? (s.pendingApprovals.length ? 'waiting for approval (interrupted)' : 'interrupted') : s.outcome.replace(/_/g, ' ');
+    const state = n.running ? vscode.l10n.t('running') : s.outcome === 'open' ? (s.pendingApprovals.length ? vscode.l10n.t('waiting for approval (interrupted)') : vscode.l10n.t('interrupted')) : s.outcome.replace(/_/g, ' ');
     const item = new vscode.TreeItem(`${s.feature} — ${state}`);
     item.id = `run:${n.path}`;
     const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : s.outcome === 'open' ? ['debug-disconnect', 'list.warningForeground'] : (OUTCOME_ICONS[s.outcome] ?? ['circle-outline', undefined]);
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.description = `${s.turns} turn${s.turns === 1 ? '' : 's'} · ${formatTokens(s.tokens)} tok · ${formatUsd(s.costUsd)}${s.commit ? ` · ${s.commit.slice(0, 7)}` : ''}`;
-    const tip = new vscode.MarkdownString(`**${s.run}**\n\n${s.title}\n\nmodel \`${s.model}\`${s.startedAt ? `, started ${s.startedAt}` : ''}`);
+    const turns = s.turns === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', s.turns);
+    item.description = `${turns} · ${vscode.l10n.t('{0} tok', formatTokens(s.tokens))} · ${formatUsd(s.costUsd)}${s.commit ? ` · ${s.commit.slice(0, 7)}` : ''}`;
+    const tip = new vscode.MarkdownString(`**${s.run}**\n\n${s.title}\n\n${vscode.l10n.t('model {0}', `\`${s.model}\``)}${s.startedAt ? vscode.l10n.t(', started {0}', s.startedAt) : ''}`);
     if (s.summary) tip.appendMarkdown(`\n\n> ${s.summary.slice(0, 400)}`);
     item.tooltip = tip;
     item.contextValue = n.running ? 'kite.run.running' : s.outcome === 'open' ? 'kite.run.interrupted' : 'kite.run.ended';
