@@ -4,7 +4,8 @@
 import { resolveRunLog } from '../events/logFiles';
 import { streamLog } from '../events/reader';
 import { TimelineFormatter } from '../events/timeline';
-import { applyEvent, initialRunState } from '../protocol/reducer';
+import { applyEvent, initialRunState, type RunState } from '../protocol/reducer';
+import type { LogFormat } from '../events/reader';
 import { parseArgs, UsageError } from './args';
 import type { Command } from './commands';
 import { reportError } from './reportCommands';
@@ -25,7 +26,8 @@ export async function timelineMain(argv: string[], out: Out = stdio): Promise<nu
     const log = args.positionals[0];
     if (!log) throw new UsageError('which log? give a run id or the path of a .jsonl run log');
     const path = resolveRunLog(log, process.cwd());
-    const s = initialRunState({ conversation: false });
+    // The timeline shows no conversation sizes: the fold skips the context tally (5% of a big log).
+    const s = initialRunState({ conversation: false, contextTally: false });
     const formatter = new TimelineFormatter();
     let rows: string[] = [];
     let chars = 0;
@@ -43,14 +45,19 @@ export async function timelineMain(argv: string[], out: Out = stdio): Promise<nu
     }, { validation: 'structural' });
     if (rows.length) out.out(rows.join('\n'));
     for (const p of problems) out.err(`kite: ${path}: ${p.message} (skipped)`);
-    const tail = s.outcome
-      ? `${s.meta?.feature ?? '?'}: ${s.outcome.status} in ${s.turns} turns, ${s.tokens.total.toLocaleString('en-US')} tokens, $${s.cost_usd.toFixed(4)}${s.outcome.commit ? `. Commit ${s.outcome.commit.slice(0, 7)}` : ''}.`
-      : `${s.meta?.feature ?? '?'}: ${s.paused ? `paused for approval (${s.paused.pending.join(', ')})` : 'unfinished'} after ${s.turns} turns — continue with kite resume ${s.meta?.run ?? ''}`.trimEnd();
-    out.out(`${tail}${format === 'python-kite' ? ' (original Kite log)' : ''}`);
+    out.out(timelineTail(s, format));
     return 0;
   } catch (e) {
     return reportError(e, out, USAGE);
   }
+}
+
+/** The last line: how the run ended (or where it stopped), from the fold of its log. */
+export function timelineTail(s: RunState, format: LogFormat): string {
+  const tail = s.outcome
+    ? `${s.meta?.feature ?? '?'}: ${s.outcome.status} in ${s.turns} turns, ${s.tokens.total.toLocaleString('en-US')} tokens, $${s.cost_usd.toFixed(4)}${s.outcome.commit ? `. Commit ${s.outcome.commit.slice(0, 7)}` : ''}.`
+    : `${s.meta?.feature ?? '?'}: ${s.paused ? `paused for approval (${s.paused.pending.join(', ')})` : 'unfinished'} after ${s.turns} turns — continue with kite resume ${s.meta?.run ?? ''}`.trimEnd();
+  return `${tail}${format === 'python-kite' ? ' (original Kite log)' : ''}`;
 }
 
 export const timelineCommand: Command = { name: 'timeline', summary: 'print the timeline of a run log', run: (argv) => timelineMain(argv) };
