@@ -1,4 +1,4 @@
-// The `kite` command line (dist/cli.js). Subcommands live in ONE table, cli/commands.ts.
+// The `kite` command line (dist/cliMain.js, started by dist/cli.js: cliLauncher.ts). Subcommands live in ONE table, cli/commands.ts.
 import { cliMain } from './cli/main';
 import { survivePipeClose } from './cli/output';
 
