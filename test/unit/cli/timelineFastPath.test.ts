@@ -130,3 +130,54 @@ describe('kite timeline: the fast path prints what the full path prints', () => 
     assert.match(b.stderr, /line 6: log version 2 is newer than this Kite reads/);
   });
 });
+
+describe('kite timeline on two threads prints what one reader prints', () => {
+  const dir = tempDir();
+  const split = async (path: string) => {
+    const o = capture();
+    const how: { used: boolean; why: string }[] = [];
+    assert.equal(await timelineMain([path], o, { splitMinBytes: 1, onSplit: (used, why) => how.push({ used, why }) }), 0);
+    const want = await reference(path);
+    assert.equal(o.stdout, want.stdout);
+    assert.equal(o.stderr, want.stderr);
+    assert.equal(how.length, 1, 'the log was split');
+    return { ...o, ...how[0] };
+  };
+
+  it('a clean run: the worker reads the second part, the rows and the last line are the same', async () => {
+    const path = join(dir, 'clean.jsonl');
+    writeFileSync(path, chained(variedRun()).join('\n') + '\n');
+    const r = await split(path);
+    assert.equal(r.used, true, r.why);
+    assert.match(r.stdout, /budget stop/);
+  });
+
+  it('problems in the first part only: the worker part is used, the messages are the main reader\'s', async () => {
+    const lines = chained(variedRun());
+    lines[20] = '{"v":1, broken';
+    lines[40] = lines[40].replace(/"kind":"[a-z_]+"/, '"kind":"teleport"');
+    const path = join(dir, 'first-part.jsonl');
+    writeFileSync(path, lines.join('\n') + '\n');
+    const r = await split(path);
+    assert.equal(r.used, true, r.why);
+    assert.match(r.stderr, /line 21: invalid JSON/);
+    assert.match(r.stderr, /line 41: unknown event kind "teleport"/);
+  });
+
+  it('a problem in the second part, an edited line there, a torn end: read by one reader, the same messages', async () => {
+    for (const [name, edit] of [
+      ['bad-json', (l: string[]) => void (l[l.length - 30] = '{"v":1, broken')],
+      ['edited', (l: string[]) => void (l[l.length - 30] = l[l.length - 30].replace(/"t":([\d.]+)/, '"t":9$1'))],
+      ['torn', (l: string[]) => void (l[l.length - 1] = l[l.length - 1].slice(0, 30))],
+      ['unchained', (l: string[]) => void (l[l.length - 30] = l[l.length - 30].replace(/"prev":"[0-9a-f]+",/, ''))],
+    ] as const) {
+      const lines = chained(variedRun());
+      edit(lines);
+      const path = join(dir, `${name}.jsonl`);
+      writeFileSync(path, lines.join('\n') + (name === 'torn' ? '' : '\n'));
+      const r = await split(path);
+      assert.equal(r.used, false, `${name}: the worker's part was read by the main thread`);
+      assert.notEqual(r.stderr, '', name);
+    }
+  });
+});
