@@ -64,22 +64,29 @@ function main(): void {
     console.log(`log: ${info.events.toLocaleString()} events, ${(info.bytes / 1e6).toFixed(0)} MB`);
     if (!python) console.log('python3 not found: the side-by-side ratio against the original Kite is skipped');
     const kite: Sample[] = [];
+    const two: Sample[] = [];
     const py: Sample[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       kite.push(timed(process.execPath, [CLI, 'timeline', log], cache));
+      two.push(timed(process.execPath, [CLI, 'timeline', log], { ...cache, KITE_TIMELINE_THREADS: '2' }));
       if (python) py.push(timed('python3', [PY, log]));
     }
+    if (two[0].rows !== kite[0].rows) throw new Error(`two threads printed ${two[0].rows} rows, one thread ${kite[0].rows}`);
     // Correctness of what is timed: both printed a row per model turn, tool call and gate.
     if (kite[0].rows < info.modelEvents + info.toolEvents) throw new Error(`kite timeline printed ${kite[0].rows} rows, expected ≥ ${info.modelEvents + info.toolEvents}`);
     const cpu = (xs: Sample[]) => (xs[0].cpuMs === null ? null : median(xs.map((s) => s.cpuMs ?? 0)));
     const k = median(kite.map((s) => s.ms));
     const kc = cpu(kite);
     console.log(`kite timeline: median ${k.toFixed(0)} ms wall${kc === null ? '' : `, ${kc.toFixed(0)} ms CPU`} over ${ROUNDS} runs (${kite.map((s) => s.ms.toFixed(0)).join('/')}), peak RSS ${mb(kite[0].rssKb)}`);
+    const k2 = median(two.map((s) => s.ms));
+    const kc2 = cpu(two);
+    console.log(`kite timeline, two threads (KITE_TIMELINE_THREADS=2): median ${k2.toFixed(0)} ms wall${kc2 === null ? '' : `, ${kc2.toFixed(0)} ms CPU`} (${two.map((s) => s.ms.toFixed(0)).join('/')}), peak RSS ${mb(two[0].rssKb)}`);
     if (python) {
       const p = median(py.map((s) => s.ms));
       const pc = cpu(py);
       console.log(`python reader + timeline: median ${p.toFixed(0)} ms wall${pc === null ? '' : `, ${pc.toFixed(0)} ms CPU`} (${py.map((s) => s.ms.toFixed(0)).join('/')}), peak RSS ${mb(py[0].rssKb)}`);
       console.log(`ratio kite / python: ${(k / p).toFixed(2)} wall${kc !== null && pc !== null ? `, ${(kc / pc).toFixed(2)} CPU` : ''} (target ≤ 0.50)`);
+      console.log(`ratio kite two threads / python: ${(k2 / p).toFixed(2)} wall (target ≤ 0.50)`);
     }
     console.log(`load average at the end: ${load()}`);
   } finally {

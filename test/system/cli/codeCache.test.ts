@@ -14,7 +14,7 @@ const ROOT = join(__dirname, '..', '..', '..');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'logs', 'demo-run.jsonl');
 
 async function buildShipped(out: string): Promise<string> {
-  const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], outdir: out, logLevel: 'error' } as const;
+  const node: esbuild.BuildOptions = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', mainFields: ['module', 'main'], outdir: out, logLevel: 'error' };
   await esbuild.build({ ...node, entryPoints: { cli: join(ROOT, 'src/harness/cliLauncher.ts') } });
   await esbuild.build({ ...node, entryPoints: { cliMain: join(ROOT, 'src/harness/cli.ts') } });
   return join(out, 'cli.js');
