@@ -69,6 +69,8 @@ export async function timelineMain(argv: string[], out: Out = stdio, opts: Timel
       if (split && worker) {
         const part = reader.count > 0 ? await worker.result : { ok: false as const, why: 'no event before the split' };
         opts.onSplit?.(part.ok, part.ok ? '' : part.why);
+        // Asked for two threads: say why it was one (the output is the same either way).
+        if (!part.ok && process.env.KITE_TIMELINE_THREADS === '2') out.err(`kite: ${path}: read on one thread: ${part.why}`);
         if (part.ok) {
           flush();
           if (part.rows) out.out(part.rows);

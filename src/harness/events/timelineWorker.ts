@@ -44,7 +44,8 @@ export async function splitWorkerResult(job: SplitJob): Promise<SplitResult> {
     await reader.read(fh, job.start, Number.POSITIVE_INFINITY);
     const r = reader.finish();
     if (unusual !== null) return { ok: false, why: unusual };
-    if (r.problems.length) return { ok: false, why: r.problems[0].message };
+    // Its line numbers count from the cut: the main thread's read reports the real ones.
+    if (r.problems.length) return { ok: false, why: r.problems[0].message.replace(/^line \d+: /, '') };
     if (r.format !== 'kite' || r.count === 0) return { ok: false, why: 'not a current Kite log' };
     return { ok: true, rows: rows.join('\n'), tail };
   } catch (e) {

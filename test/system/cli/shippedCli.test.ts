@@ -1,13 +1,15 @@
-// `kite` as shipped (dist/cli.js, the launcher, running dist/cliMain.js) starts from a V8 code cache
+// `kite` as shipped: dist/cli.js, the launcher, running dist/cliMain.js. 1) It starts from a V8 code cache
 // in a private per-user folder. The cache must never change what kite does: the first run writes
 // it, later runs use it without rewriting, and a corrupt, foreign or planted cache — or a folder
 // others can write — is ignored (and a bad file replaced), with the same output every time.
+// 2) `kite timeline` on two threads (a worker in the bundle) prints exactly what one thread prints.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { readCodeCache } from '../../../src/harness/cli/codeCache';
+import { writeLargeLog } from '../../helpers/largeLog';
 import { tempDir } from '../../unit/loop/kit';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -108,5 +110,32 @@ describe('kite starts from a V8 code cache', function () {
     symlinkSync(elsewhere, join(linked, 'kite', 'v8'));
     timeline(linked);
     assert.deepEqual(cacheFiles(elsewhere), []);
+  });
+});
+
+describe('kite timeline on two threads, as shipped', function () {
+  this.timeout(180_000);
+
+  it('KITE_TIMELINE_THREADS=2 on a 20 MB log: the worker reads its part, the output is exactly one thread\'s', async () => {
+    const cli = await buildShipped(tempDir('kite-split-build-'));
+    const log = join(tempDir('kite-split-'), '20260301-101500-F9.jsonl');
+    writeLargeLog(log, 20_000);
+    const run = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [cli, 'timeline', log], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, KITE_CODE_CACHE: 'off', ...env } });
+    const one = run({});
+    const two = run({ KITE_TIMELINE_THREADS: '2' });
+    assert.equal(one.status, 0, one.stderr);
+    assert.equal(two.status, 0, two.stderr);
+    assert.ok(one.stdout.split('\n').length > 5000);
+    assert.equal(two.stdout, one.stdout);
+    assert.equal(two.stderr, one.stderr, 'no "read on one thread" note: the worker read its part');
+    // An edited line in the worker's part (line N; the chain breaks at N + 1): one reader reads it, says so, reports the break.
+    const lines = readFileSync(log, 'utf8').split('\n');
+    lines[lines.length - 100] = lines[lines.length - 100].replace(/"t":([\d.]+)/, '"t":9$1');
+    writeFileSync(log, lines.join('\n'));
+    const broken = run({ KITE_TIMELINE_THREADS: '2' });
+    assert.equal(broken.status, 0, broken.stderr);
+    assert.match(broken.stderr, /read on one thread: hash chain broken/);
+    assert.match(broken.stderr, new RegExp(`line ${lines.length - 98}: hash chain broken`));
+    assert.equal(broken.stdout, run({}).stdout);
   });
 });
