@@ -4,7 +4,7 @@
 // threads when asked (events/timelineSplit.ts): same rows, same messages, same exit code.
 import { resolveRunLog } from '../events/logFiles';
 import { LogRangeReader, openLogFile, type LogFormat } from '../events/reader';
-import { TimelineFormatter } from '../events/timeline';
+import { thousands, TimelineFormatter } from '../events/timeline';
 import { planSplit, SPLIT_MIN_BYTES, startSplitWorker } from '../events/timelineSplit';
 import { applyEvent, initialRunState, type RunState } from '../protocol/reducer';
 import { parseArgs, UsageError } from './args';
@@ -93,7 +93,7 @@ export async function timelineMain(argv: string[], out: Out = stdio, opts: Timel
 /** The last line: how the run ended (or where it stopped), from the fold of its log. */
 export function timelineTail(s: RunState, format: LogFormat): string {
   const tail = s.outcome
-    ? `${s.meta?.feature ?? '?'}: ${s.outcome.status} in ${s.turns} turns, ${s.tokens.total.toLocaleString('en-US')} tokens, $${s.cost_usd.toFixed(4)}${s.outcome.commit ? `. Commit ${s.outcome.commit.slice(0, 7)}` : ''}.`
+    ? `${s.meta?.feature ?? '?'}: ${s.outcome.status} in ${s.turns} turns, ${thousands(s.tokens.total)} tokens, $${s.cost_usd.toFixed(4)}${s.outcome.commit ? `. Commit ${s.outcome.commit.slice(0, 7)}` : ''}.`
     : `${s.meta?.feature ?? '?'}: ${s.paused ? `paused for approval (${s.paused.pending.join(', ')})` : 'unfinished'} after ${s.turns} turns — continue with kite resume ${s.meta?.run ?? ''}`.trimEnd();
   return `${tail}${format === 'python-kite' ? ' (original Kite log)' : ''}`;
 }
