@@ -1,15 +1,20 @@
-// The `kite` command line (dist/cli.js). Subcommands live in ONE table, cli/commands.ts.
+// The `kite` command line (dist/cliMain.js, started by dist/cli.js: cliLauncher.ts). Subcommands live in ONE table, cli/commands.ts.
+// The same bundle is the worker of a split `kite timeline` (events/timelineSplit.ts) when started as one.
 import { cliMain } from './cli/main';
 import { survivePipeClose } from './cli/output';
+import { isTimelineWorker, runTimelineWorker } from './events/timelineWorker';
 
-survivePipeClose();
+if (isTimelineWorker()) runTimelineWorker();
+else {
+  survivePipeClose();
 
-cliMain(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`kite: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 1;
-  },
-);
+  cliMain(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`kite: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

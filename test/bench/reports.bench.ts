@@ -1,9 +1,9 @@
 // `kite cost`, `kite export prometheus` and `kite diagnose` over a folder of runs: runs/s, events/s
-// and peak heap, for 50 and for 200 runs of the same size — memory must stay flat in the number of
+// and peak heap, for 50, 100 and 200 runs of the same size — memory must stay flat in the number of
 // runs (one run folded at a time). Prints figures; asserts nothing but that the reports saw every run.
 //   npx tsx test/bench/reports.bench.ts [runs=200] [events per run=500]
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { costMain } from '../../src/harness/cli/costCommand';
 import { diagnoseMain } from '../../src/harness/cli/diagnoseCommand';
@@ -34,7 +34,9 @@ async function measure(body: () => Promise<void>): Promise<{ ms: number; peakHea
   return { ms, peakHeapMb: (peak - base) / 1e6 };
 }
 
-async function figures(dir: string, runs: number, events: number): Promise<void> {
+type Peaks = Record<'cost' | 'prometheus' | 'diagnose', number>;
+
+async function figures(dir: string, runs: number, events: number): Promise<Peaks> {
   const rate = (ms: number) => `${Math.round((runs / ms) * 1000)} runs/s, ${Math.round((events / ms) * 1000).toLocaleString()} events/s`;
   const cost = capture();
   const c = await measure(async () => void (await costMain([dir, '--json'], cost)));
@@ -50,12 +52,16 @@ async function figures(dir: string, runs: number, events: number): Promise<void>
     for (const f of logs) if ((await diagnoseMain([join(dir, f)], capture())) !== 0) throw new Error(`diagnose ${f} failed`);
   });
   console.log(`  kite diagnose (each):   ${rate(d.ms)} (${d.ms.toFixed(0)} ms), peak heap +${d.peakHeapMb.toFixed(0)} MB`);
+  return { cost: c.peakHeapMb, prometheus: p.peakHeapMb, diagnose: d.peakHeapMb };
 }
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'kite-reports-bench-'));
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+  console.log(`load average at start: ${load()} on ${cpus().length} cores`);
+  const peaks: { runs: number; peak: Peaks }[] = [];
   try {
-    for (const runs of [Math.max(1, Math.round(RUNS / 4)), RUNS]) {
+    for (const runs of [Math.max(1, Math.round(RUNS / 4)), Math.max(1, Math.round(RUNS / 2)), RUNS]) {
       const dir = join(root, String(runs));
       mkdirSync(dir);
       let events = 0;
@@ -66,9 +72,16 @@ async function main(): Promise<void> {
         bytes += info.bytes;
       }
       console.log(`${runs} runs, ${events.toLocaleString()} events, ${(bytes / 1e6).toFixed(0)} MB:`);
-      await figures(dir, runs, events);
+      peaks.push({ runs, peak: await figures(dir, runs, events) });
+      rmSync(dir, { recursive: true, force: true });
     }
-    console.log('memory flat in the number of runs: compare the peak heap of the two sizes (target: about equal)');
+    // Flat: the largest folder's peak within 1.5× (+5 MB of sampling noise) of the smallest's.
+    const [first, last] = [peaks[0], peaks[peaks.length - 1]];
+    for (const k of ['cost', 'prometheus', 'diagnose'] as const) {
+      const flat = last.peak[k] <= first.peak[k] * 1.5 + 5;
+      console.log(`peak heap of kite ${k}: ${peaks.map((p) => `${p.runs} runs +${p.peak[k].toFixed(0)} MB`).join(', ')} — ${flat ? 'flat' : 'GROWS'} in the number of runs (target: flat)`);
+    }
+    console.log(`load average at the end: ${load()}`);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

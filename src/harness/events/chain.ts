@@ -39,8 +39,11 @@ function splitLines(buf: Buffer): Buffer[] {
 
 /** Checks each line's `prev` against the line before it, in file order. */
 export class ChainChecker {
-  private previous: string | null = null; // hash of the last non-blank line seen
-  private chainedSince: number | null = null; // line of the first event that carried `prev`
+  /** Starting mid-file: `previous` is the hash of the line before, `chainedSince` a line at or before it. */
+  constructor(
+    private previous: string | null = null, // hash of the last non-blank line seen
+    private chainedSince: number | null = null, // line of the first event that carried `prev`
+  ) {}
 
   /** Every non-blank line, parsed or not (a bad line is still a link of the chain), after event(). */
   line(bytes: Buffer): void {

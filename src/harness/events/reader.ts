@@ -71,81 +71,115 @@ export async function openLogFile(path: string): Promise<FileHandle> {
 
 export async function streamLog(path: string, onEvent: (e: KiteEvent, line: number) => void, opts: StreamOptions = {}): Promise<StreamResult> {
   const fh = await openLogFile(path);
-  const parser = new LogLineParser(runIdOf(path), opts.validation);
-  const problems: LogProblem[] = [];
-  let format: LogFormat | null = null;
-  let count = 0;
-  let lineNo = 0;
-  let completeLines = 0;
-  let torn = false;
-  let lastBadBytes: number | null = null;
-  let bytes = 0;
-  const chain = new ChainChecker();
-  const refs = new ArgsRefResolver(sha256);
-  const handle = (raw: Buffer, terminated: boolean): void => {
-    lineNo++;
-    const text = raw.toString('utf8');
-    if (text.trim() === '') return;
-    if (terminated) completeLines++;
-    const r = parser.parse(text, lineNo);
-    const broken = r.ok ? chain.event(r.event.prev, lineNo) : null;
-    chain.line(raw);
-    if (r.ok) {
-      format ??= r.format;
-      count++;
-      // A bad line right before a `resumed` event was the torn last line of an earlier crash.
-      const prev = problems.at(-1);
-      if (r.event.kind === 'resumed' && prev && prev.line === lineNo - 1 && lastBadBytes !== null) {
-        prev.message = `line ${prev.line}: torn line left by a crash (the run was resumed after it; ${lastBadBytes} bytes ignored)`;
-      }
-      lastBadBytes = null;
-      if (broken) problems.push(broken);
-      const badRef = refs.event(r.event, lineNo);
-      if (badRef) problems.push(badRef);
-      onEvent(r.event, lineNo);
-      return;
-    }
-    lastBadBytes = Buffer.byteLength(text);
-    if (r.unsupportedVersion !== undefined) {
-      throw new LogReadError('unsupported_version', `${path}: ${r.problem.message}`, path, lineNo, r.unsupportedVersion);
-    }
-    if (!terminated) {
-      torn = true;
-      problems.push({ line: lineNo, message: `line ${lineNo}: torn last line, the writer stopped mid-event (${Buffer.byteLength(text)} bytes ignored)` });
-    } else problems.push(r.problem);
-  };
   try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let partial: Buffer[] = []; // pieces of a line longer than what is left of a chunk
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
-      if (bytesRead === 0) break;
-      bytes += bytesRead;
-      let start = 0;
-      for (;;) {
-        const nl = buf.indexOf(NL, start);
-        if (nl === -1 || nl >= bytesRead) break;
-        if (partial.length) {
-          partial.push(buf.subarray(start, nl));
-          handle(Buffer.concat(partial), true);
-          partial = [];
-        } else handle(buf.subarray(start, nl), true);
-        start = nl + 1;
-      }
-      if (start < bytesRead) partial.push(Buffer.from(buf.subarray(start, bytesRead))); // copy: buf is reused
-    }
-    if (partial.length) handle(Buffer.concat(partial), false);
-  } catch (e) {
-    // Linux opens a directory fine and fails on the first read.
-    if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new LogReadError('not_a_log', `${path} is a directory, not a log file`, path);
-    throw e;
+    const reader = new LogRangeReader(path, onEvent, opts);
+    await reader.read(fh, 0, Number.POSITIVE_INFINITY);
+    return reader.finish();
   } finally {
     await fh.close();
   }
-  if (count === 0 && completeLines > 0 && problems.length > 0) {
-    throw new LogReadError('not_a_log', `${path} is not a Kite log: ${problems[0].message}`, path, problems[0].line);
+}
+
+/**
+ * streamLog's reading, in byte ranges read one after another: what carries from line to line (line
+ * numbers, the hash chain, references, problems) stays in the reader, so reading [0, a) then
+ * [a, end) is reading the file. A range starts at the start of a line. `chain` lets a reader start
+ * mid-file (events/timelineSplit.ts: a worker reads the second part of a big log).
+ */
+export class LogRangeReader {
+  private readonly parser: LogLineParser;
+  private readonly problems: LogProblem[] = [];
+  private format: LogFormat | null = null;
+  count = 0;
+  private lineNo = 0;
+  private completeLines = 0;
+  private torn = false;
+  private lastBadBytes: number | null = null;
+  private bytes = 0;
+  private readonly refs = new ArgsRefResolver(sha256);
+
+  constructor(
+    private readonly path: string,
+    private readonly onEvent: (e: KiteEvent, line: number) => void,
+    opts: StreamOptions = {},
+    private readonly chain = new ChainChecker(),
+  ) {
+    this.parser = new LogLineParser(runIdOf(path), opts.validation);
   }
-  return { problems, format: format ?? 'kite', count, torn, bytes, refs };
+
+  /** Reads the lines in bytes [start, end) of the open log (end: Infinity for the rest of the file). */
+  async read(fh: FileHandle, start: number, end: number): Promise<void> {
+    try {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      let partial: Buffer[] = []; // pieces of a line longer than what is left of a chunk
+      for (let pos = start; pos < end; ) {
+        const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, end - pos), pos);
+        if (bytesRead === 0) break;
+        pos += bytesRead;
+        this.bytes += bytesRead;
+        let from = 0;
+        for (;;) {
+          const nl = buf.indexOf(NL, from);
+          if (nl === -1 || nl >= bytesRead) break;
+          if (partial.length) {
+            partial.push(buf.subarray(from, nl));
+            this.handle(Buffer.concat(partial), true);
+            partial = [];
+          } else this.handle(buf.subarray(from, nl), true);
+          from = nl + 1;
+        }
+        if (from < bytesRead) partial.push(Buffer.from(buf.subarray(from, bytesRead))); // copy: buf is reused
+      }
+      if (partial.length) this.handle(Buffer.concat(partial), false);
+    } catch (e) {
+      // Linux opens a directory fine and fails on the first read.
+      if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new LogReadError('not_a_log', `${this.path} is a directory, not a log file`, this.path);
+      throw e;
+    }
+  }
+
+  /** After the last range: the result, or the not_a_log error when no line was an event. */
+  finish(): StreamResult {
+    const { problems, path } = this;
+    if (this.count === 0 && this.completeLines > 0 && problems.length > 0) {
+      throw new LogReadError('not_a_log', `${path} is not a Kite log: ${problems[0].message}`, path, problems[0].line);
+    }
+    return { problems, format: this.format ?? 'kite', count: this.count, torn: this.torn, bytes: this.bytes, refs: this.refs };
+  }
+
+  private handle(raw: Buffer, terminated: boolean): void {
+    const { problems, chain } = this;
+    const lineNo = ++this.lineNo;
+    const text = raw.toString('utf8');
+    if (text.trim() === '') return;
+    if (terminated) this.completeLines++;
+    const r = this.parser.parse(text, lineNo);
+    const broken = r.ok ? chain.event(r.event.prev, lineNo) : null;
+    chain.line(raw);
+    if (r.ok) {
+      this.format ??= r.format;
+      this.count++;
+      // A bad line right before a `resumed` event was the torn last line of an earlier crash.
+      const prev = problems.at(-1);
+      if (r.event.kind === 'resumed' && prev && prev.line === lineNo - 1 && this.lastBadBytes !== null) {
+        prev.message = `line ${prev.line}: torn line left by a crash (the run was resumed after it; ${this.lastBadBytes} bytes ignored)`;
+      }
+      this.lastBadBytes = null;
+      if (broken) problems.push(broken);
+      const badRef = this.refs.event(r.event, lineNo);
+      if (badRef) problems.push(badRef);
+      this.onEvent(r.event, lineNo);
+      return;
+    }
+    this.lastBadBytes = Buffer.byteLength(text);
+    if (r.unsupportedVersion !== undefined) {
+      throw new LogReadError('unsupported_version', `${this.path}: ${r.problem.message}`, this.path, lineNo, r.unsupportedVersion);
+    }
+    if (!terminated) {
+      this.torn = true;
+      problems.push({ line: lineNo, message: `line ${lineNo}: torn last line, the writer stopped mid-event (${Buffer.byteLength(text)} bytes ignored)` });
+    } else problems.push(r.problem);
+  }
 }
 
 export interface ReadResult {

@@ -136,12 +136,17 @@ export interface RunState {
   proposals: string[];
   /** Conversation size and what tool results put into it (protocol/contextTally.ts). */
   context: ContextTally;
+  /** Set by initialRunState({ contextTally: false }): `context` stays empty (a view that shows no sizes). */
+  skipContextTally?: true;
   compactions: EventOf<'compaction'>[];
   outcome: { seq: number; status: Outcome; commit: string | null; summary: string; error: string | null; turns: number; tokens: number; cost_usd: number } | null;
 }
 
-export function initialRunState(opts: { conversation?: boolean } = {}): RunState {
+/** `contextTally: false` skips counting the conversation's size (`context` stays empty): for views that
+ *  never show it (`kite timeline`), where sizing every reply's content costs ~5% of reading a log. */
+export function initialRunState(opts: { conversation?: boolean; contextTally?: boolean } = {}): RunState {
   return {
+    ...(opts.contextTally === false ? { skipContextTally: true as const } : {}),
     meta: null,
     start: null,
     mode: null,
@@ -226,7 +231,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
   s.events++;
   s.lastSeq = e.seq;
   s.lastT = e.t;
-  tallyEvent(s.context, e);
+  if (!s.skipContextTally) tallyEvent(s.context, e);
   switch (e.kind) {
     case 'session_start':
       s.start = e;
@@ -422,7 +427,7 @@ function phaseAfterReply(stop: StopReason, hasToolUses: boolean): Phase {
   return stop === 'end_turn' || stop === 'stop_sequence' || stop === 'tool_use' ? 'awaiting_gate' : 'awaiting_model';
 }
 
-export function foldEvents(events: Iterable<KiteEvent>, opts?: { conversation?: boolean }): RunState {
+export function foldEvents(events: Iterable<KiteEvent>, opts?: { conversation?: boolean; contextTally?: boolean }): RunState {
   const s = initialRunState(opts);
   for (const e of events) applyEvent(s, e);
   return s;

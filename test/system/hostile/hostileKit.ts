@@ -5,7 +5,7 @@
 import { execFileSync, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EventSchema, type KiteEvent } from '../../../src/harness/protocol/events';
 
 export const ROOT = join(__dirname, '..', '..', '..');
@@ -96,8 +96,11 @@ function cliFor(as: As): string {
     made.push(dir);
     chmodSync(dir, 0o755);
     userCli = join(dir, 'cli.js');
-    writeFileSync(userCli, readFileSync(CLI));
-    chmodSync(userCli, 0o644);
+    // dist/cli.js is the launcher: the program (cliMain.js) goes next to it.
+    for (const name of ['cli.js', 'cliMain.js']) {
+      writeFileSync(join(dir, name), readFileSync(join(dirname(CLI), name)));
+      chmodSync(join(dir, name), 0o644);
+    }
   }
   return userCli;
 }
