@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LongTaskMonitor, longTaskMonitorFromEnv, type LongTaskReport } from '../../../src/extension/longTaskMonitor';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+function hold(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end); // a task that keeps the event loop for `ms`
+}
+
+describe('long-task monitor (KITE_LONG_TASK_LOG)', () => {
+  it('is off unless KITE_LONG_TASK_LOG names a file', () => {
+    assert.equal(longTaskMonitorFromEnv({}), null);
+    assert.equal(longTaskMonitorFromEnv({ KITE_LONG_TASK_LOG: '  ' }), null);
+  });
+
+  it('records a task that held the loop, and writes the longest to the file when disposed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kite-longtask-'));
+    try {
+      const file = join(dir, 'long-tasks.json');
+      const m = longTaskMonitorFromEnv({ KITE_LONG_TASK_LOG: file }) as LongTaskMonitor;
+      await sleep(60);
+      hold(150);
+      await sleep(60);
+      const r = m.report();
+      assert.ok(r.samples > 0);
+      assert.ok(r.longestMs >= 120 && r.longestMs < 1000, `longest ${r.longestMs} ms`);
+      assert.ok(r.over50 >= 1);
+      m.dispose();
+      const written = JSON.parse(readFileSync(file, 'utf8')) as LongTaskReport;
+      assert.equal(written.longestMs, r.longestMs);
+      assert.ok(written.longest.length >= 1 && !Number.isNaN(Date.parse(written.longest[0]!.at)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reset() starts a new window: earlier stalls are forgotten', async () => {
+    const m = new LongTaskMonitor();
+    try {
+      hold(400);
+      await sleep(30);
+      assert.ok(m.report().longestMs >= 350);
+      m.reset();
+      await sleep(60);
+      const r = m.report();
+      assert.ok(r.samples > 0);
+      assert.ok(r.longestMs < 350, `longest after reset ${r.longestMs} ms`);
+    } finally {
+      m.dispose();
+    }
+  });
+});
