@@ -8,12 +8,13 @@
 // arrives (<= 500 ms); whole history loaded; scrolling frame times (virtualized list); page memory;
 // one appended event in a 100,000-event view, to applied and to the next frame (<= 16 ms);
 // file append -> tailer batch latency (<= 100 ms).
-import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { CDPSession } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogTailer, type TailerEvent } from '../../src/harness/events/logTailer';
 import type { KiteEvent } from '../../src/harness/protocol/events';
-import { VIEW_BATCH, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_BATCH, VIEW_BATCH_BYTES, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
 import { RESULTS, launchChromium, openTimeline } from '../e2e/helpers/timelinePage';
@@ -22,6 +23,15 @@ const GIVEN = process.env.KITE_BENCH_LOG;
 let N = Number(process.argv[2] ?? 100_000);
 /** Messages staged in the page at a time (staging is not timed: in VS Code they arrive over IPC). */
 const STAGE = 50;
+
+/** Saves a heap snapshot of the page (KITE_BENCH_HEAP=FILE) to see what is still per event. */
+async function writeHeapSnapshot(cdp: CDPSession, file: string): Promise<void> {
+  const chunks: string[] = [];
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', (p: { chunk: string }) => chunks.push(p.chunk));
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  writeFileSync(file, chunks.join(''));
+  console.log(`heap snapshot: ${file}`);
+}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -69,7 +79,7 @@ async function main(): Promise<void> {
             resolve();
           }
         },
-        { batchSize: VIEW_BATCH, firstBatchSize: 500, follow: false, validation: 'structural' },
+        { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, follow: false, validation: 'structural' },
       );
       tailer.start().catch(reject);
     });
@@ -216,6 +226,7 @@ async function main(): Promise<void> {
       const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
       const metrics = (await cdp.send('Performance.enable').then(() => cdp.send('Performance.getMetrics'))) as { metrics: { name: string; value: number }[] };
       const m = (name: string) => metrics.metrics.find((x) => x.name === name)?.value ?? NaN;
+      if (process.env.KITE_BENCH_HEAP) await writeHeapSnapshot(cdp, process.env.KITE_BENCH_HEAP);
       // The row columns are typed arrays, outside the JS heap's count: add them (an upper bound).
       const columns = (await tp.page.evaluate(() => (window as unknown as { kiteTimeline: { store: { rowBytes: number } } }).kiteTimeline.store.rowBytes)) as number;
       const total = heap.usedSize + columns;
