@@ -227,7 +227,7 @@ async function main(): Promise<void> {
       const metrics = (await cdp.send('Performance.enable').then(() => cdp.send('Performance.getMetrics'))) as { metrics: { name: string; value: number }[] };
       const m = (name: string) => metrics.metrics.find((x) => x.name === name)?.value ?? NaN;
       if (process.env.KITE_BENCH_HEAP) await writeHeapSnapshot(cdp, process.env.KITE_BENCH_HEAP);
-      // The row columns are typed arrays, outside the JS heap's count: add them (an upper bound).
+      // The row columns are typed arrays, outside the JS heap's count: add them.
       const columns = (await tp.page.evaluate(() => (window as unknown as { kiteTimeline: { store: { rowBytes: number } } }).kiteTimeline.store.rowBytes)) as number;
       const total = heap.usedSize + columns;
       console.log(`memory: JS heap used ${mb(heap.usedSize)} (total ${mb(heap.totalSize)}) after GC + row columns ${mb(columns)} = ${mb(total)} for ${N} events (target <= 150 MB at 1M); DOM nodes ${m('Nodes')}; ${(total / N).toFixed(0)} bytes per event`);

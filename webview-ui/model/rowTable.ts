@@ -197,9 +197,9 @@ export class RowTable {
     return this.unpooled.size > 0 && (this.unpooled.has(`${i}:title`) || this.unpooled.has(`${i}:status`) || this.unpooled.has(`${i}:tool`));
   }
 
-  /** Bytes held by the columns and the summary text (typed arrays live outside the JS heap). */
+  /** Bytes of the typed arrays (outside the JS heap's count; the summary text is inside it). */
   get bytes(): number {
-    let b = this.summaries.bytes;
+    let b = this.summaries.arrayBytes;
     for (const c of [this.seq, this.t, this.ms, this.group, this.turn, this.kindCode, this.flags, this.actions, this.titleId, this.statusId, this.toolId, this.modelAt, this.input, this.cacheRead, this.cacheWrite, this.output, this.cost]) b += c.bytes;
     return b;
   }

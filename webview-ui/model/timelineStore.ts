@@ -118,7 +118,7 @@ export class TimelineStore {
     return this.rows.groupAt(index);
   }
 
-  /** Bytes of the row columns and summary text (typed arrays: outside the JS heap's count). */
+  /** Bytes of the row columns (typed arrays: outside the JS heap's count). */
   get rowBytes(): number {
     return this.rows.bytes;
   }

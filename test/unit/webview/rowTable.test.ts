@@ -97,3 +97,22 @@ describe('summary text (summaries in shared chunks)', () => {
     assert.deepEqual([...hits], [0, 1]);
   });
 });
+
+describe('summary text: shared and narrowed texts', () => {
+  it('stores a repeated summary once and keeps → — … (and rows with their own control characters) exact', () => {
+    const s = new SummaryText();
+    const texts = ['read it  → read_file', 'run · ask:commands — reads', 'run · ask:commands — reads', 'clipped…', 'odd \u0001 → kept as is', 'read it  → read_file'];
+    for (let r = 0; r < 500; r++) for (const t of texts) s.push(`${t} ${r % 3}`);
+    for (let i = 0; i < s.length; i++) assert.equal(s.at(i), `${texts[i % texts.length]} ${Math.floor(i / texts.length) % 3}`);
+    const find = (needle: string) => {
+      const hits = new Uint8Array(s.length);
+      s.markContaining(needle, hits);
+      return hits.reduce((a, h) => a + h, 0);
+    };
+    assert.equal(find('→ read'), 1000); // narrowed rows
+    assert.equal(find('\u0001'), 500); // only the row that has it, not the narrowed arrows
+    assert.equal(find('— reads'), 1000);
+    assert.equal(find('ed…'), 500);
+    assert.equal(find('kept as is'), 500);
+  });
+});
