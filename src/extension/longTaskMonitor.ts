@@ -2,11 +2,12 @@
 // KITE_LONG_TASK_LOG=FILE set when Kite activates, a 10 ms timer measures how late each of its
 // ticks fires — a tick late by L ms means a task held the loop for about L ms — and
 // perf_hooks.monitorEventLoopDelay keeps the delay histogram. The longest stalls (with when they
-// happened) are written to FILE as JSON every few seconds and when Kite deactivates.
+// happened) are written to FILE as JSON every few seconds and when Kite deactivates, with the
+// garbage collector's pauses (PerformanceObserver 'gc'), to tell a long task from a long GC.
 // No 'vscode' import: the integration test and the unit test use it as it is.
 import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 
 const TICK_MS = 10;
 const FLUSH_MS = 2000;
@@ -33,6 +34,8 @@ export interface LongTaskReport {
   delayP99Ms: number;
   /** Seconds measured. */
   seconds: number;
+  /** Garbage collection pauses meanwhile (a stall as long as one was likely that pause). */
+  gc: { longestMs: number; over50: number; totalMs: number };
 }
 
 export class LongTaskMonitor {
@@ -45,10 +48,20 @@ export class LongTaskMonitor {
   private over50 = 0;
   private stalls: Stall[] = [];
   private dirty = false;
+  private readonly gcObserver: PerformanceObserver;
+  private gc = { longestMs: 0, over50: 0, totalMs: 0 };
 
   constructor(private readonly file: string | null = null) {
     this.histogram = monitorEventLoopDelay({ resolution: TICK_MS });
     this.histogram.enable();
+    this.gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        this.gc.longestMs = Math.max(this.gc.longestMs, Math.round(e.duration * 10) / 10);
+        if (e.duration > 50) this.gc.over50++;
+        this.gc.totalMs = Math.round((this.gc.totalMs + e.duration) * 10) / 10;
+      }
+    });
+    this.gcObserver.observe({ entryTypes: ['gc'] });
     this.timer = setInterval(() => this.tick(), TICK_MS);
     this.timer.unref();
     this.flusher = file ? setInterval(() => void this.flush(), FLUSH_MS) : null;
@@ -61,6 +74,7 @@ export class LongTaskMonitor {
     this.samples = 0;
     this.over50 = 0;
     this.stalls = [];
+    this.gc = { longestMs: 0, over50: 0, totalMs: 0 };
     this.histogram.reset();
     this.dirty = true;
   }
@@ -75,6 +89,7 @@ export class LongTaskMonitor {
       delayMaxMs: this.samples ? ms(this.histogram.max) : 0,
       delayP99Ms: this.samples ? ms(this.histogram.percentile(99)) : 0,
       seconds: Math.round((performance.now() - this.started) / 100) / 10,
+      gc: { ...this.gc },
     };
   }
 
@@ -82,6 +97,7 @@ export class LongTaskMonitor {
     clearInterval(this.timer);
     if (this.flusher) clearInterval(this.flusher);
     this.histogram.disable();
+    this.gcObserver.disconnect();
     if (this.file) writeFileSync(this.file, JSON.stringify(this.report(), null, 2));
   }
 

@@ -53,3 +53,23 @@ describe('long-task monitor (KITE_LONG_TASK_LOG)', () => {
     }
   });
 });
+
+describe('long-task monitor: garbage collection', () => {
+  it("counts the collector's pauses beside the stalls", async () => {
+    const m = new LongTaskMonitor();
+    try {
+      // Garbage until the young generation has been collected a few times.
+      let keep = 0;
+      for (let round = 0; round < 50 && m.report().gc.totalMs === 0; round++) {
+        for (let i = 0; i < 20_000; i++) keep += new Array(64).fill(i).length;
+        await sleep(5); // the observer reports on a later turn
+      }
+      assert.ok(keep > 0);
+      assert.ok(m.report().gc.totalMs > 0, 'no garbage collection seen');
+      m.reset();
+      assert.equal(m.report().gc.totalMs, 0);
+    } finally {
+      m.dispose();
+    }
+  });
+});
