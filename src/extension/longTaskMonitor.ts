@@ -18,6 +18,9 @@ export interface Stall {
   ms: number;
   /** When the held stretch ended (ISO time). */
   at: string;
+  /** CPU time the process used in that stretch (all its threads), ms: about `ms` when a task of
+   *  ours held the loop, much less when the process was waiting for a CPU (a busy machine). */
+  cpuMs: number;
 }
 
 export interface LongTaskReport {
@@ -43,6 +46,7 @@ export class LongTaskMonitor {
   private readonly flusher: NodeJS.Timeout | null;
   private readonly histogram: IntervalHistogram;
   private last = performance.now();
+  private lastCpu = process.cpuUsage();
   private started = performance.now();
   private samples = 0;
   private over50 = 0;
@@ -73,6 +77,7 @@ export class LongTaskMonitor {
     this.started = this.last = performance.now();
     this.samples = 0;
     this.over50 = 0;
+    this.lastCpu = process.cpuUsage();
     this.stalls = [];
     this.gc = { longestMs: 0, over50: 0, totalMs: 0 };
     this.histogram.reset();
@@ -105,13 +110,16 @@ export class LongTaskMonitor {
     const now = performance.now();
     const late = Math.round((now - this.last - TICK_MS) * 10) / 10;
     this.last = now;
+    const cpu = process.cpuUsage();
+    const cpuMs = Math.round((cpu.user - this.lastCpu.user + cpu.system - this.lastCpu.system) / 100) / 10;
+    this.lastCpu = cpu;
     this.samples++;
     this.dirty = true;
     if (late <= 1) return;
     if (late > 50) this.over50++;
     const kept = this.stalls;
     if (kept.length < KEPT || late > (kept[kept.length - 1] as Stall).ms) {
-      kept.push({ ms: late, at: new Date().toISOString() });
+      kept.push({ ms: late, at: new Date().toISOString(), cpuMs });
       kept.sort((a, b) => b.ms - a.ms);
       if (kept.length > KEPT) kept.pop();
     }

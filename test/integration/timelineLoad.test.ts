@@ -55,25 +55,20 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       const written = streamed;
       console.log(
         `      extension host while a ${info.events}-event timeline loaded (${loadS.toFixed(1)} s) and ${written} events streamed at 50/s: ` +
-          `longest task ${r.longestMs} ms (target <= 50 ms), ${r.over50} over 50 ms, next ${r.longest.slice(1, 5).map((s) => s.ms).join(', ')} ms; ` +
+          `longest task ${r.longestMs} ms (target <= 50 ms; CPU in it ${r.longest[0]?.cpuMs ?? 0} ms), ${r.over50} over 50 ms, next ${r.longest.slice(1, 5).map((s) => `${s.ms} (CPU ${s.cpuMs})`).join(', ')} ms; ` +
           `event loop delay max ${r.delayMaxMs} ms, p99 ${r.delayP99Ms} ms; garbage collection: longest pause ${r.gc.longestMs} ms, ${r.gc.over50} over 50 ms, ${r.gc.totalMs} ms in all; ${r.samples} samples over ${r.seconds} s${own ? '' : ' (KITE_LONG_TASK_LOG monitor)'}`,
       );
       assert.ok(r.samples > 10, `the monitor measured only ${r.samples} ticks`);
-      // The view kept up with the stream meanwhile: it ends up holding every streamed event.
+      // The view kept up with the stream meanwhile: it ends up holding every streamed event. (A view
+      // hidden by the tab — it is, in this window — reloads when shown: show it.)
+      await vscode.commands.executeCommand('kite.timeline.focus');
       await waitFor(
         `the ${written} streamed events in the Kite view`,
         () => (t.viewState()?.log === writer.path && t.viewState()!.events === written ? true : undefined),
         [t.onDidApply],
         30_000,
-      ).catch(async (e: unknown) => {
-        const held = JSON.stringify(t.viewState());
-        // Was the view's page gone (hidden) rather than behind? Showing it again reloads it.
-        await vscode.commands.executeCommand('kite.timeline.focus');
-        const again = await waitFor('the view shown again', () => (t.viewState()?.events === written ? true : undefined), [t.onDidApply], 30_000).then(
-          () => 'it had them all once shown again',
-          () => `even shown again it holds ${JSON.stringify(t.viewState())}`,
-        );
-        throw new Error(`${String(e)}; the view held ${held}; ${again}`);
+      ).catch((e: unknown) => {
+        throw new Error(`${String(e)}; the view holds ${JSON.stringify(t.viewState())}`);
       });
     } finally {
       clearInterval(stream);
