@@ -174,9 +174,9 @@ async function main(): Promise<void> {
         view.render = render;
         return { steady: steady.slice(1), jumps: jumps.slice(1), renders, rows: document.querySelectorAll('.row').length, nodes: document.getElementsByTagName('*').length };
       });
-      console.log(`scroll, steady (60 px/frame): frame time ${stats(scroll.steady)}; frames > 20 ms: ${scroll.steady.filter((x) => x > 20).length}`);
-      console.log(`scroll, jumps across the log: frame time ${stats(scroll.jumps)}; frames > 20 ms: ${scroll.jumps.filter((x) => x > 20).length}`);
-      console.log(`scroll: the list's render of the visible window ${stats(scroll.renders)}`);
+      console.log(`scroll, steady (60 px/frame): frame time ${stats(scroll.steady)} (target <= 16 ms); frames > 20 ms: ${scroll.steady.filter((x) => x > 20).length}`);
+      console.log(`scroll, jumps across the log: frame time ${stats(scroll.jumps)} (target <= 16 ms); frames > 20 ms: ${scroll.jumps.filter((x) => x > 20).length}`);
+      console.log(`scroll: the list's render of the visible window ${stats(scroll.renders)} (its share of a 16 ms frame; headless Chromium without a GPU paces frames itself)`);
       console.log(`DOM: ${scroll.rows} row elements for ${N} rows, ${scroll.nodes} elements in the page`);
 
       // Filters over all rows: a search (the summaries' text, chunk by chunk) and errors only.
