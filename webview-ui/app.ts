@@ -118,7 +118,7 @@ export class TimelineApp {
     }
     this.apply(parsed.data);
     const totals = { turns: this.store.totals.turns, tokens: this.store.totals.tokens, cost_usd: this.store.series.totalCost };
-    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.rows[this.selectedRow]?.seq ?? null, totals });
+    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.row(this.selectedRow)?.seq ?? null, totals });
   }
 
   private apply(msg: HostMessage): void {
@@ -171,7 +171,7 @@ export class TimelineApp {
         }
         this.store.events.remember(row, msg.event);
         // Still the selected row: fill in the pane (a person may have moved on meanwhile).
-        if (this.details.seq === msg.seq) this.details.show(this.store.rows[row] ?? null, msg.event, this.store.totals.startedAt);
+        if (this.details.seq === msg.seq) this.details.show(this.store.row(row) ?? null, msg.event, this.store.totals.startedAt);
         break;
       }
       case 'reveal': {
@@ -226,9 +226,9 @@ export class TimelineApp {
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       // Until a run has events, only the message shows (no empty charts and filters).
-      this.root.classList.toggle('no-data', this.store.rows.length === 0);
+      this.root.classList.toggle('no-data', this.store.rowCount === 0);
       this.header.update(this.store, this.problems, this.statusMessage);
-      this.toolbar.setCount(this.store.matchCount, this.store.rows.length);
+      this.toolbar.setCount(this.store.matchCount, this.store.rowCount);
       if (this.chartsDirty && !this.chartsEl.hidden) {
         this.chartsDirty = false;
         const dirty = this.store.series.takeDirty();
@@ -262,7 +262,7 @@ export class TimelineApp {
   private select(rowIndex: number): void {
     this.selectedRow = rowIndex;
     // Details first: the pane takes room from the list, and the selection must stay in view.
-    const row = this.store.rows[rowIndex] ?? null;
+    const row = this.store.row(rowIndex) ?? null;
     const event = this.store.events.at(rowIndex);
     this.details.show(row, event, this.store.totals.startedAt);
     if (row && !event) this.post({ type: 'detail', seq: row.seq });
@@ -278,7 +278,7 @@ export class TimelineApp {
 
   /** Enter: a turn with events toggles; another row runs its main action. */
   private activate(rowIndex: number): void {
-    const row = this.store.rows[rowIndex];
+    const row = this.store.row(rowIndex);
     if (!row) return;
     const group = this.store.groups[row.group];
     if (row.head && group && group.count > 1) {
@@ -291,7 +291,7 @@ export class TimelineApp {
 
   /** Makes a hidden row visible: expand its turn, or drop the filters that hide it. */
   private showRow(rowIndex: number): void {
-    const row = this.store.rows[rowIndex] as Row;
+    const row = this.store.row(rowIndex) as Row;
     if (this.store.filterActive && !this.store.rowPasses(row)) {
       this.toolbar.show(NO_FILTER);
       this.setFilter(NO_FILTER);
@@ -328,7 +328,7 @@ export class TimelineApp {
       if (!visible.length) return;
       this.select(visible[Math.max(0, Math.min(visible.length - 1, to))] as number);
     };
-    const row = this.store.rows[this.selectedRow];
+    const row = this.store.row(this.selectedRow);
     switch (ev.key) {
       case 'ArrowDown':
         move(pos < 0 ? 0 : pos + 1);

@@ -7,6 +7,7 @@ import { KITE_COMMANDS } from './commandIds';
 import { registerTimeline, type TimelineApi } from './timeline/registerTimeline';
 import { registerReplayDebugger } from './debug/registerReplayDebugger';
 import { RunLogFolders } from './runLogFolders';
+import { longTaskMonitorFromEnv, type LongTaskMonitor } from './longTaskMonitor';
 import { registerRestore } from './restore/registerRestore';
 import type { KiteParts } from './wireKite';
 
@@ -18,10 +19,15 @@ export interface KiteApi {
   ready: Promise<KiteParts>;
   /** The timeline view and tabs (follow a log, open a run; test hooks). */
   timeline: TimelineApi;
+  /** The event-loop stall monitor KITE_LONG_TASK_LOG=FILE turned on (null: not asked for). */
+  longTasks: LongTaskMonitor | null;
 }
 
 export function activate(context: vscode.ExtensionContext): KiteApi {
   const t0 = performance.now();
+  // First, so that it sees activation too (opt-in: KITE_LONG_TASK_LOG=FILE).
+  const longTasks = longTaskMonitorFromEnv();
+  if (longTasks) context.subscriptions.push(longTasks);
   // Modules without 'vscode' (pure, unit-tested texts) translate through @vscode/l10n: same bundle.
   if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const log = vscode.window.createOutputChannel('Kite', { log: true });
@@ -47,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
   registerRestore(context, folders, () => timeline.followed(), log);
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
-  return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline };
+  return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline, longTasks };
 }
 
 export function deactivate(): void {}

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { LogTailer } from '../../src/harness/events/logTailer';
 import { EventWriter } from '../../src/harness/events/writer';
-import { VIEW_BATCH, trimEventForView } from '../../src/harness/protocol/webviewMessages';
+import { WriteIndex } from '../../src/harness/events/writeResolver';
+import { VIEW_BATCH, VIEW_BATCH_BYTES, trimEventForView } from '../../src/harness/protocol/webviewMessages';
 import { openReplay } from '../../src/harness/replay/openReplay';
 import { ev, strip } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
@@ -58,16 +59,23 @@ async function main(): Promise<void> {
 
     // The timeline loading the big log.
     let timelineEvents = 0;
+    const writes = new WriteIndex();
     let timelineDone = -1;
     const timeline = new LogTailer(
       big,
       (e) => {
         if (e.type !== 'batch') return;
-        for (const x of e.batch.events) trimEventForView(x);
+        // What TimelineSession.sendBatch does per batch: index writes, trim, and post (VS Code
+        // serializes the message to JSON on the extension host: stringify stands in for it).
+        const events = e.batch.events.map((x) => {
+          writes.add(x);
+          return trimEventForView(x);
+        });
+        JSON.stringify({ type: 'append', events, problems: e.batch.problems, loading: !e.batch.done });
         timelineEvents += e.batch.events.length;
         if (e.batch.done && timelineDone < 0) timelineDone = performance.now() - t0;
       },
-      { batchSize: VIEW_BATCH, firstBatchSize: 500, follow: false, validation: 'structural' },
+      { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, follow: false, validation: 'structural' },
     );
     const timelineRead = withTimeline ? timeline.start() : Promise.resolve();
 

@@ -45,8 +45,6 @@ export interface Row {
   tokens: Tokens | null;
   cost: number | null;
   actions: number;
-  /** Lower-cased text the search looks in; built on first search only. */
-  hay: string | null;
 }
 
 /** Context a row needs from earlier events (tool names by tool_use id, current group). */
@@ -125,7 +123,6 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
     tokens: null,
     cost: null,
     actions: ACTION_RAW | ACTION_REPLAY | ACTION_RESTORE,
-    hay: null,
   };
   switch (e.kind) {
     case 'session_start':
@@ -306,8 +303,7 @@ function lastLine(text: string): string {
   return firstLine(lines[lines.length - 1] ?? '', 100);
 }
 
-/** The text a search matches against (built lazily, cached on the row). */
+/** The text a search matches against (filters.ts matchRows gives the same answer from the columns). */
 export function haystack(row: Row): string {
-  if (row.hay === null) row.hay = `${row.title}\u0000${row.summary}\u0000${row.status}\u0000${row.tool ?? ''}\u0000${row.kind}`.toLowerCase();
-  return row.hay;
+  return `${row.title}\u0000${row.summary}\u0000${row.status}\u0000${row.tool ?? ''}\u0000${row.kind}`.toLowerCase();
 }

@@ -1,18 +1,22 @@
-// The webview's own state: one row per event (the recent events whole, older ones on request), rows grouped by model
-// turn, the filtered list of visible rows, and the chart series. Appending is O(1) per event
-// (the list, the groups, the filter check and the series all grow at the end); only a changed
-// filter or a collapse/expand walks all the rows.
+// The webview's own state: one row per event, stored by column (rowTable.ts: a few dozen bytes a
+// row; the recent events whole, older ones on request), rows grouped by model turn, the filtered
+// list of visible rows, and the chart series. Appending is O(1) per event (the list, the groups,
+// the filter check and the series all grow at the end); only a changed filter or a
+// collapse/expand walks all the rows.
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
 import { judgeCallsOf, tokensOf } from '../../src/harness/protocol/totals';
 import { emptyContextTally, tallyEvent, type ContextTally } from '../../src/harness/protocol/contextTally';
 import { VIEW_RECENT_EVENTS, type TimelineSource } from '../../src/harness/protocol/webviewMessages';
 import { RecentEvents } from './recentEvents';
-import { StringPool } from './stringPool';
-import { NO_FILTER, isFiltering, rowMatcher, type Filter } from './filters';
+import { NO_FILTER, isFiltering, matchRows, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
+import { RowTable } from './rowTable';
 import { TurnSeries } from './turnSeries';
 import { lowerBound } from './virtualWindow';
+
+/** Call ids whose tool name is kept (approval rows name their call by id). */
+const TOOL_NAMES_KEPT = 4096;
 
 export interface Group {
   /** Row index of the group's first row (the model reply; row 0 for group 0). */
@@ -55,7 +59,7 @@ export interface AppendResult {
 export class TimelineStore {
   /** Events kept whole: the recent ones (the page's memory must not grow with the log). */
   readonly events = new RecentEvents(VIEW_RECENT_EVENTS);
-  readonly rows: Row[] = [];
+  private readonly rows = new RowTable();
   readonly groups: Group[] = [];
   readonly series = new TurnSeries();
   readonly tools: string[] = [];
@@ -68,9 +72,9 @@ export class TimelineStore {
   observationLimit: number | null = null;
   compactions = 0;
   readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null, sandbox: null };
-  private readonly strings = new StringPool();
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
+  /** Tool name by call id, for the approval rows that name only the id (the latest calls). */
   private readonly toolNames = new Map<string, string>();
   private readonly toolSet = new Set<string>();
   private lastSeq = -1;
@@ -97,6 +101,26 @@ export class TimelineStore {
   /** Whether the row passes the current filter (collapse aside). */
   rowPasses(row: Row): boolean {
     return this.matches(row);
+  }
+
+  /** Number of rows (one per event). */
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  /** The row at this index, built from the columns (undefined when out of range). */
+  row(index: number): Row | undefined {
+    return this.rows.get(index);
+  }
+
+  /** The group (model turn) of a row, without building the row. */
+  groupOfRow(index: number): number {
+    return this.rows.groupAt(index);
+  }
+
+  /** Bytes of the row columns (typed arrays: outside the JS heap's count). */
+  get rowBytes(): number {
+    return this.rows.bytes;
   }
 
   get lastEventSeq(): number | null {
@@ -126,18 +150,13 @@ export class TimelineStore {
     }
     const g = this.groups.length - 1;
     const group = this.groups[g] as Group;
-    if ('id' in e && 'name' in e && typeof e.id === 'string' && typeof e.name === 'string') this.toolNames.set(e.id, e.name);
+    if ('id' in e && 'name' in e && typeof e.id === 'string' && typeof e.name === 'string') this.rememberToolName(e.id, e.name);
     const row = rowFromEvent(e, index, {
       group: g,
       turn: group.turn,
       head: group.head === index,
       toolNameOf: (id) => this.toolNames.get(id) ?? null,
     });
-    // Kinds, tool names and titles repeat on most rows, but every message brings its own copies.
-    row.kind = this.strings.intern(row.kind);
-    if (row.kind !== 'model') row.title = this.strings.intern(row.title); // "Turn 3" is unique
-    row.status = this.strings.intern(row.status);
-    if (row.tool !== null) row.tool = this.strings.intern(row.tool);
     this.events.push(e);
     this.rows.push(row);
     if (e.kind === 'model') this.modelRows.push(index);
@@ -168,6 +187,14 @@ export class TimelineStore {
       }
       if (!group.collapsed) this.visible.push(index);
     }
+  }
+
+  private rememberToolName(id: string, name: string): void {
+    this.toolNames.delete(id);
+    this.toolNames.set(id, name);
+    // An approval follows its call within a turn: the latest calls are enough, and the page's
+    // memory must not grow with the number of calls.
+    if (this.toolNames.size > TOOL_NAMES_KEPT) this.toolNames.delete(this.toolNames.keys().next().value as string);
   }
 
   private count(e: KiteEvent, row: Row): void {
@@ -224,10 +251,10 @@ export class TimelineStore {
     let hi = this.rows.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.rows[mid] as Row).seq < seq) lo = mid + 1;
+      if (this.rows.seqAt(mid) < seq) lo = mid + 1;
       else hi = mid;
     }
-    return this.rows[lo]?.seq === seq ? lo : -1;
+    return lo < this.rows.length && this.rows.seqAt(lo) === seq ? lo : -1;
   }
 
   /** Row of the n-th model reply (0-based), the row a chart bar stands for; -1 when out of range. */
@@ -238,10 +265,10 @@ export class TimelineStore {
   /** Where a shown row sits in the tree, for aria-posinset/aria-setsize: turns among the shown
    *  turns, an event among its turn's shown events. O(log n). Null when the row is not shown. */
   treePosition(rowIndex: number): { posinset: number; setsize: number } | null {
-    const row = this.rows[rowIndex];
-    const g = row && this.groups[row.group];
-    if (!row || !g || this.positionOf(rowIndex) < 0) return null;
-    if (row.head) return { posinset: g.shownRank + 1, setsize: this.shownGroups };
+    if (rowIndex < 0 || rowIndex >= this.rows.length) return null;
+    const g = this.groups[this.rows.groupAt(rowIndex)];
+    if (!g || this.positionOf(rowIndex) < 0) return null;
+    if (this.rows.headAt(rowIndex)) return { posinset: g.shownRank + 1, setsize: this.shownGroups };
     return { posinset: this.positionOf(rowIndex) - this.positionOf(g.head), setsize: this.filterActive ? g.matches : g.count - 1 };
   }
 
@@ -249,25 +276,21 @@ export class TimelineStore {
   private recompute(): void {
     const visible: number[] = [];
     const filtering = isFiltering(this.filterState);
+    // The filter over all rows at once, from the columns (no row objects).
+    const passes = filtering ? matchRows(this.rows, this.filterState) : null;
     let count = 0;
     let shownGroups = 0;
     for (const g of this.groups) {
       const end = g.head + g.count;
       let matches = 0;
-      const headRow = this.rows[g.head] as Row;
-      const headMatches = !filtering || this.matches(headRow);
-      const children: number[] = [];
-      for (let i = g.head + 1; i < end; i++) {
-        if (filtering && !this.matches(this.rows[i] as Row)) continue;
-        matches++;
-        if (!g.collapsed) children.push(i);
-      }
+      const headMatches = passes === null || passes[g.head] === 1;
+      for (let i = g.head + 1; i < end; i++) if (passes === null || passes[i] === 1) matches++;
       g.matches = matches;
       g.headShown = headMatches || matches > 0;
       g.shownRank = g.headShown ? shownGroups++ : -1;
       count += matches + (headMatches ? 1 : 0);
       if (g.headShown) visible.push(g.head);
-      for (const c of children) visible.push(c);
+      if (!g.collapsed && matches > 0) for (let i = g.head + 1; i < end; i++) if (passes === null || passes[i] === 1) visible.push(i);
     }
     this.visible = visible;
     this.matchCount = count;

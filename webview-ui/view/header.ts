@@ -72,7 +72,7 @@ export class Header {
       this.badge.textContent = 'live';
       this.badge.className = 'badge live';
     } else {
-      this.badge.textContent = store.rows.length ? 'not finished' : '';
+      this.badge.textContent = store.rowCount ? 'not finished' : '';
       this.badge.className = 'badge';
     }
     this.addToEvals.hidden = !outcome;
@@ -92,7 +92,7 @@ export class Header {
       parts.push(`~${compactNumber(obs)}${store.observationLimit !== null ? ` of ${compactNumber(store.observationLimit)}` : ''} observation tokens`);
       if (store.compactions) parts.push(`${store.compactions} compaction${store.compactions === 1 ? '' : 's'}`);
     }
-    if (store.loading) parts.push(`loading ${store.rows.length.toLocaleString('en-US')} of ~${Math.max(store.expected, store.rows.length).toLocaleString('en-US')} events…`);
+    if (store.loading) parts.push(`loading ${store.rowCount.toLocaleString('en-US')} of ~${Math.max(store.expected, store.rowCount).toLocaleString('en-US')} events…`);
     this.stats.textContent = parts.join(' · ');
     this.stats.classList.toggle('over-budget', budget !== null && cost > budget);
     const sb = t.sandbox;

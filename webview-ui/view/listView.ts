@@ -82,7 +82,7 @@ export class ListView {
 
   /** Widens the time and turn columns as a long run's clock and turn numbers grow (O(1)). */
   private fitColumns(): void {
-    const last = this.store.rows[this.store.rows.length - 1];
+    const last = this.store.row(this.store.rowCount - 1);
     if (!last) return;
     const timeChars = last.t >= 3600 ? 8 : last.t >= 600 ? 7 : 6;
     const turnChars = String(this.store.totals.turns).length;
@@ -171,7 +171,7 @@ export class ListView {
       cell.el.style.transform = `translateY(${pos * ROW_HEIGHT}px)`;
       if (cell.rowIndex !== rowIndex || cell.stamp !== this.stamp) {
         if (cell.rowIndex === -1) cell.el.style.display = '';
-        this.fill(cell, this.store.rows[rowIndex] as Row);
+        this.fill(cell, this.store.row(rowIndex) as Row);
         cell.rowIndex = rowIndex;
         cell.stamp = this.stamp;
       }
@@ -277,7 +277,7 @@ export class ListView {
   private onClick(ev: MouseEvent): void {
     const cell = this.cellOf(ev.target);
     if (!cell) return;
-    const row = this.store.rows[cell.rowIndex] as Row;
+    const row = this.store.row(cell.rowIndex) as Row;
     if (row.head && ev.target instanceof Element && ev.target.classList.contains('c-chev')) {
       const g = this.store.groups[row.group];
       if (g) this.on.toggle(row.group, !g.collapsed);

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
 import {
   VIEW_BATCH,
+  VIEW_BATCH_BYTES,
   ViewMessageSchema,
   describeIssues,
   trimEventForView,
@@ -180,8 +181,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
         // also was); a quiet log becomes live again when something is appended.
         const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live };
         // Structural check per line (zod only where it fails; event() parses in full), and batches
-        // small enough that trimming and posting one never holds the extension host for long.
-        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: VIEW_BATCH, firstBatchSize: 500, validation: 'structural' });
+        // small enough (in events and in bytes) that trimming and posting one never holds the
+        // extension host for long; the tailer also yields while parsing.
+        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, validation: 'structural' });
         this.tailer = tailer;
         return tailer.start();
       })

@@ -32,6 +32,12 @@ export interface TailerOptions {
   firstBatchSize?: number;
   /** Bytes read per call. */
   chunkBytes?: number;
+  /** A batch also ends once its lines hold this many bytes (what the receiver copies and posts
+   *  stays small whatever the size of the events; default: no limit). */
+  batchBytes?: number;
+  /** Longest stretch of parsing without letting the event loop run, ms (default 10): an
+   *  extension host must never be held, not even by one batch of big events. */
+  sliceMs?: number;
   /** Follow appends after the first read (default true). */
   follow?: boolean;
   /** Safety net for filesystems where fs.watch misses changes (ms; 0 = none). */
@@ -64,6 +70,8 @@ export class LogTailer {
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
   private readonly batchSize: number;
+  private readonly batchBytes: number;
+  private readonly sliceMs: number;
   private emitted = false;
   private readonly chunkBytes: number;
   /** dev:ino of the file first opened: a path now naming another file was rotated or replaced. */
@@ -79,6 +87,8 @@ export class LogTailer {
   ) {
     this.parser = new LogLineParser(basename(path).replace(/\.jsonl$/, ''), opts.validation ?? 'full');
     this.batchSize = opts.batchSize ?? 5000;
+    this.batchBytes = opts.batchBytes ?? Infinity;
+    this.sliceMs = opts.sliceMs ?? 10;
     this.chunkBytes = opts.chunkBytes ?? 1 << 20;
   }
 
@@ -212,6 +222,8 @@ export class LogTailer {
         return;
       }
       let batch: TailBatch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
+      let batchStart = this.offset - this.carry.length;
+      let sliceStart = performance.now();
       const buf = Buffer.alloc(Math.min(this.chunkBytes, Math.max(1, size - this.offset)));
       while (this.offset < size && !this.disposed) {
         const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - this.offset), this.offset);
@@ -220,17 +232,24 @@ export class LogTailer {
         const data = this.carry.length ? Buffer.concat([this.carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
         this.offset += bytesRead;
         let pos = 0;
+        let lines = 0;
         for (let nl = data.indexOf(10, pos); nl >= 0; nl = data.indexOf(10, pos)) {
           this.line++;
           this.parseLine(data, pos, nl, base, batch);
           pos = nl + 1;
-          if (batch.events.length >= (this.emitted ? this.batchSize : (this.opts.firstBatchSize ?? this.batchSize))) {
+          const full = batch.events.length >= (this.emitted ? this.batchSize : (this.opts.firstBatchSize ?? this.batchSize)) || (batch.events.length > 0 && base + pos - batchStart >= this.batchBytes);
+          if (full) {
             this.emitted = true;
             batch.bytesRead = base + nl + 1;
             this.emit({ type: 'batch', batch });
             batch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
-            // Let the host's event loop run between batches (an extension host must never be held).
+            batchStart = base + pos;
+          }
+          // Let the host's event loop run between batches, and within one when its lines are slow
+          // to parse (big events, a busy machine).
+          if (full || ((++lines & 31) === 0 && performance.now() - sliceStart > this.sliceMs)) {
             await yieldToLoop();
+            sliceStart = performance.now();
             if (this.disposed) return;
           }
           if (this.stoppedByVersion) break;

@@ -21,6 +21,8 @@ export const SNAPSHOT_CHUNK = 5000;
 /** Events per message the extension sends while a history loads: each batch (read, trim, post) is
  *  one task on the extension host's event loop, so it stays small (issue 17: none over 50 ms). */
 export const VIEW_BATCH = 1000;
+/** And at most this many bytes of log lines per such message (big events make small batches). */
+export const VIEW_BATCH_BYTES = 256 * 1024;
 /** Events the page keeps whole (the most recent ones; the details of older rows are asked for). */
 export const VIEW_RECENT_EVENTS = 2000;
 

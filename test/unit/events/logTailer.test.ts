@@ -50,6 +50,35 @@ describe('log tailer', () => {
     assert.ok(last?.type === 'batch' && last.batch.bytesRead === last.batch.bytesTotal && last.batch.bytesTotal > 0);
   });
 
+  it('ends a batch once its lines hold batchBytes, letting the event loop run between batches', async () => {
+    const c = collector();
+    const file = join(fixtures, 'demo-run.jsonl');
+    const lengths = demoLines.map((l) => Buffer.byteLength(l) + 1);
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    tailer = new LogTailer(file, c.emit, { batchSize: 1000, batchBytes: 2000, sliceMs: 0, follow: false });
+    const before = turns;
+    await tailer.start();
+    spinning = false;
+    const batches = c.got.flatMap((e) => (e.type === 'batch' && e.batch.events.length ? [e.batch.events] : []));
+    assert.deepEqual(batches.flat().map((e) => e.seq), demoLines.map((_, i) => i));
+    assert.ok(batches.length > 3, `${batches.length} batches`);
+    let at = 0;
+    for (const b of batches.slice(0, -1)) {
+      const bytes = lengths.slice(at, at + b.length).reduce((x, y) => x + y, 0);
+      const withoutLast = bytes - (lengths[at + b.length - 1] as number);
+      assert.ok(bytes >= 2000 && withoutLast < 2000, `a batch of ${bytes} bytes`);
+      at += b.length;
+    }
+    // The loop ran between batches (setImmediate callbacks interleaved with the read).
+    assert.ok(turns - before >= batches.length, `${turns - before} turns of the loop`);
+  });
+
   it('with the structural check (the timeline) reads the same events and names a bad field with its line', async () => {
     const full = collector();
     tailer = new LogTailer(join(fixtures, 'demo-run.jsonl'), full.emit, { follow: false });

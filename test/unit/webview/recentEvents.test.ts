@@ -32,7 +32,7 @@ describe('RecentEvents (the events the page keeps whole)', () => {
     const s = new TimelineStore();
     const n = VIEW_RECENT_EVENTS + 500;
     s.append(Array.from({ length: n }, (_, i) => warning(i)));
-    assert.equal(s.rows.length, n);
+    assert.equal(s.rowCount, n);
     assert.equal(s.events.length, n);
     assert.equal(s.events.at(0), null);
     assert.equal(s.events.at(499), null);

@@ -7,7 +7,7 @@ import { TimelineStore } from '../../../webview-ui/model/timelineStore';
 import { ev } from '../../helpers/events';
 
 const demo = readFileSync(join(__dirname, '../../fixtures/logs/demo-run.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as KiteEvent);
-const titles = (s: TimelineStore) => s.visible.map((i) => s.rows[i]?.title);
+const titles = (s: TimelineStore) => s.visible.map((i) => s.row(i)?.title);
 
 function loaded(events: KiteEvent[] = demo): TimelineStore {
   const s = new TimelineStore();
@@ -18,14 +18,15 @@ function loaded(events: KiteEvent[] = demo): TimelineStore {
 describe('timeline store', () => {
   it('groups rows by model turn: setup first, then one group per model reply', () => {
     const s = loaded();
-    assert.equal(s.rows.length, 45);
+    assert.equal(s.rowCount, 45);
     assert.deepEqual(s.groups.map((g) => g.turn), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
     assert.deepEqual(s.groups.map((g) => g.count), [3, 4, 7, 4, 4, 7, 7, 5, 4]);
     // The gate after turn 4 belongs to turn 4; every row carries its turn.
-    const gate = s.rows[19];
+    const gate = s.row(19);
     assert.equal(gate?.kind, 'gate');
     assert.equal(gate?.turn, 4);
-    assert.ok(s.rows.filter((r) => r.head).every((r) => r.kind === 'model' || r.index === 0));
+    const rows = Array.from({ length: s.rowCount }, (_, i) => s.row(i)!);
+    assert.ok(rows.filter((r) => r.head).every((r) => r.kind === 'model' || r.index === 0));
     assert.equal(s.totals.turns, 8);
     assert.equal(s.totals.errors, 3);
     assert.equal(s.totals.outcome, 'done');
@@ -37,7 +38,7 @@ describe('timeline store', () => {
     s.setFilter({ ...NO_FILTER, errorsOnly: true });
     assert.deepEqual(titles(s), ['Turn 3', 'Policy: deny', 'run', 'Turn 4', 'Gate failed']);
     assert.equal(s.matchCount, 3);
-    assert.equal(s.rowPasses(s.rows[14]!), false); // Turn 3 is context, not a match
+    assert.equal(s.rowPasses(s.row(14)!), false); // Turn 3 is context, not a match
   });
 
   it('filters by kind, by tool and by text, and combines them', () => {
@@ -112,6 +113,6 @@ describe('timeline store', () => {
   it('starts a new group when a log begins with a model reply (a resumed or partial log)', () => {
     const s = loaded([{ ...ev.model({ turn: 5 }), seq: 0 }, { ...ev.tool(), seq: 1 }]);
     assert.deepEqual(s.groups.map((g) => [g.turn, g.count]), [[5, 2]]);
-    assert.equal(s.rows[1]?.turn, 5);
+    assert.equal(s.row(1)?.turn, 5);
   });
 });

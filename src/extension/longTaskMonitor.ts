@@ -1,0 +1,139 @@
+// Opt-in watch on the extension host's event loop (issue 17: "never blocked"): with
+// KITE_LONG_TASK_LOG=FILE set when Kite activates, a 10 ms timer measures how late each of its
+// ticks fires — a tick late by L ms means a task held the loop for about L ms — and
+// perf_hooks.monitorEventLoopDelay keeps the delay histogram. The longest stalls (with when they
+// happened) are written to FILE as JSON every few seconds and when Kite deactivates, with the
+// garbage collector's pauses (PerformanceObserver 'gc'), to tell a long task from a long GC.
+// No 'vscode' import: the integration test and the unit test use it as it is.
+import { writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { PerformanceObserver, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+
+const TICK_MS = 10;
+const FLUSH_MS = 2000;
+const KEPT = 20;
+
+export interface Stall {
+  /** How long the loop was held (the tick's lateness), ms. */
+  ms: number;
+  /** When the held stretch ended (ISO time). */
+  at: string;
+  /** CPU time the process used in that stretch (all its threads), ms: about `ms` when a task of
+   *  ours held the loop, much less when the process was waiting for a CPU (a busy machine). */
+  cpuMs: number;
+}
+
+export interface LongTaskReport {
+  /** Ticks measured (0: the monitor did not run). */
+  samples: number;
+  /** The longest stall seen, ms (0 when none). */
+  longestMs: number;
+  /** The longest stalls, longest first. */
+  longest: Stall[];
+  /** Stalls over 50 ms (the issue's limit). */
+  over50: number;
+  /** perf_hooks.monitorEventLoopDelay: max and p99, ms. */
+  delayMaxMs: number;
+  delayP99Ms: number;
+  /** Seconds measured. */
+  seconds: number;
+  /** Garbage collection pauses meanwhile (a stall as long as one was likely that pause). */
+  gc: { longestMs: number; over50: number; totalMs: number };
+}
+
+export class LongTaskMonitor {
+  private readonly timer: NodeJS.Timeout;
+  private readonly flusher: NodeJS.Timeout | null;
+  private readonly histogram: IntervalHistogram;
+  private last = performance.now();
+  private lastCpu = process.cpuUsage();
+  private started = performance.now();
+  private samples = 0;
+  private over50 = 0;
+  private stalls: Stall[] = [];
+  private dirty = false;
+  private readonly gcObserver: PerformanceObserver;
+  private gc = { longestMs: 0, over50: 0, totalMs: 0 };
+
+  constructor(private readonly file: string | null = null) {
+    this.histogram = monitorEventLoopDelay({ resolution: TICK_MS });
+    this.histogram.enable();
+    this.gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        this.gc.longestMs = Math.max(this.gc.longestMs, Math.round(e.duration * 10) / 10);
+        if (e.duration > 50) this.gc.over50++;
+        this.gc.totalMs = Math.round((this.gc.totalMs + e.duration) * 10) / 10;
+      }
+    });
+    this.gcObserver.observe({ entryTypes: ['gc'] });
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.timer.unref();
+    this.flusher = file ? setInterval(() => void this.flush(), FLUSH_MS) : null;
+    this.flusher?.unref();
+  }
+
+  /** Forgets what was measured so far: the report then covers only what follows. */
+  reset(): void {
+    this.started = this.last = performance.now();
+    this.samples = 0;
+    this.over50 = 0;
+    this.lastCpu = process.cpuUsage();
+    this.stalls = [];
+    this.gc = { longestMs: 0, over50: 0, totalMs: 0 };
+    this.histogram.reset();
+    this.dirty = true;
+  }
+
+  report(): LongTaskReport {
+    const ms = (ns: number) => (Number.isFinite(ns) ? Math.round(ns / 1e5) / 10 : 0);
+    return {
+      samples: this.samples,
+      longestMs: this.stalls[0]?.ms ?? 0,
+      longest: [...this.stalls],
+      over50: this.over50,
+      delayMaxMs: this.samples ? ms(this.histogram.max) : 0,
+      delayP99Ms: this.samples ? ms(this.histogram.percentile(99)) : 0,
+      seconds: Math.round((performance.now() - this.started) / 100) / 10,
+      gc: { ...this.gc },
+    };
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    if (this.flusher) clearInterval(this.flusher);
+    this.histogram.disable();
+    this.gcObserver.disconnect();
+    if (this.file) writeFileSync(this.file, JSON.stringify(this.report(), null, 2));
+  }
+
+  private tick(): void {
+    const now = performance.now();
+    const late = Math.round((now - this.last - TICK_MS) * 10) / 10;
+    this.last = now;
+    const cpu = process.cpuUsage();
+    const cpuMs = Math.round((cpu.user - this.lastCpu.user + cpu.system - this.lastCpu.system) / 100) / 10;
+    this.lastCpu = cpu;
+    this.samples++;
+    this.dirty = true;
+    if (late <= 1) return;
+    if (late > 50) this.over50++;
+    const kept = this.stalls;
+    if (kept.length < KEPT || late > (kept[kept.length - 1] as Stall).ms) {
+      kept.push({ ms: late, at: new Date().toISOString(), cpuMs });
+      kept.sort((a, b) => b.ms - a.ms);
+      if (kept.length > KEPT) kept.pop();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.file || !this.dirty) return;
+    this.dirty = false;
+    await writeFile(this.file, JSON.stringify(this.report(), null, 2)).catch(() => undefined);
+  }
+}
+
+/** The monitor KITE_LONG_TASK_LOG asks for (null when it is not set). */
+export function longTaskMonitorFromEnv(env: NodeJS.ProcessEnv = process.env): LongTaskMonitor | null {
+  const file = env.KITE_LONG_TASK_LOG?.trim();
+  return file ? new LongTaskMonitor(file) : null;
+}
