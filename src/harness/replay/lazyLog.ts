@@ -71,6 +71,7 @@ export class LazyLog implements EventList {
   }
 
   close(): void {
+    this.indexer.stop();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }

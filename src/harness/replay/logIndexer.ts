@@ -147,6 +147,7 @@ export class LogIndexer implements IndexProgress {
   // The builder reads session_start, compaction and gate whole: they are parsed on the spot (WHOLE).
   private readonly current: EventList;
   private chunksSeen = 0;
+  private stopped = false;
   private firstChunk = new Waiters();
 
   constructor(
@@ -190,6 +191,11 @@ export class LogIndexer implements IndexProgress {
     return this.lastBadBytes === null || this.done ? this.problems.length : this.problems.length - 1;
   }
 
+  /** Stop at the next chunk (the replay ended): waiters are rejected, the file is closed. */
+  stop(): void {
+    this.stopped = true;
+  }
+
   /** Resolves after the first chunk has been scanned (or the file is done), rejects if that failed. */
   firstChunkScanned(): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
@@ -206,6 +212,7 @@ export class LogIndexer implements IndexProgress {
       let pos = 0;
       const buf = Buffer.allocUnsafe(size);
       for (;;) {
+        if (this.stopped) throw new Error(`indexing of ${this.path} stopped: the replay was closed`);
         const { bytesRead } = await fh.read(buf, 0, size, pos);
         if (bytesRead === 0) break;
         const data: Buffer = carry ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
