@@ -98,7 +98,11 @@ export class ReplayRuntime<S = unknown> {
   async warm(signal?: { cancelled: boolean; busy?: () => boolean }, slice = 500): Promise<void> {
     if (!this.cursor) return;
     // The index first: requests wait on it, the fold only makes later ones faster.
-    await this.indexing.until(() => signal?.cancelled === true);
+    try {
+      await this.indexing.until(() => signal?.cancelled === true);
+    } catch {
+      return; // indexing stopped (the session ended, or it failed and said so): nothing more to fold for
+    }
     for (let i = slice; ; i += slice) {
       // Interactive requests first: while a person is stepping, the fold waits.
       while (signal?.busy?.() && !signal.cancelled) await new Promise<void>((r) => setTimeout(r, 25));
