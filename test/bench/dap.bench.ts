@@ -46,11 +46,19 @@ function positions(n: number, count: number): number[] {
 }
 
 async function direct(log: string): Promise<void> {
-  const t0 = performance.now();
+  // As the debugger opens it: entry after the first indexed chunk, the rest indexed in the background.
+  let t0 = performance.now();
+  const inc = await openReplay(log, { incremental: {} });
+  inc.runtime.entry();
+  const first = performance.now() - t0;
+  await inc.runtime.whenIndexed(() => false);
+  console.log(`runtime: incremental open + entry (first chunk indexed): ${first.toFixed(0)} ms ${LAUNCH_TARGET}; the whole index, in the background: ${(performance.now() - t0).toFixed(0)} ms (heap ${heapMB()})`);
+  inc.lazy?.close();
+  t0 = performance.now();
   const { runtime: rt } = await openReplay(log);
   rt.entry();
   const launch = performance.now() - t0;
-  console.log(`runtime: open (line scan + index + transcript lines) + entry: ${launch.toFixed(0)} ms ${LAUNCH_TARGET} (heap ${heapMB()}; ${rt.length} events, ${rt.transcript.lineCount} transcript lines)`);
+  console.log(`runtime: open indexing the whole log first (line scan + index + transcript lines) + entry: ${launch.toFixed(0)} ms ${LAUNCH_TARGET} (heap ${heapMB()}; ${rt.length} events, ${rt.transcript.lineCount} transcript lines)`);
   let tw = performance.now();
   transcriptText(rt.transcript);
   console.log(`runtime: the whole transcript text (what a client asking for the source gets; parses every event): ${(performance.now() - tw).toFixed(0)} ms`);

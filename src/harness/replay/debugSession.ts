@@ -29,7 +29,7 @@ import { eventForLine, transcriptText } from './transcript';
 import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
 import { WriteSources } from './writeSources';
-import { writeSnapshot } from './writeSnapshot';
+import { writeSnapshotIndexed } from './writeSnapshot';
 
 export const THREAD_ID = 1;
 
@@ -98,7 +98,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (UNQUEUED.has(request.command)) return super.dispatchRequest(request);
     this.enqueue(async () => {
       const rt = this.runtime;
-      const need = rt && !this.terminated ? indexNeedOf(request, rt, (l) => this.convertClientLineToDebugger(l)) : null;
+      const need = rt && !this.terminated ? indexNeedOf(request, rt, { line: (l) => this.convertClientLineToDebugger(l), writeSeq: (ref) => this.writes.seqOf(ref) }) : null;
       if (rt && need) await rt.whenIndexed(() => this.terminated || need()).catch(() => undefined); // a failed index is reported once (indexingFailed)
       this.lastRequestAt = performance.now();
       super.dispatchRequest(request);
@@ -486,8 +486,8 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (!rt) return;
     const writeSeq = this.writes.seqOf(args.source?.sourceReference ?? args.sourceReference);
     if (writeSeq !== undefined) {
-      // The write's content is rebuilt from every event before it (writeResolver): the whole log, parsed.
-      void writeSnapshot(Array.from({ length: rt.length }, (_, i) => rt.events.at(i)), writeSeq).then(
+      // The write's content is rebuilt from the earlier writes to its file (writeResolver), found through the index.
+      void writeSnapshotIndexed(rt.index, writeSeq).then(
         (w) => {
           response.body = { content: w.known ? w.content : `${w.message}\n` };
           this.sendResponse(response);

@@ -10,8 +10,15 @@ export type IndexNeed = (() => boolean) | null;
 
 const WHOLE_LOG: IndexNeed = () => false;
 
-/** `line`: the session's client-to-debugger line conversion. */
-export function indexNeedOf(request: DebugProtocol.Request, rt: ReplayRuntime<RunState>, line: (clientLine: number) => number): IndexNeed {
+export interface NeedContext {
+  /** The session's client-to-debugger line conversion. */
+  line(clientLine: number): number;
+  /** The write event a source reference stands for, if it is one. */
+  writeSeq(ref: number | undefined): number | undefined;
+}
+
+export function indexNeedOf(request: DebugProtocol.Request, rt: ReplayRuntime<RunState>, ctx: NeedContext): IndexNeed {
+  const line = (l: number) => ctx.line(l);
   if (rt.indexing.complete) return null;
   const args = (request.arguments ?? {}) as Record<string, unknown>;
   const lineAtLeast = (l: number): IndexNeed => () => rt.transcript.lineCount >= l;
@@ -54,9 +61,14 @@ export function indexNeedOf(request: DebugProtocol.Request, rt: ReplayRuntime<Ru
         return names.every((n) => known.has(n));
       };
     }
-    // The whole transcript text (its header counts the events), or a write rebuilt from the log.
-    case 'source':
-      return WHOLE_LOG;
+    case 'source': {
+      // A write is rebuilt from the writes before it and its own call (Kite numbers events from
+      // 0, so event `seq` is at position seq); the transcript's text needs the whole log (its header counts the events).
+      const src = args.source as { sourceReference?: number } | undefined;
+      const seq = ctx.writeSeq(src?.sourceReference ?? (args.sourceReference as number | undefined));
+      if (seq === undefined) return WHOLE_LOG;
+      return () => rt.length > seq && rt.events.at(seq).seq === seq && rt.settledAt(seq);
+    }
     default:
       return null;
   }
