@@ -25,7 +25,7 @@ import { DapError, openErrorOf } from './dapErrors';
 import { TRANSCRIPT_REF, TranscriptLocator } from './transcriptSource';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS } from './scope';
-import { eventForLine, transcriptText } from './transcript';
+import { eventForLine, transcriptTextSliced } from './transcript';
 import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
 import { WriteSources } from './writeSources';
@@ -498,8 +498,11 @@ export class KiteDebugSession extends LoggingDebugSession {
     }
     if (args.sourceReference !== TRANSCRIPT_REF && !(args.source && this.transcript.matches(args.source)))
       return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
-    response.body = { content: transcriptText(rt.transcript), mimeType: 'text/x-kite-transcript' };
-    this.sendResponse(response);
+    // Built in slices, outside the request queue: stepping goes on while a big transcript is made.
+    void transcriptTextSliced(rt.transcript).then((content) => {
+      response.body = { content, mimeType: 'text/x-kite-transcript' };
+      this.sendResponse(response);
+    });
   }
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {

@@ -135,3 +135,17 @@ export function transcriptText(t: Transcript): string {
   for (let l = 1; l <= t.lineCount; l++) lines[l - 1] = t.line(l);
   return lines.join('\n') + '\n';
 }
+
+/**
+ * The same text built a slice of lines at a time, yielding to the event loop between slices: a
+ * 1M-event transcript parses every event, and the loop it runs on (the extension host, the
+ * adapter answering requests) must not stop for that long.
+ */
+export async function transcriptTextSliced(t: Transcript, slice = 2000): Promise<string> {
+  const lines: string[] = new Array<string>(t.lineCount);
+  for (let l = 1; l <= t.lineCount; l++) {
+    lines[l - 1] = t.line(l);
+    if (l % slice === 0) await new Promise<void>((r) => setImmediate(r));
+  }
+  return lines.join('\n') + '\n';
+}
