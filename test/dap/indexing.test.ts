@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { readLog } from '../../src/harness/events/reader';
 import { KiteDebugSession } from '../../src/harness/replay/debugSession';
 import { writeLargeLog } from '../helpers/largeLog';
-import { launch, moved, startClient, where } from './helpers';
+import { launch, moved, where } from './helpers';
 
 /** Holds indexing between chunks until released: `step(n)` lets n more chunks through, `free()` all. */
 class Pace {
@@ -111,6 +111,18 @@ async function views(dc: DebugClient): Promise<unknown> {
   return out;
 }
 
+/** The reference: a session whose whole log is indexed before anything is asked. */
+async function fullyIndexed(log: string): Promise<{ dc: DebugClient; stop: () => Promise<void> }> {
+  const ref = await inProcess();
+  ref.pace.free();
+  await launch(ref.dc, { log });
+  const rt = ref.session().replay;
+  assert.ok(rt);
+  await rt.whenIndexed(() => false);
+  assert.ok(rt.indexing.complete);
+  return { dc: ref.dc, stop: ref.close };
+}
+
 describe('DAP while a big log is still being indexed (in-process, indexing held between chunks)', function () {
   this.timeout(120_000);
   let dir: string;
@@ -128,14 +140,14 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
 
   it('stops on entry after the first chunk; a request about a later position waits for the indexer, then answers as with the whole log', async () => {
     const held = await inProcess();
-    const ref = await startClient();
+    const reference = await fullyIndexed(log);
+    const ref = reference.dc;
     try {
       const stopped = await launch(held.dc, { log });
       assert.equal(stopped.body.reason, 'entry');
       const rt = held.session().replay;
       assert.ok(rt && !rt.indexing.complete, 'indexing is still under way at the first stop');
       assert.ok(rt.length < N / 4, `only the first chunks are indexed (${rt.length} of ${N} events)`);
-      await launch(ref, { log });
       assert.deepEqual(await views(held.dc), await views(ref), 'the entry stop shows the same frames and variables');
       const [threads, refThreads] = await Promise.all([held.dc.threadsRequest(), ref.threadsRequest()]);
       assert.deepEqual(threads.body, refThreads.body);
@@ -169,16 +181,16 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       assert.equal(text.body.content, refText.body.content, 'the same transcript, header counts included');
     } finally {
       await held.close();
-      await ref.stop();
+      await reference.stop();
     }
   });
 
   it('stepping near the indexed edge waits for the next event, and the Totals are those of the whole log', async () => {
     const held = await inProcess();
-    const ref = await startClient();
+    const reference = await fullyIndexed(log);
+    const ref = reference.dc;
     try {
       await launch(held.dc, { log });
-      await launch(ref, { log });
       const rt = held.session().replay;
       assert.ok(rt);
       const edge = rt.length - 1; // the last event indexed so far
@@ -205,16 +217,16 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       assert.deepEqual(await views(held.dc), await views(ref));
     } finally {
       await held.close();
-      await ref.stop();
+      await reference.stop();
     }
   });
 
   it('continue stops at a breakpoint as soon as the indexer reaches it, with the rest of the log not indexed yet', async () => {
     const held = await inProcess();
-    const ref = await startClient();
+    const reference = await fullyIndexed(log);
+    const ref = reference.dc;
     try {
       await launch(held.dc, { log });
-      await launch(ref, { log });
       const rt = held.session().replay;
       assert.ok(rt);
       const src = (await held.dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0].source;
@@ -249,7 +261,7 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       assert.equal((await where(held.dc)).seq, (await where(ref)).seq);
     } finally {
       await held.close();
-      await ref.stop();
+      await reference.stop();
     }
   });
 
