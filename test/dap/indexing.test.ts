@@ -289,6 +289,42 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
     }
   });
 
+  it('a line of a newer log version far into the file ends the replay there, said in the words of a launch refused for it', async () => {
+    const at = lines.length - 30;
+    lines[at] = lines[at].replace('"v":1,', '"v":99,');
+    const newer = join(dir, 'newer.jsonl');
+    appendFileSync(newer, lines.join('\n') + '\n');
+    const refused = lines.slice(at).join('\n') + '\n'; // the same line first: the launch is refused
+    const first = join(dir, 'newer-first.jsonl');
+    appendFileSync(first, refused);
+    const held = await inProcess();
+    try {
+      const outputs: string[] = [];
+      held.dc.on('output', (e: DebugProtocol.OutputEvent) => e.body.category === 'important' && outputs.push(e.body.output));
+      await launch(held.dc, { log: newer });
+      held.pace.free();
+      await held.dc.setExceptionBreakpointsRequest({ filters: [] });
+      const end = await moved(held.dc, (d) => d.continueRequest({ threadId: 1 }));
+      assert.match(end.body.description ?? '', /End of the run log/);
+      assert.equal(held.session().replay?.length, at, 'the events before the newer line');
+      assert.equal(outputs.length, 1, outputs.join(''));
+      const ref = await inProcess();
+      try {
+        await ref.dc.initializeRequest();
+        const err = await ref.dc.launchRequest({ log: first } as DebugProtocol.LaunchRequestArguments).then(
+          () => null,
+          (e: Error) => e.message,
+        );
+        assert.ok(err);
+        assert.equal(outputs[0], `${err.replaceAll(first, newer).replace('line 1:', `line ${at + 1}:`)} (the replay shows the ${at} events before it)\n`);
+      } finally {
+        await ref.close();
+      }
+    } finally {
+      await held.close();
+    }
+  });
+
   it('a log appended to while it is indexed replays with the appended events; one cut short mid-index ends at its torn last line', async () => {
     const held = await inProcess();
     try {

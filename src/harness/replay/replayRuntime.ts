@@ -305,7 +305,8 @@ export class ReplayRuntime<S = unknown> {
         next = to + 1;
       }
       if (this.indexing.complete && next >= this.length) return null;
-      await this.whenIndexed(() => this.length > next);
+      // A failed index ends where it failed (the session says why): the scan ends there too.
+      await this.whenIndexed(() => this.length > next).catch(() => undefined);
     }
   }
 
