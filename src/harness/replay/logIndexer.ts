@@ -15,9 +15,9 @@ import { f64, i32 } from './growArray';
 import { Waiters, type IndexProgress } from './indexProgress';
 import { KeySet, topLevelFields, type FieldValue } from './lineFields';
 
-// Each chunk is scanned synchronously: 512 KB (~500 events) bounds how long indexing holds the
+// Each chunk is scanned synchronously: 128 KB (~120 events, a few ms) bounds how long indexing holds the
 // event loop before requests are answered again.
-const CHUNK = 512 << 10;
+const CHUNK = 128 << 10;
 const NL = 0x0a;
 const KINDS = new Set<string>(EVENT_KINDS);
 // Read whole at open: the index keeps session_start, sums compaction summaries and judged checks' calls (gate; a few per run).
