@@ -22,12 +22,9 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
     const log = logPathOfTranscript(uri);
     try {
       // Loaded on the first transcript, not at activation (the reader pulls in the zod schemas).
-      const [{ readLog, runIdOf }, { buildTranscript, transcriptText }] = await Promise.all([import('../../harness/events/reader'), import('../../harness/replay/transcript')]);
-      // The structural check (zod only where it fails): this runs on the extension host's loop.
-      const { events, problems } = await readLog(log, { validation: 'structural' });
-      const text = transcriptText(buildTranscript(events, runIdOf(log)));
-      // Problems go below the transcript so they never shift its line numbers.
-      return problems.length ? `${text}\n${problems.map((p) => `! line ${p.line} of the log skipped: ${p.message}`).join('\n')}\n` : text;
+      // Read lazily and built in slices (transcriptDocument.ts): the host's loop keeps answering.
+      const { transcriptDocumentText } = await import('../../harness/replay/transcriptDocument');
+      return await transcriptDocumentText(log);
     } catch (e) {
       return `Cannot show the transcript of ${log}: ${e instanceof Error ? e.message : String(e)}\n`;
     }

@@ -19,16 +19,17 @@ import { runLiveReplay, type LiveReplayResult } from './liveReplay';
 import { ExpressionError, evaluate, parseExpression, type Expr } from './expressions';
 import { parseLaunchArgs, type LaunchArgs } from './launchArgs';
 import { openReplay, verifyLater, type OpenedReplay } from './openReplay';
+import { indexNeedOf } from './indexWaits';
 import type { LogProblem } from '../protocol/parse';
 import { DapError, openErrorOf } from './dapErrors';
 import { TRANSCRIPT_REF, TranscriptLocator } from './transcriptSource';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS } from './scope';
-import { eventForLine, transcriptText } from './transcript';
+import { eventForLine, transcriptTextSliced } from './transcript';
 import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
 import { WriteSources } from './writeSources';
-import { writeSnapshot } from './writeSnapshot';
+import { writeSnapshotIndexed } from './writeSnapshot';
 
 export const THREAD_ID = 1;
 
@@ -43,7 +44,12 @@ export interface KiteDebugSessionOptions {
   writeUri?: (log: string, seq: number, path: string) => string;
   /** How long launch waits for configurationDone before going on without it. */
   configurationTimeoutMs?: number;
+  /** How a big log is indexed after the first stop (tests hold it at a chosen point). */
+  indexing?: { chunkBytes?: number; pace?: () => Promise<void> };
 }
+
+// Answered at once, outside the request queue: they start or end the session.
+const UNQUEUED = new Set(['initialize', 'launch', 'disconnect', 'terminate']);
 
 export class KiteDebugSession extends LoggingDebugSession {
   private runtime: ReplayRuntime<RunState> | null = null;
@@ -82,9 +88,34 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.setDebuggerColumnsStartAt1(true);
   }
 
+  /**
+   * Requests are answered in order, one at a time: one about a part of the log not indexed yet
+   * waits for the indexer (indexWaits.ts), and those after it wait their turn, so every answer
+   * is what it would be with the whole log indexed.
+   */
   protected override dispatchRequest(request: DebugProtocol.Request): void {
     this.lastRequestAt = performance.now();
-    super.dispatchRequest(request);
+    if (UNQUEUED.has(request.command)) return super.dispatchRequest(request);
+    this.enqueue(async () => {
+      const rt = this.runtime;
+      const need = rt && !this.terminated ? indexNeedOf(request, rt, { line: (l) => this.convertClientLineToDebugger(l), writeSeq: (ref) => this.writes.seqOf(ref) }) : null;
+      if (rt && need) await rt.whenIndexed(() => this.terminated || need()).catch(() => undefined); // a failed index is reported once (indexingFailed)
+      this.lastRequestAt = performance.now();
+      super.dispatchRequest(request);
+      const moving = this.moving;
+      this.moving = null;
+      if (moving) await moving;
+    });
+  }
+
+  private queue: Promise<void> = Promise.resolve();
+  /** A movement that scans while the log is indexed (continue): the queue waits for its stop. */
+  private moving: Promise<void> | null = null;
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((e: unknown) => {
+      this.sendEvent(new OutputEvent(`kite: replay adapter error: ${e instanceof Error ? e.message : String(e)}\n`, 'important'));
+    });
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
@@ -131,14 +162,35 @@ export class KiteDebugSession extends LoggingDebugSession {
     const recordedRoot = opened.runtime.index.sessionStart?.root ?? '';
     this.root = args.root ? resolve(args.root) : recordedRoot;
     this.logPath = log;
-    if (args.mode === 'live') return this.launchLive(response, opened.runtime, args.liveMcp === true);
+    if (args.mode === 'live') {
+      // The live run is compared with the whole recording.
+      await opened.runtime.whenIndexed(() => false);
+      return this.launchLive(response, opened.runtime, args.liveMcp === true);
+    }
     this.runtime = opened.runtime;
     this.sendEvent(new InitializedEvent());
     await this.configurationFinished();
     this.sendResponse(response);
     const rt = this.runtime;
-    this.report(args.seq !== undefined ? rt.entryAtSeq(args.seq) : args.stopOnEntry ? rt.entry() : rt.start());
+    // In the request queue: after the breakpoints set before configurationDone, whatever they waited for.
+    const first = new Promise<void>((done) =>
+      this.enqueue(async () => {
+        try {
+          this.report(args.seq !== undefined ? await this.entryAtSeq(rt, args.seq) : args.stopOnEntry ? rt.entry() : await rt.startIndexed());
+        } finally {
+          done();
+        }
+      }),
+    );
+    await first;
     await this.warm(this.runtime);
+  }
+
+  /** The event with this seq: Kite numbers events from 0, so it is indexed once seq + 1 events are (or the log ends). */
+  private async entryAtSeq(rt: ReplayRuntime<RunState>, seq: number): Promise<Stop> {
+    await rt.whenIndexed(() => rt.length > seq).catch(() => undefined);
+    if (!rt.indexing.complete && rt.events.at(seq).seq !== seq) await rt.whenIndexed(() => false).catch(() => undefined);
+    return rt.entryAtSeq(seq);
   }
 
   /** Fold the run in the background; a telemetry output (hidden in VS Code) says when it is done. */
@@ -156,9 +208,16 @@ export class KiteDebugSession extends LoggingDebugSession {
   /** Read a log into a runtime, or answer the launch with an error naming the problem. */
   private async open(response: DebugProtocol.Response, log: string): Promise<OpenedReplay | null> {
     try {
-      const opened = await openReplay(log, { onOutput: (text, i) => this.logpointOutput(text, i), onProblem: (p) => this.laterProblem(log, p) });
-      for (const p of opened.problems) this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
+      const skipped = (p: LogProblem) => this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
+      const opened = await openReplay(log, {
+        onOutput: (text, i) => this.logpointOutput(text, i),
+        onProblem: (p) => this.laterProblem(log, p),
+        // The first stop comes after the first chunk; lines skipped further on are reported when reached.
+        incremental: { onScanProblem: skipped, ...this.opts.indexing },
+      });
+      for (const p of opened.problems) skipped(p);
       this.opened.push(opened);
+      opened.runtime.indexing.until(() => this.terminated).catch((e: unknown) => this.indexingFailed(log, e));
       return opened;
     } catch (e) {
       const err = openErrorOf(log, e);
@@ -166,6 +225,14 @@ export class KiteDebugSession extends LoggingDebugSession {
       this.fail(response, err.id, err.message, true);
       return null;
     }
+  }
+
+  /** The index stopped part-way (a line of an unsupported version, a read error): said as a failed launch would say it. */
+  private indexingFailed(log: string, e: unknown): void {
+    if (this.terminated) return;
+    const message = openErrorOf(log, e)?.message ?? `cannot replay ${log}: ${e instanceof Error ? e.message : String(e)}`;
+    const n = this.runtime?.length ?? 0;
+    this.sendEvent(new OutputEvent(`${message} (the replay shows the ${n} events before it)\n`, 'important'));
   }
 
   /** A problem found after launch: a line first parsed when shown, or the background chain check. */
@@ -282,7 +349,14 @@ export class KiteDebugSession extends LoggingDebugSession {
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     response.body = { allThreadsContinued: true };
-    this.move(response, (rt) => rt.continue());
+    const rt = this.rt(response, true);
+    if (!rt) return;
+    if (rt.indexing.complete) return this.move(response, (r) => r.continue());
+    // Answered at once (the client shows "running"); the stop comes when the scan, following the indexer, finds one.
+    this.sendResponse(response);
+    this.moving = rt.continueIndexed().then((stop) => {
+      if (!this.terminated) this.report(stop);
+    });
   }
   protected override nextRequest(response: DebugProtocol.NextResponse): void {
     this.move(response, (rt) => rt.next());
@@ -412,8 +486,8 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (!rt) return;
     const writeSeq = this.writes.seqOf(args.source?.sourceReference ?? args.sourceReference);
     if (writeSeq !== undefined) {
-      // The write's content is rebuilt from every event before it (writeResolver): the whole log, parsed.
-      void writeSnapshot(Array.from({ length: rt.length }, (_, i) => rt.events.at(i)), writeSeq).then(
+      // The write's content is rebuilt from the earlier writes to its file (writeResolver), found through the index.
+      void writeSnapshotIndexed(rt.index, writeSeq).then(
         (w) => {
           response.body = { content: w.known ? w.content : `${w.message}\n` };
           this.sendResponse(response);
@@ -424,8 +498,11 @@ export class KiteDebugSession extends LoggingDebugSession {
     }
     if (args.sourceReference !== TRANSCRIPT_REF && !(args.source && this.transcript.matches(args.source)))
       return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
-    response.body = { content: transcriptText(rt.transcript), mimeType: 'text/x-kite-transcript' };
-    this.sendResponse(response);
+    // Built in slices, outside the request queue: stepping goes on while a big transcript is made.
+    void transcriptTextSliced(rt.transcript).then((content) => {
+      response.body = { content, mimeType: 'text/x-kite-transcript' };
+      this.sendResponse(response);
+    });
   }
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse): void {

@@ -9,7 +9,7 @@ import type { EventKind, EventOf, KiteEvent } from '../protocol/events';
 import { UNUSUAL_STOPS } from './breakpoints';
 import { argPath } from './eventSummary';
 import { eventList, type EventList } from './eventList';
-import { f64, i32, type Grow } from './growArray';
+import { f64, i32, u8, type Grow } from './growArray';
 
 export interface CallInfo {
   id: string;
@@ -74,31 +74,15 @@ export function factsOfEvent(e: KiteEvent): IndexFacts {
 }
 
 export class EventIndex {
-  readonly tokens: Float64Array; // cumulative after event i
-  readonly cost: Float64Array;
-  readonly turns: Int32Array;
-  readonly gateFailures: Int32Array;
-  readonly tokenDetail: { input: Float64Array; output: Float64Array; cache_write: Float64Array; cache_read: Float64Array };
-  readonly retries: Int32Array;
-  readonly warnings: Int32Array;
-  readonly callOfEvent: Int32Array; // index into calls, -1 when the event is not part of a call
-  readonly calls: CallInfo[];
-  readonly modelOfGroup: Int32Array; // event index of the group's model reply, -1 if none
-  readonly modelOrdinal: Int32Array; // for a model event: how many model events came before it
-  readonly groupOfEvent: Int32Array;
-  readonly groups: EventGroup[];
-  readonly lastGate: Int32Array; // index of the latest gate event at or before i, -1 if none
-  readonly lastProgress: Int32Array; // latest progress or session_start at or before i
-  /** 1 where classify() may report something (a failed gate, a tool error, a refusal, …): scans skip the rest unparsed. */
-  readonly notable: Uint8Array;
-  readonly writesByPath: Map<string, WriteInfo[]>;
-  readonly sessionStart: EventOf<'session_start'> | null;
-  readonly lastSessionEnd: number; // index of the last session_end, -1 if none
-  readonly hasCompaction: boolean;
   readonly events: EventList;
+  private readonly b: EventIndexBuilder;
 
   /** Index of whole events (small logs, tests). */
   constructor(events: readonly KiteEvent[] | EventList);
+  /**
+   * Index fed by a line scan (lazyLog.ts), possibly still being fed: every table is read live, so
+   * the index covers the events indexed so far (events.length) and grows with them.
+   */
   constructor(events: EventList, built: EventIndexBuilder);
   constructor(events: readonly KiteEvent[] | EventList, built?: EventIndexBuilder) {
     this.events = eventList(events);
@@ -106,29 +90,42 @@ export class EventIndex {
     if (!b) {
       b = new EventIndexBuilder();
       for (let i = 0; i < this.events.length; i++) b.add(factsOfEvent(this.events.at(i)), this.events);
+      b.finish();
     }
-    const t = b.tables;
-    this.tokens = t.tokens.done();
-    this.cost = t.cost.done();
-    this.turns = t.turns.done();
-    this.gateFailures = t.gateFailures.done();
-    this.tokenDetail = { input: t.input.done(), output: t.output.done(), cache_write: t.cacheWrite.done(), cache_read: t.cacheRead.done() };
-    this.retries = t.retries.done();
-    this.warnings = t.warnings.done();
-    this.callOfEvent = t.callOfEvent.done();
-    this.modelOrdinal = t.modelOrdinal.done();
-    this.groupOfEvent = t.groupOfEvent.done();
-    this.lastGate = t.lastGate.done();
-    this.lastProgress = t.lastProgress.done();
-    this.notable = Uint8Array.from(t.notable.done());
-    this.groups = b.groups;
-    this.modelOfGroup = b.modelOfGroup.done();
-    this.calls = b.calls;
-    this.writesByPath = b.writesByPath;
-    this.sessionStart = b.sessionStart;
-    this.lastSessionEnd = b.lastSessionEnd;
-    this.hasCompaction = b.hasCompaction;
+    this.b = b;
   }
+
+  // Cumulative after event i.
+  get tokens(): Float64Array { return this.b.tables.tokens.view; }
+  get cost(): Float64Array { return this.b.tables.cost.view; }
+  get turns(): Int32Array { return this.b.tables.turns.view; }
+  get gateFailures(): Int32Array { return this.b.tables.gateFailures.view; }
+  get tokenDetail(): { input: Float64Array; output: Float64Array; cache_write: Float64Array; cache_read: Float64Array } {
+    const t = this.b.tables;
+    return { input: t.input.view, output: t.output.view, cache_write: t.cacheWrite.view, cache_read: t.cacheRead.view };
+  }
+  get retries(): Int32Array { return this.b.tables.retries.view; }
+  get warnings(): Int32Array { return this.b.tables.warnings.view; }
+  /** Index into calls, -1 when the event is not part of a call. */
+  get callOfEvent(): Int32Array { return this.b.tables.callOfEvent.view; }
+  get calls(): CallInfo[] { return this.b.calls; }
+  /** Event index of the group's model reply, -1 if none (yet). */
+  get modelOfGroup(): Int32Array { return this.b.modelOfGroup.view; }
+  /** For a model event: how many model events came before it. */
+  get modelOrdinal(): Int32Array { return this.b.tables.modelOrdinal.view; }
+  get groupOfEvent(): Int32Array { return this.b.tables.groupOfEvent.view; }
+  get groups(): EventGroup[] { return this.b.groups; }
+  /** Index of the latest gate event at or before i, -1 if none. */
+  get lastGate(): Int32Array { return this.b.tables.lastGate.view; }
+  /** Latest progress or session_start at or before i. */
+  get lastProgress(): Int32Array { return this.b.tables.lastProgress.view; }
+  /** 1 where classify() may report something (a failed gate, a tool error, a refusal, …): scans skip the rest unparsed. */
+  get notable(): Uint8Array { return this.b.tables.notable.view; }
+  get writesByPath(): Map<string, WriteInfo[]> { return this.b.writesByPath; }
+  get sessionStart(): EventOf<'session_start'> | null { return this.b.sessionStart; }
+  /** Index of the last session_end, -1 if none. */
+  get lastSessionEnd(): number { return this.b.lastSessionEnd; }
+  get hasCompaction(): boolean { return this.b.hasCompaction; }
 
   callAt(i: number): CallInfo | null {
     const c = this.callOfEvent[i];
@@ -186,7 +183,7 @@ function isNotable(e: IndexFacts): boolean {
 export class EventIndexBuilder {
   readonly tables = {
     tokens: f64(), cost: f64(), turns: i32(), gateFailures: i32(), input: f64(), output: f64(), cacheWrite: f64(), cacheRead: f64(),
-    retries: i32(), warnings: i32(), callOfEvent: i32(), modelOrdinal: i32(), groupOfEvent: i32(), lastGate: i32(), lastProgress: i32(), notable: i32(),
+    retries: i32(), warnings: i32(), callOfEvent: i32(), modelOrdinal: i32(), groupOfEvent: i32(), lastGate: i32(), lastProgress: i32(), notable: u8(),
   };
   readonly calls: CallInfo[] = [];
   readonly groups: EventGroup[] = [];
@@ -341,6 +338,12 @@ export class EventIndexBuilder {
     t.lastGate.push(s.gate);
     t.lastProgress.push(s.progress);
     t.notable.push(isNotable(e) ? 1 : 0);
+  }
+
+  /** Nothing more will be added: drop the tables' spare capacity. */
+  finish(): void {
+    for (const t of Object.values(this.tables)) t.trim();
+    this.modelOfGroup.trim();
   }
 
   private callFor(e: IndexFacts, i: number): number {

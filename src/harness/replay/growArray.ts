@@ -1,6 +1,8 @@
 // Typed arrays filled one element at a time when the final length is not known yet (a log index
-// built while the file streams by): doubling capacity, trimmed once at the end.
+// built while the file streams by): doubling capacity, trimmed once at the end. Read through
+// `view` while it grows (the debugger answers requests while a big log is still being indexed).
 type TypedArray = Float64Array | Int32Array | Uint8Array;
+
 
 export class Grow<T extends TypedArray> {
   private data: T;
@@ -27,6 +29,16 @@ export class Grow<T extends TypedArray> {
     this.data[i] = v;
   }
 
+  /** The backing array: valid for 0 <= i < length (a live index reads it while it grows). */
+  get view(): T {
+    return this.data;
+  }
+
+  /** Drop the spare capacity once nothing more is pushed (view is then exactly length long). */
+  trim(): void {
+    if (this.data.length !== this.length) this.data = this.data.slice(0, this.length) as T;
+  }
+
   /** The filled part (a copy, so the spare capacity is freed). */
   done(): T {
     return this.data.slice(0, this.length) as T;
@@ -35,3 +47,4 @@ export class Grow<T extends TypedArray> {
 
 export const f64 = (): Grow<Float64Array> => new Grow((n) => new Float64Array(n));
 export const i32 = (): Grow<Int32Array> => new Grow((n) => new Int32Array(n));
+export const u8 = (): Grow<Uint8Array> => new Grow((n) => new Uint8Array(n));

@@ -18,6 +18,7 @@ import { eventList, indexOfSeq, type EventList } from './eventList';
 import { eventLine } from './eventSummary';
 import { evaluate, renderTemplate, truthy, type ExprScope } from './expressions';
 import { buildScope } from './scope';
+import { COMPLETE, type IndexProgress } from './indexProgress';
 import { StateCursor, type StateFolder } from './stateCursor';
 import { eventForLine, transcriptOf, type Transcript } from './transcript';
 
@@ -44,6 +45,10 @@ export interface RuntimeOptions<S> {
   folder?: StateFolder<S>;
   messagesOf?: (state: S) => Message[] | null;
   snapshotEvery?: number;
+  /** How far a log still being indexed has got (default: complete, the events are all there). */
+  indexing?: IndexProgress;
+  /** Events expected in a log still being indexed (sets the snapshot density). */
+  expectedEvents?: number;
   /** Logpoint output (already interpolated). */
   onOutput?: (text: string, index: number) => void;
 }
@@ -65,6 +70,7 @@ export class ReplayRuntime<S = unknown> {
   private assistantAt: number[] = [];
 
   readonly events: EventList;
+  readonly indexing: IndexProgress;
 
   /** Events in memory, or the index of a big log (lazyLog.ts) whose events are read on demand. */
   constructor(
@@ -74,12 +80,13 @@ export class ReplayRuntime<S = unknown> {
     this.index = source instanceof EventIndex ? source : new EventIndex(eventList(source));
     const events = this.index.events;
     this.events = events;
-    this.transcript = transcriptOf(this.index, opts.name);
+    this.indexing = opts.indexing ?? COMPLETE;
+    this.transcript = transcriptOf(this.index, opts.name, this.indexing);
     // Dense snapshots: a snapshot shares finished calls and messages with the run (reducer.ts
     // cloneRunState), so it costs O(calls / 256 + open parts) and a jump anywhere costs one such
     // clone plus at most `every` reducer steps, each parsing its event from the log at most once
     // (a small cache of parsed events). At most ~2,000 snapshots, whatever the length.
-    this.snapshotEvery = opts.snapshotEvery ?? Math.max(256, Math.round(events.length / 2000));
+    this.snapshotEvery = opts.snapshotEvery ?? Math.max(256, Math.round((opts.expectedEvents ?? events.length) / 2000));
     this.cursor = opts.folder ? new StateCursor(events, opts.folder, this.snapshotEvery) : null;
   }
 
@@ -90,6 +97,12 @@ export class ReplayRuntime<S = unknown> {
    */
   async warm(signal?: { cancelled: boolean; busy?: () => boolean }, slice = 500): Promise<void> {
     if (!this.cursor) return;
+    // The index first: requests wait on it, the fold only makes later ones faster.
+    try {
+      await this.indexing.until(() => signal?.cancelled === true);
+    } catch {
+      return; // indexing stopped (the session ended, or it failed and said so): nothing more to fold for
+    }
     for (let i = slice; ; i += slice) {
       // Interactive requests first: while a person is stepping, the fold waits.
       while (signal?.busy?.() && !signal.cancelled) await new Promise<void>((r) => setTimeout(r, 25));
@@ -102,6 +115,31 @@ export class ReplayRuntime<S = unknown> {
 
   get length(): number {
     return this.events.length;
+  }
+
+  /** The indexer added events: give them transcript lines. */
+  indexAdvanced(): void {
+    this.transcript.extend();
+  }
+
+  /** Resolves once `ready()` holds or the whole log is indexed (at once for a log read whole). */
+  async whenIndexed(ready: () => boolean): Promise<void> {
+    await this.indexing.until(ready);
+    this.transcript.extend();
+  }
+
+  /**
+   * Whether what the views show at event i is final: its event is indexed, and so are the rest
+   * of its tool call (the frame of a write names the intent's path; its file content is as the
+   * tool left it) and its turn's model reply (the turn number, the messages sent).
+   */
+  settledAt(i: number): boolean {
+    if (this.indexing.complete) return true;
+    if (i >= this.length) return false;
+    const call = this.index.callAt(i);
+    if (call && call.tool < 0) return false;
+    const g = this.index.groupOfEvent[i];
+    return this.index.modelOfGroup[g] >= 0 || this.index.groups.length > g + 1;
   }
   get current(): KiteEvent {
     return this.events.at(this.position);
@@ -126,8 +164,9 @@ export class ReplayRuntime<S = unknown> {
     const m = this.index.modelOfGroup[this.index.groupOfEvent[i]];
     if (m < 0 || !this.cursor || !this.opts.messagesOf) return null;
     // A compaction rewrote earlier messages (stubs, a summary): the conversation is no longer
-    // append-only, so each turn's messages come from the fold up to just before its reply.
-    if (this.index.hasCompaction) return this.messagesByFold(i);
+    // append-only, so each turn's messages come from the fold up to just before its reply. The
+    // same while the log is still being indexed (no final fold yet; a compaction may come).
+    if (this.index.hasCompaction || !this.indexing.complete) return this.messagesByFold(i);
     if (!this.allMessages) {
       const all = this.opts.messagesOf(this.cursor.stateAfter(this.length - 1));
       if (!all) return null;
@@ -240,6 +279,35 @@ export class ReplayRuntime<S = unknown> {
   continue(): Stop {
     const hit = this.scan(this.position + 1, this.length - 1, 1);
     return hit ?? this.land(this.length - 1, 'step', `End of the run log: ${this.describe(this.length - 1)}`);
+  }
+
+  /**
+   * continue() on a log still being indexed: scans what is indexed, waits for more, and goes on,
+   * so it stops at the first breakpoint as soon as the indexer reaches it (each event is scanned once).
+   */
+  async continueIndexed(): Promise<Stop> {
+    return (await this.scanIndexed(this.position + 1)) ?? this.land(this.length - 1, 'step', `End of the run log: ${this.describe(this.length - 1)}`);
+  }
+
+  /** start() on a log still being indexed (the first event counts). */
+  async startIndexed(): Promise<Stop> {
+    this.position = 0;
+    return (await this.scanIndexed(0)) ?? this.land(this.length - 1, 'step', `End of the run log: ${this.describe(this.length - 1)}`);
+  }
+
+  private async scanIndexed(from: number): Promise<Stop | null> {
+    let next = from;
+    for (;;) {
+      const to = this.length - 1;
+      if (next <= to) {
+        const hit = this.scan(next, to, 1);
+        if (hit) return hit;
+        next = to + 1;
+      }
+      if (this.indexing.complete && next >= this.length) return null;
+      // A failed index ends where it failed (the session says why): the scan ends there too.
+      await this.whenIndexed(() => this.length > next).catch(() => undefined);
+    }
   }
 
   reverseContinue(): Stop {

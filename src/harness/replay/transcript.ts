@@ -5,6 +5,8 @@
 import type { EventOf, KiteEvent } from '../protocol/events';
 import { EventIndex } from './eventIndex';
 import type { EventList } from './eventList';
+import { i32 } from './growArray';
+import { COMPLETE, type IndexProgress } from './indexProgress';
 import { showControlChars } from '../protocol/controlChars';
 import { tokensOf } from '../protocol/totals';
 import { eventLine, fmtInt, fmtUsd, oneLine } from './eventSummary';
@@ -19,15 +21,19 @@ export interface TurnGroup {
 /**
  * Line numbers are known from the index alone; the text of a line is made when it is asked for
  * (a 1M-event transcript is never built at launch, only when a client asks for the whole text).
+ * For a log still being indexed it covers the events indexed so far: new events only add lines
+ * at the end (their turn's header first when they start one), so no line number ever changes.
  */
 export interface Transcript {
-  lineCount: number;
+  readonly lineCount: number;
   /** The text of 1-based line n (1 <= n <= lineCount). */
   line(n: number): string;
-  lineOfEvent: Int32Array; // event index -> 1-based line
-  eventOfLine: Int32Array; // (line - 1) -> event index, or -1 for the run header, -(2 + group) for turn headers
-  groupOfEvent: Int32Array; // event index -> index into groups
-  groups: TurnGroup[];
+  readonly lineOfEvent: Int32Array; // event index -> 1-based line
+  readonly eventOfLine: Int32Array; // (line - 1) -> event index, or -1 for the run header, -(2 + group) for turn headers
+  readonly groupOfEvent: Int32Array; // event index -> index into groups
+  readonly groups: TurnGroup[];
+  /** Take in the events indexed since the last call (a log still being indexed). */
+  extend(): void;
 }
 
 function runHeader(index: EventIndex, name: string): string {
@@ -54,31 +60,57 @@ function groupHeader(index: EventIndex, gi: number): string {
   return `── Turn ${g.turn} ──`;
 }
 
-/** The transcript of an indexed log: its line structure now, each line's text on demand. */
-export function transcriptOf(index: EventIndex, name = 'run'): Transcript {
-  const n = index.events.length;
-  const lineCount = 1 + index.groups.length + n;
-  const eventOfLine = new Int32Array(lineCount);
-  const lineOfEvent = new Int32Array(n);
+/** The transcript of an indexed log: its line structure now, each line's text on demand. `indexing`: complete, or how far a log being indexed has got. */
+export function transcriptOf(index: EventIndex, name = 'run', indexing: IndexProgress = COMPLETE): Transcript {
+  const eventOfLine = i32();
+  const lineOfEvent = i32();
   const groups: TurnGroup[] = [];
-  eventOfLine[0] = -1;
-  let line = 1;
-  for (let gi = 0; gi < index.groups.length; gi++) {
-    const g = index.groups[gi];
-    eventOfLine[line++] = -(2 + gi);
-    groups.push({ ...g, headerLine: line });
-    for (let i = g.first; i <= g.last; i++) {
-      eventOfLine[line++] = i;
-      lineOfEvent[i] = line;
+  eventOfLine.push(-1);
+  let trimmed = false;
+  const extend = (): void => {
+    const n = index.events.length;
+    const groupOf = index.groupOfEvent;
+    for (let i = lineOfEvent.length; i < n; i++) {
+      const gi = groupOf[i];
+      while (groups.length <= gi) {
+        const g = index.groups[groups.length];
+        eventOfLine.push(-(2 + groups.length));
+        groups.push({ turn: g.turn, first: g.first, last: g.first, headerLine: eventOfLine.length });
+      }
+      groups[gi].last = i;
+      eventOfLine.push(i);
+      lineOfEvent.push(eventOfLine.length);
     }
-  }
+    if (indexing.complete && !trimmed && lineOfEvent.length === n) {
+      eventOfLine.trim();
+      lineOfEvent.trim();
+      trimmed = true;
+    }
+  };
+  extend();
   const text = (l: number): string => {
-    const v = eventOfLine[l - 1];
+    const v = eventOfLine.view[l - 1];
     if (v >= 0) return `    ${eventLine(index.events.at(v))}`;
     if (v === -1) return runHeader(index, name);
     return groupHeader(index, -v - 2);
   };
-  return { lineCount, line: text, lineOfEvent, eventOfLine, groupOfEvent: index.groupOfEvent, groups };
+  return {
+    get lineCount() {
+      return eventOfLine.length;
+    },
+    line: text,
+    get lineOfEvent() {
+      return lineOfEvent.view;
+    },
+    get eventOfLine() {
+      return eventOfLine.view;
+    },
+    get groupOfEvent() {
+      return index.groupOfEvent;
+    },
+    groups,
+    extend,
+  };
 }
 
 /** The transcript of events in memory (the extension's transcript documents, tests). */
@@ -91,7 +123,7 @@ export function buildTranscript(events: readonly KiteEvent[] | EventList, name =
  * the turn for a turn header, the first event for the run header; null past the end.
  */
 export function eventForLine(t: Transcript, line: number): number | null {
-  if (line < 1 || line > t.lineCount || t.lineOfEvent.length === 0) return null;
+  if (line < 1 || line > t.lineCount || t.lineCount < 2) return null; // no events: no lines to stop on
   const v = t.eventOfLine[line - 1];
   if (v >= 0) return v;
   if (v === -1) return 0;
@@ -101,5 +133,19 @@ export function eventForLine(t: Transcript, line: number): number | null {
 export function transcriptText(t: Transcript): string {
   const lines: string[] = new Array<string>(t.lineCount);
   for (let l = 1; l <= t.lineCount; l++) lines[l - 1] = t.line(l);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The same text built a slice of lines at a time, yielding to the event loop between slices: a
+ * 1M-event transcript parses every event, and the loop it runs on (the extension host, the
+ * adapter answering requests) must not stop for that long.
+ */
+export async function transcriptTextSliced(t: Transcript, slice = 2000): Promise<string> {
+  const lines: string[] = new Array<string>(t.lineCount);
+  for (let l = 1; l <= t.lineCount; l++) {
+    lines[l - 1] = t.line(l);
+    if (l % slice === 0) await new Promise<void>((r) => setImmediate(r));
+  }
   return lines.join('\n') + '\n';
 }

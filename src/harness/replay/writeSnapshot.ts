@@ -2,21 +2,45 @@
 // shows instead of the live workspace file. Rebuilt by the same rule as the timeline's diffs
 // (writeResolver: the log, plus the file before the run from git); the extension's `kite-file:`
 // documents and the adapter's `source` request both call this. No 'vscode' here.
-import type { KiteEvent } from '../protocol/events';
+import type { EventOf, KiteEvent } from '../protocol/events';
 import { fileBeforeRun } from '../events/fileBeforeRun';
-import { WriteIndex, resolveWrite } from '../events/writeResolver';
+import { WriteIndex, isWriteName, resolveWrite } from '../events/writeResolver';
+import type { EventIndex } from './eventIndex';
+import { indexOfSeq } from './eventList';
 
 export type WriteSnapshot = { path: string; known: true; content: string; stage: 'applied' | 'proposed' } | { path: string | null; known: false; message: string };
 
 /** The file written by the call event `seq` belongs to: as applied (else as proposed) by that call. */
 export async function writeSnapshot(events: readonly KiteEvent[], seq: number): Promise<WriteSnapshot> {
+  return snapshotOf(events, events.find((e) => e.seq === seq) ?? null, events[0]?.kind === 'session_start' ? events[0] : null, seq);
+}
+
+/**
+ * The same from a replay's index (a big log read lazily): only the events of write calls are
+ * parsed, found through the index's calls, never the whole log.
+ */
+export async function writeSnapshotIndexed(index: EventIndex, seq: number): Promise<WriteSnapshot> {
+  const { events } = index;
+  const picked: number[] = [];
+  for (const c of index.calls) if (isWriteName(c.name)) for (const j of [c.proposed, c.approval, c.intent, c.tool]) if (j >= 0) picked.push(j);
+  picked.sort((a, b) => a - b);
+  const i = indexOfSeq(events, seq);
+  const first = events.length ? events.at(0) : null;
+  return snapshotOf(
+    picked.map((j) => events.at(j)),
+    i >= 0 ? events.at(i) : null,
+    first?.kind === 'session_start' ? first : null,
+    seq,
+  );
+}
+
+/** `writes`: the events of write calls (at least), in log order. */
+async function snapshotOf(writes: readonly KiteEvent[], at: KiteEvent | null, start: EventOf<'session_start'> | null, seq: number): Promise<WriteSnapshot> {
   const index = new WriteIndex();
-  for (const e of events) index.add(e);
-  const at = events.find((e) => e.seq === seq);
+  for (const e of writes) index.add(e);
   const call = at ? index.callOf(at) : null;
   if (!call) return { path: null, known: false, message: `event ${seq} of this log is not part of a file write` };
-  const bySeq = new Map(events.map((e) => [e.seq, e]));
-  const start = events[0]?.kind === 'session_start' ? events[0] : null;
+  const bySeq = new Map(writes.map((e) => [e.seq, e]));
   const v = await resolveWrite(index, call, { event: async (s) => bySeq.get(s) ?? null, base: (p, h) => fileBeforeRun(start, p, h) });
   if (v.applied !== null) return { path: call.path, known: true, content: v.applied, stage: 'applied' };
   if (v.proposed !== null) return { path: call.path, known: true, content: v.proposed, stage: 'proposed' };
