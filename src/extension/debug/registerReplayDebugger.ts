@@ -3,28 +3,16 @@
 // a log is all it does); live replays run the agent loop, which never runs in the extension host,
 // and very large logs take seconds to index, so both get the stand-alone adapter as a process.
 import * as vscode from 'vscode';
-import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ReplayConfigurationProvider } from './replayConfigurationProvider';
 import type { RunLogFolders } from '../runLogFolders';
 import { activeLog, parseReplayArg, pickRun, rootOfLog } from './runLogs';
 import { TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
 import { WriteDocuments, writeDocUri } from './writeDocuments';
+import { adapterRunsOutOfProcess } from '../../harness/replay/adapterPlacement';
 import { WRITE_DOC_SCHEME } from '../../harness/replay/writeSnapshot';
 
 export const DEBUG_TYPE = 'kite';
-/** Logs above this size (~15,000 events) are indexed in the adapter's own process. */
-const OUT_OF_PROCESS_BYTES = 16 * 1024 * 1024;
-
-function logSize(log: unknown): number {
-  if (typeof log !== 'string') return 0;
-  try {
-    return statSync(log).size;
-  } catch {
-    return 0; // missing: the adapter answers launch with the reason
-  }
-}
-
 export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders): void {
   const adapterJs = context.asAbsolutePath('dist/debugAdapter.js');
   const transcripts = new TranscriptDocuments();
@@ -35,7 +23,7 @@ export function registerReplayDebugger(context: vscode.ExtensionContext, folders
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       // Loaded on first use: activation stays light.
       createDebugAdapterDescriptor: async (session) => {
-        if (session.configuration.mode === 'live' || logSize(session.configuration.log) > OUT_OF_PROCESS_BYTES) {
+        if (adapterRunsOutOfProcess(session.configuration.mode, session.configuration.log)) {
           // ELECTRON_RUN_AS_NODE: on desktop the extension host's binary is Electron.
           return new vscode.DebugAdapterExecutable(process.execPath, [adapterJs], { env: { ELECTRON_RUN_AS_NODE: '1', KITE_DAP_TRANSCRIPT_URIS: '1' } });
         }
