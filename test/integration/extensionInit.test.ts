@@ -40,12 +40,19 @@ describe('extension: Initialize Kite in This Workspace', function () {
     const problems = async (rel: string, edit: (text: string) => string): Promise<string[]> => {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(ws, rel)));
       await vscode.window.showTextDocument(doc);
-      const text = doc.getText();
       // A workspace edit of the document, not of an editor: it holds even when another editor
       // (a timeline tab, a diff) takes the focus meanwhile, which made TextEditor.edit return false.
-      const change = new vscode.WorkspaceEdit();
-      change.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), edit(text));
-      assert.ok(await vscode.workspace.applyEdit(change));
+      // The reset just rewrote the file on disk: while VS Code reloads the document an edit can be
+      // refused, so it is made again on the document as it is then (a few times at most).
+      let applied = false;
+      for (let attempt = 0; attempt < 5 && !applied; attempt++) {
+        if (attempt) await new Promise((r) => setTimeout(r, 300));
+        const text = doc.getText();
+        const change = new vscode.WorkspaceEdit();
+        change.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), edit(text));
+        applied = await vscode.workspace.applyEdit(change);
+      }
+      assert.ok(applied, `the edit of ${rel} was refused 5 times`);
       const diags = await waitFor(
         `a schema problem in ${rel}`,
         () => {

@@ -3,9 +3,9 @@
 // "Accept All" (CodeLens) → the second diff → the editor-title "Accept All" button → the command
 // prompt → "Run once" → the run ends done: the files hold the proposal, the feature is done and
 // committed, the Kite view shows it. Screenshots: approve-diff.png (the diff) and approve-diff-done.png.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resetSample, useScript, until } from './kiteScenario.mjs';
+import { clearScript, resetSample, until, useScript } from './kiteScenario.mjs';
 
 // Also in stage C: the packaged VSIX must carry a working harness server (dist/harnessServer.js).
 export const vsix = true;
@@ -82,7 +82,7 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   await screenshot('approve-diff-done');
 
   // Leave the sample as other scenarios expect it.
-  rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
+  clearScript(workspace);
   resetSample(workspace);
   // Hand the window on as found: the Explorer in the side bar (the Kite view holds a timeline webview too).
   await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});

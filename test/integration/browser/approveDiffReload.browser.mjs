@@ -3,9 +3,9 @@
 // (kite.resumeInterruptedRuns = "always" here) and the same diff opens again, live. Then the
 // editor-title Reject All asks for a reason in an input box, the agent proposes again, and
 // "Kite: Stop Agent" ends the run cancelled. Screenshot: approve-diff-reject-reason.png.
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { resetSample, useScript, until } from './kiteScenario.mjs';
+import { clearScript, resetSample, until, useScript } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, screenshot, log }) {
@@ -59,7 +59,7 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
   const tabs = await until(page, async () => (await page.locator('.tabs-container .tab', { hasText: 'ledger.js' }).count()) === 0, 10_000);
   check('no approval diff is left open', tabs);
 
-  rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
+  clearScript(workspace);
   resetSample(workspace);
   // Hand the window on as found: the Explorer in the side bar (the Kite view holds a timeline webview too).
   await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});

@@ -1,6 +1,6 @@
 // Shared by Kite's extension scenarios: a clean sample workspace (real git) and the scripted model.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const repo = new URL('../../..', import.meta.url).pathname;
@@ -61,6 +61,16 @@ export function useScript(workspace, name, extra = {}) {
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   const script = join(repo, 'test', 'fixtures', 'scripts', name);
   writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'kite.model': `script:${script}`, ...extra }, null, 2));
+}
+
+/**
+ * Back to the default model: the workspace settings emptied, not deleted. Deleting .vscode/ shuts
+ * VS Code's watcher on it down ("watched path got deleted"), and the next scenario's settings were
+ * then never read (it ran with the previous model).
+ */
+export function clearScript(workspace) {
+  const settings = join(workspace, '.vscode', 'settings.json');
+  if (existsSync(settings)) writeFileSync(settings, '{}\n');
 }
 
 /**

@@ -6,9 +6,9 @@
 // with the arguments and the rule, Pending Approvals lists "Call echo · MCP server everything" → "Allow once" → the log holds the server's real answer.
 // Screenshots: mcp-view.png (the tree), mcp-approval.png (the prompt).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { onlySectionOpen, repo, resetSample, until, useScript } from './kiteScenario.mjs';
+import { clearScript, onlySectionOpen, repo, resetSample, until, useScript } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, screenshot, log }) {
@@ -68,7 +68,7 @@ export async function run({ page, workspace, check, runCommand, screenshot, log 
     check('the run ends', await until(page, () => events().some((e) => e.kind === 'session_end'), 60_000));
   } finally {
     await page.keyboard.press('Escape').catch(() => {});
-    rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
+    clearScript(workspace);
     resetSample(workspace);
     await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});
   }

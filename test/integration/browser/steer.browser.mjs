@@ -4,9 +4,7 @@
 // "Run once" → the log holds the message as a `user` event (reason steer) after the command's
 // result and before the next reply, so the next model request carries it; the timeline shows the
 // row. Then "Kite: Stop Agent". Screenshots: steer-sent.png (box and prompt), steer.png (the row).
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { latestRunEvents, onlyTimelineOpen, resetSample, useScript, until } from './kiteScenario.mjs';
+import { clearScript, latestRunEvents, onlyTimelineOpen, resetSample, until, useScript } from './kiteScenario.mjs';
 
 const STEER = 'Keep the old rounding behind a flag named LEGACY_ROUNDING, please.';
 
@@ -72,7 +70,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     check('the run ends when stopped', await until(page, () => events().some((e) => e.kind === 'session_end'), 20_000));
   } finally {
     await reopen();
-    rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
+    clearScript(workspace);
     resetSample(workspace);
     await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});
   }

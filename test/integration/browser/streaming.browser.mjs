@@ -3,9 +3,7 @@
 // extension-stream.json: 6 characters every 120 ms) → the current turn's row fills with the reply
 // as it is generated, its thinking collapsed → the logged reply replaces the row. Then "Kite: Stop
 // Agent". Screenshot: streaming.png (the turn being written).
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { latestRunEvents, onlyTimelineOpen, resetSample, useScript, until } from './kiteScenario.mjs';
+import { clearScript, latestRunEvents, onlyTimelineOpen, resetSample, until, useScript } from './kiteScenario.mjs';
 
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, findFrame, screenshot }) {
@@ -44,7 +42,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     await runCommand('Kite: Stop Agent').catch(() => {});
     await until(page, () => events().some((e) => e.kind === 'session_end'), 20_000);
     await reopen();
-    rmSync(join(workspace, '.vscode'), { recursive: true, force: true });
+    clearScript(workspace);
     resetSample(workspace);
     await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});
   }
