@@ -111,6 +111,20 @@ async function views(dc: DebugClient): Promise<unknown> {
   return out;
 }
 
+/** A held in-process session and a fully indexed reference adapter on the same log; `done` stops both. */
+async function heldAndReference(log: string): Promise<{ held: InProcess; ref: DebugClient; done: () => Promise<void> }> {
+  const held = await inProcess();
+  const reference = await fullyIndexed(log).catch(async (e: unknown) => {
+    await held.close();
+    throw e;
+  });
+  const done = async (): Promise<void> => {
+    await held.close();
+    await reference.stop();
+  };
+  return { held, ref: reference.dc, done };
+}
+
 /** The reference: a session whose whole log is indexed before anything is asked. */
 async function fullyIndexed(log: string): Promise<{ dc: DebugClient; stop: () => Promise<void> }> {
   const ref = await inProcess();
@@ -139,9 +153,7 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('stops on entry after the first chunk; a request about a later position waits for the indexer, then answers as with the whole log', async () => {
-    const held = await inProcess();
-    const reference = await fullyIndexed(log);
-    const ref = reference.dc;
+    const { held, ref, done } = await heldAndReference(log);
     try {
       const stopped = await launch(held.dc, { log });
       assert.equal(stopped.body.reason, 'entry');
@@ -180,15 +192,12 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       const [text, refText] = await Promise.all([held.dc.sourceRequest({ source: src, sourceReference: src.sourceReference ?? 0 }), ref.sourceRequest({ source: refSrc, sourceReference: refSrc.sourceReference ?? 0 })]);
       assert.equal(text.body.content, refText.body.content, 'the same transcript, header counts included');
     } finally {
-      await held.close();
-      await reference.stop();
+      await done();
     }
   });
 
   it('stepping near the indexed edge waits for the next event, and the Totals are those of the whole log', async () => {
-    const held = await inProcess();
-    const reference = await fullyIndexed(log);
-    const ref = reference.dc;
+    const { held, ref, done } = await heldAndReference(log);
     try {
       await launch(held.dc, { log });
       const rt = held.session().replay;
@@ -216,15 +225,12 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       assert.equal(e.body.description, refEnd.body.description);
       assert.deepEqual(await views(held.dc), await views(ref));
     } finally {
-      await held.close();
-      await reference.stop();
+      await done();
     }
   });
 
   it('continue stops at a breakpoint as soon as the indexer reaches it, with the rest of the log not indexed yet', async () => {
-    const held = await inProcess();
-    const reference = await fullyIndexed(log);
-    const ref = reference.dc;
+    const { held, ref, done } = await heldAndReference(log);
     try {
       await launch(held.dc, { log });
       const rt = held.session().replay;
@@ -260,8 +266,7 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       assert.equal(s.body.description, r.body.description);
       assert.equal((await where(held.dc)).seq, (await where(ref)).seq);
     } finally {
-      await held.close();
-      await reference.stop();
+      await done();
     }
   });
 
