@@ -1,6 +1,7 @@
 // Follows the runs the harness server drives: a status bar item (feature, turn, tokens, cost
 // against budget), a progress notification with Cancel, and a closing message per run.
 import * as vscode from 'vscode';
+import { usdLimitText } from '../harness/budget/usdLimitText';
 import type { KiteEvent } from '../harness/protocol/events';
 import type { RunEnded } from '../harness/protocol/rpc';
 import type { SandboxInfo } from '../harness/protocol/sandboxInfo';
@@ -275,7 +276,7 @@ export class RunTracker implements vscode.Disposable {
     void vscode.commands.executeCommand('setContext', 'kite.running', this.runs.size > 0);
     const r = [...this.runs.values()].at(-1);
     if (!r) return this.status.hide();
-    const budget = r.usdLimit !== null ? ` / $${r.usdLimit.toFixed(2)}` : '';
+    const budget = r.usdLimit !== null ? ` / ${usdLimitText(r.usdLimit)}` : '';
     const more = this.runs.size > 1 ? ` (+${this.runs.size - 1})` : '';
     const sb = statusSandbox(r.sandbox);
     this.status.text = `$(sync~spin) Kite ${r.feature} · turn ${r.turn} · ${r.tokensEstimated ? '~' : ''}${formatTokens(r.tokens)} tok${r.tokensEstimated ? ' (estimated)' : ''} · ${r.priceUnknown ? 'price unknown' : formatUsd(r.costUsd)}${budget}${observationStatus(r.observationTokens ?? 0, r.observationLimit ?? null)}${sb.mark}${more}`;

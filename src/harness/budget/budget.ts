@@ -1,6 +1,7 @@
 // Budgets, checked before every model call: turns, tokens (input + output + cache writes +
 // cache reads), dollars, wall time. A budget is a hard stop, not a suggestion in the prompt.
 import { assertNever, type Limits } from '../protocol/events';
+import { usdLimitText } from './usdLimitText';
 
 /** The limits checked before a model call; observation tokens are checked before a tool result
  *  enters the conversation (context/observationBudget.ts). */
@@ -63,7 +64,7 @@ export function describeStop(s: BudgetStop): string {
     case 'tokens':
       return `token budget reached: ${s.used.toLocaleString('en-US')} of ${s.max.toLocaleString('en-US')} tokens used`;
     case 'usd':
-      return `dollar budget reached: $${s.used.toFixed(4)} of $${s.max.toFixed(2)} spent`;
+      return `dollar budget reached: $${s.used.toFixed(4)} of ${usdLimitText(s.max)} spent`;
     case 'wall_s':
       return `wall-time budget reached: ${s.used.toFixed(0)} s of ${s.max} s`;
     case 'observation_tokens': {

@@ -12,6 +12,7 @@ import { killAllCommandGroups } from '../sandbox/runner';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
+import { nextStep } from './nextStep';
 import { pendingCalls, pendingCallsText } from './pendingCalls';
 import { starterProblem } from './initCommand';
 import { replayMain } from './replayCommand';
@@ -163,7 +164,8 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
       };
       const starter = base.featureId ? null : starterProblem(join(base.root, PROGRESS_FILE));
       if (starter) throw new ProgressError('invalid_progress', starter);
-      if (!f.all) return await report(await runFeature(base, host), out, live);
+      const dir = args.positionals[0];
+      if (!f.all) return await report(await runFeature(base, host), out, live, dir);
       let ran = 0;
       for (;;) {
         let s: RunSummary;
@@ -177,7 +179,7 @@ export async function runMain(argv: string[], deps: RunCommandDeps = {}): Promis
           throw e;
         }
         ran++;
-        const code = await report(s, out, live);
+        const code = await report(s, out, live, dir);
         if (code !== 0) return code;
         if (controller.signal.aborted) return 1;
         // the next feature's run starts from the commit this one made (its progress entry included: the tree is clean).
@@ -208,7 +210,7 @@ function withRows(inner: Host, onEvent: ((e: KiteEvent) => void) | undefined): H
 }
 
 /** The timeline (unless it was already shown live) and the one summary line. */
-export async function report(s: RunSummary, out: Out, live = false): Promise<number> {
+export async function report(s: RunSummary, out: Out, live = false, dir?: string): Promise<number> {
   if (!live) out.out(formatTimeline(await readEvents(s.logPath, out), { says: true }));
   if (s.paused) {
     const run = basename(s.logPath).replace(/\.jsonl$/, '');
@@ -225,6 +227,8 @@ export async function report(s: RunSummary, out: Out, live = false): Promise<num
   // One sentence, the same the VS Code notification shows (events/whyEnded.ts).
   if (s.outcome !== 'done') out.err(`kite: ${s.why ?? s.error ?? `${s.feature} ended ${s.outcome}`}`);
   if (s.outcome === 'error' && s.error?.includes('\n')) out.err(s.error); // the full error under its sentence
+  const next = nextStep(s, dir);
+  if (next) out.err(next);
   return s.outcome === 'done' ? 0 : 1;
 }
 

@@ -1,6 +1,7 @@
 // The briefing: the first user message of a run. Everything run-specific the model needs —
 // goal, feature, earlier notes, the recent progress log, AGENTS.md, the checks — in one place.
 import { existsSync, readFileSync } from 'node:fs';
+import { usdLimitText } from '../budget/usdLimitText';
 import { join } from 'node:path';
 import type { Limits, Mode } from '../protocol/events';
 import { isVerifyNone, verifyOf, type Feature, type ProgressFile } from '../progress/progressFile';
@@ -32,7 +33,7 @@ function budgetLine(l: Partial<Limits>): string | null {
   const parts: string[] = [];
   if (l.turns) parts.push(`${l.turns} model turns`);
   if (l.tokens) parts.push(`${l.tokens.toLocaleString('en-US')} tokens`);
-  if (l.usd) parts.push(`$${l.usd.toFixed(2)}`);
+  if (l.usd) parts.push(usdLimitText(l.usd));
   if (l.wall_s) parts.push(l.wall_s % 60 === 0 ? `${l.wall_s / 60} minutes` : `${l.wall_s} seconds`);
   return parts.length ? `- Budget: at most ${parts.join(', ')}. When one runs out, the session ends as budget_exceeded and nothing is committed.` : null;
 }

@@ -61,7 +61,8 @@ describe('kite run: the timeline printed at the end', () => {
     const c = new Capture();
     assert.equal(await report(summary(log, 'gate_failed'), c, false), 1);
     // issue 18 item 4: a run that is not done also says why on stderr (here the summary carries no sentence)
-    assert.deepEqual(c.stderr, [`kite: warning: no timeline: no such log: ${log}`, 'kite: F1 ended gate_failed']);
+    assert.deepEqual(c.stderr.slice(0, 2), [`kite: warning: no timeline: no such log: ${log}`, 'kite: F1 ended gate_failed']);
+    assert.match(c.stderr[2]!, /^Next: kite diagnose no-such-run/);
     assert.match(c.stdout.at(-1)!, /^F1: gate_failed in 2 turns/);
   });
 
