@@ -89,7 +89,7 @@ describe('timeline webview in Chromium', function () {
     assert.match((await deny.getAttribute('class')) ?? '', /l-error/);
     assert.equal(await deny.locator('.c-summary').textContent(), 'run · deny:pipe-to-shell — piping a download into a shell is never allowed');
     assert.equal(await tp.page.locator('.row[data-seq="26"] .c-status').textContent(), 'edited');
-    assert.match((await tp.page.locator('.row[data-seq="19"] .c-summary').textContent()) ?? '', /python -m pytest -q tests\/test_rounding.py exited 4/);
+    assert.match((await tp.page.locator('.row[data-seq="19"] .c-summary').textContent()) ?? '', /python -m pytest -q tests\/test_rounding.py exit 4/);
     assert.equal(await tp.page.locator('.row[data-seq="44"] .c-summary').textContent(), `done · 8 turns · 26.8k tokens · ${formatUsd((demo[44] as Extract<KiteEvent, { kind: 'session_end' }>).cost_usd)} · 9c1e4b7a — Fees use Decimal half-up; added tests/test_rounding.py.`);
     assert.equal(await tp.page.textContent('#run-badge'), 'done');
     assert.equal(await tp.page.textContent('#stats'), `8 turns · 26.8k tokens · ${formatUsd(totalCost)} of $5.00 · 3 errors`);

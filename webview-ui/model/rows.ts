@@ -4,6 +4,7 @@ import { assertNever, type KiteEvent } from '../../src/harness/protocol/events';
 import { fullLengthOf } from '../../src/harness/protocol/webviewMessages';
 import { compactionLine } from '../../src/harness/protocol/compaction';
 import { compactNumber, firstLine, formatUsd } from './format';
+import { checkExitText } from '../../src/harness/protocol/checkExit';
 
 export type RowLevel = 'info' | 'ok' | 'warn' | 'error';
 
@@ -214,7 +215,7 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
       row.level = e.passed ? 'ok' : 'error';
       row.ms = e.checks.reduce((s, c) => s + c.ms, 0);
       row.summary = failing
-        ? `attempt ${e.attempt} · ${failing.command} ${failing.timed_out ? 'timed out' : `exited ${failing.exit_code}`}${failing.output_tail ? ` — ${lastLine(failing.output_tail)}` : ''}`
+        ? `attempt ${e.attempt} · ${failing.command} ${checkExitText(failing)}${failing.output_tail ? ` — ${lastLine(failing.output_tail)}` : ''}`
         : `attempt ${e.attempt} · ${e.checks.length} check${e.checks.length === 1 ? '' : 's'} passed`;
       row.actions |= ACTION_OUTPUT;
       break;

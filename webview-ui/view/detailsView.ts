@@ -5,6 +5,7 @@ import { showControlChars } from '../../src/harness/protocol/controlChars';
 import { fullLengthOf, isTrimmed } from '../../src/harness/protocol/webviewMessages';
 import { ACTION_DIFF, ACTION_OUTPUT, ACTION_RAW, ACTION_REPLAY, ACTION_RESTORE, type Row } from '../model/rows';
 import { formatClock, formatMs, formatUsd } from '../model/format';
+import { checkExitText } from '../../src/harness/protocol/checkExit';
 
 export type RowAction = 'openDiff' | 'openOutput' | 'openRaw' | 'replayFromHere' | 'restoreToHere';
 
@@ -166,7 +167,7 @@ export function detailText(e: KiteEvent): string {
     case 'user':
       return note(e.text);
     case 'gate':
-      return [e.feedback ? note(e.feedback) : 'All checks passed.', ...e.checks.map((c) => `$ ${c.command}  → ${c.timed_out ? 'timed out' : `exit ${c.exit_code}`} (${formatMs(c.ms)}, ${c.source})${c.output_tail ? `\n${c.output_tail}` : ''}`)].join('\n\n');
+      return [e.feedback ? note(e.feedback) : 'All checks passed.', ...e.checks.map((c) => `$ ${c.command}  → ${checkExitText(c)} (${formatMs(c.ms)}, ${c.source})${c.output_tail ? `\n${c.output_tail}` : ''}`)].join('\n\n');
     case 'approval':
       return [e.reason ? `Reason: ${e.reason}` : '', e.diff ?? '', e.edited_args !== undefined ? JSON.stringify(e.edited_args, null, 2) : ''].filter(Boolean).join('\n\n') || `${e.decision}${e.always ? ' (always allow)' : ''}`;
     case 'session_end':

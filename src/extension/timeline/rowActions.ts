@@ -7,6 +7,7 @@ import { fileBeforeRun } from '../../harness/events/fileBeforeRun';
 import type { TimelineDocs } from './timelineDocs';
 import { resolveWrite, type WriteIndex } from '../../harness/events/writeResolver';
 import { cannotRebuild, diffViews } from './diffViews';
+import { checkExitText } from '../../harness/protocol/checkExit';
 
 /** What a row action needs from the timeline showing the log. */
 export interface ActionSource {
@@ -48,7 +49,7 @@ export class RowActions {
         text = e.output;
         break;
       case 'gate':
-        text = [e.feedback || 'All checks passed.', ...e.checks.map((c) => `$ ${c.command}\n→ ${c.timed_out ? 'timed out' : `exit ${c.exit_code}`} after ${c.ms} ms (${c.source})\n${c.output_tail}`)].join('\n\n');
+        text = [e.feedback || 'All checks passed.', ...e.checks.map((c) => `$ ${c.command}\n→ ${checkExitText(c)} after ${c.ms} ms (${c.source})\n${c.output_tail}`)].join('\n\n');
         break;
       case 'user':
         text = e.text;

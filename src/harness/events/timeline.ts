@@ -5,6 +5,7 @@ import { compactionLine } from '../protocol/compaction';
 import { showControlChars } from '../protocol/controlChars';
 import { describeSandbox } from '../protocol/sandboxInfo';
 import type { KiteEvent } from '../protocol/events';
+import { checkExitText } from '../protocol/checkExit';
 
 const ARGS_WIDTH = 60;
 
@@ -89,7 +90,7 @@ export class TimelineFormatter {
       case 'gate': {
         const checks = e.checks
           .map((x) => [x, showControlChars(x.command, { oneLine: true })] as const)
-          .map(([x, cmd]) => (x.exit_code === 0 && !x.timed_out ? `✓ ${cmd}` : `✗ ${cmd} (${x.timed_out ? 'timed out' : x.exit_code === null ? 'killed' : `exit ${x.exit_code}`})`))
+          .map(([x, cmd]) => (x.exit_code === 0 && !x.timed_out ? `✓ ${cmd}` : `✗ ${cmd} (${checkExitText(x)})`))
           .join('  ');
         // Issue 18: nothing to run is not a failed attempt; no change is one, and says so.
         if (e.unverified !== undefined && !e.passed) return `${secs(e.t)}  gate ${paint(c, 33, 'UNVERIFIED')}  no check to run`;

@@ -29,6 +29,13 @@ describe('timeline text', () => {
     ]);
   });
 
+  it('a check whose binary is missing (exit 127) says "command not found" on its gate row', () => {
+    const rows = formatTimeline([
+      ev(1, { kind: 'gate', attempt: 1, passed: false, feedback: 'f', checks: [{ command: 'cargo test', exit_code: 127, ms: 1, timed_out: false, output_tail: 'sh: cargo: not found', source: 'check' }] }),
+    ]).split('\n');
+    assert.deepEqual(rows, ['    1.0s  gate FAILED (attempt 1)  ✗ cargo test (exit 127: command not found)']);
+  });
+
   it('token counts of every size are grouped by thousands as en-US prints them', () => {
     const model = (t: number, input: number, output: number) =>
       ev(t, { kind: 'model', turn: 1, ms: 1, stop: 'tool_use', content: [], input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 1_000_000, cost_usd: 0, model: 'm', retries: 0 });

@@ -60,7 +60,7 @@ describe('timeline rows', () => {
     const always = rowFromEvent(ev.approval({ always: true }), 0, ctx);
     assert.equal(always.summary, 'write_file · always allow');
     const gate = rowFromEvent(ev.gate({ passed: false, attempt: 2, checks: [{ command: 'npm run lint', exit_code: 0, ms: 10, timed_out: false, output_tail: '', source: 'check' }, { command: 'pytest -q', exit_code: 1, ms: 20, timed_out: false, output_tail: 'E assert 1 == 2\n1 failed in 0.1s\n', source: 'verify' }] }), 0, ctx);
-    assert.deepEqual([gate.title, gate.summary, gate.ms, gate.level], ['Gate failed', 'attempt 2 · pytest -q exited 1 — 1 failed in 0.1s', 30, 'error']);
+    assert.deepEqual([gate.title, gate.summary, gate.ms, gate.level], ['Gate failed', 'attempt 2 · pytest -q exit 1 — 1 failed in 0.1s', 30, 'error']);
     const slow = rowFromEvent(ev.gate({ passed: false, checks: [{ command: 'pytest', exit_code: null, ms: 120000, timed_out: true, output_tail: '', source: 'verify' }] }), 0, ctx);
     assert.equal(slow.summary, 'attempt 1 · pytest timed out');
   });
