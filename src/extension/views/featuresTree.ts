@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { FeatureStatus } from '../../harness/protocol/events';
-import { parseProgress, type Feature } from '../../harness/progress/progressFile';
+import { parseProgress, ProgressError, type Feature } from '../../harness/progress/progressFile';
 import { describeJsonProblem, parseJsonText } from '../../harness/config/jsonText';
 
 export const PROGRESS_FILE = 'kite-progress.json';
@@ -149,7 +149,7 @@ export class FeaturesTree implements vscode.TreeDataProvider<FeatureNode>, vscod
         }),
       );
     } catch (err) {
-      return [{ kind: 'problem', message: err instanceof Error ? err.message : String(err) }];
+      return [{ kind: 'problem', message: err instanceof Error ? err.message : String(err), at: err instanceof ProgressError ? err.at : undefined }];
     }
   }
 

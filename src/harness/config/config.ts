@@ -153,7 +153,7 @@ export function parseConfig(text: string, file = CONFIG_FILE): KiteConfig {
   if (!json.ok) throw new ConfigError('invalid_json', describeJsonProblem(file, json.problem));
   const raw = json.value;
   const parsed = KiteConfigFileSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error, { raw, knownKeys: Object.keys(KiteConfigFileSchema.shape) }));
+  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error, { raw, knownKeys: Object.keys(KiteConfigFileSchema.shape), text }));
   return withDefaults(parsed.data);
 }
 

@@ -1,5 +1,6 @@
 // One wording for every zod failure on a file a person edits: the file, the JSON path, the problem.
 import type { z } from 'zod';
+import { issueLocation } from './issueLocation';
 
 /** "$.budget.turns" style path of one zod issue. */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -15,6 +16,8 @@ export interface IssueOptions {
   knownKeys?: readonly string[];
   /** How a path is shown (default: jsonPath). */
   label?: (path: readonly PropertyKey[]) => string;
+  /** The file's text: the message then starts "file:line:column:" at the first problem. */
+  text?: string;
 }
 
 function valueAt(raw: unknown, path: readonly PropertyKey[]): { found: boolean; value?: unknown } {
@@ -96,5 +99,11 @@ export function formatIssues(file: string, error: z.ZodError, opts: IssueOptions
   const issues = error.issues.flatMap(expandUnion);
   const parts = issues.slice(0, 5).map((i) => `${label(i.path)}: ${describeIssue(i, opts)}`);
   if (issues.length > 5) parts.push(`and ${issues.length - 5} more problem(s)`);
-  return `${file}: ${parts.join('; ')}`;
+  const at = opts.text !== undefined && issues[0] ? firstIssueAt(opts.text, issues[0]) : null;
+  return `${file}${at ? `:${at.line}:${at.column}` : ''}: ${parts.join('; ')}`;
+}
+
+/** Where the first problem is in the text (null when the text does not locate it). */
+export function firstIssueAt(text: string, issue: z.core.$ZodIssue): { line: number; column: number } | null {
+  return issueLocation(text, issue.path, issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined);
 }

@@ -115,7 +115,7 @@ export function loadCase(dir: string): EvalCase {
   const json = parseJsonText(text);
   if (!json.ok) throw new SuiteError('bad_case', describeJsonProblem(file, json.problem));
   const parsed = CaseSchema.safeParse(json.value);
-  if (!parsed.success) throw new SuiteError('bad_case', formatIssues(file, parsed.error, { raw: json.value, knownKeys: Object.keys(CaseObjectSchema.shape) }));
+  if (!parsed.success) throw new SuiteError('bad_case', formatIssues(file, parsed.error, { raw: json.value, knownKeys: Object.keys(CaseObjectSchema.shape), text }));
   return { name: basename(resolve(dir)), dir: resolve(dir), file, spec: parsed.data };
 }
 

@@ -50,7 +50,7 @@ function readJsonFile<T>(root: string, rel: string, schema: z.ZodType<T>): T | n
   const json = parseJsonWithComments(text);
   if (!json.ok) throw new ConfigError('invalid_json', describeJsonProblem(file, json.problem));
   const parsed = schema.safeParse(json.value);
-  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error, { raw: json.value }));
+  if (!parsed.success) throw new ConfigError('invalid_config', formatIssues(file, parsed.error, { raw: json.value, text }));
   return parsed.data;
 }
 

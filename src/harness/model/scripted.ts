@@ -60,7 +60,7 @@ export class ScriptedModel implements Model {
       throw new ModelError('script_invalid', `${abs}: a script is a JSON array of replies (Messages API responses with content, stop_reason, usage) or {"replies": [...]}; this file holds ${got}`);
     }
     const parsed = wrapped ? WrappedScriptSchema.safeParse(raw) : ScriptSchema.transform((replies) => ({ replies, stream: undefined })).safeParse(raw);
-    if (!parsed.success) throw new ModelError('script_invalid', formatIssues(abs, parsed.error, { raw, label: replyLabel(wrapped) }));
+    if (!parsed.success) throw new ModelError('script_invalid', formatIssues(abs, parsed.error, { raw, label: replyLabel(wrapped), text }));
     return new ScriptedModel(parsed.data.replies, `script:${abs}`, parsed.data.stream ?? null);
   }
 

@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { FeatureStatusSchema, OutcomeSchema } from '../protocol/events';
 import { ContractsSchema } from '../policy/contracts';
-import { formatIssues, jsonPath } from '../config/formatIssues';
+import { firstIssueAt, formatIssues, jsonPath } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonText } from '../config/jsonText';
 import { kiteFileError } from './kiteFileError';
 import { JudgeCheckSchema } from '../gate/judgeCheck';
@@ -76,6 +76,8 @@ export class ProgressError extends Error {
   constructor(
     readonly code: ProgressErrorCode,
     message: string,
+    /** Where in the file the problem is, when it is a schema problem the text locates. */
+    readonly at?: { line: number; column: number },
   ) {
     super(message);
     this.name = 'ProgressError';
@@ -99,7 +101,10 @@ export function parseProgress(text: string, file = PROGRESS_FILE): ProgressFile 
   if (!json.ok) throw new ProgressError('invalid_json', describeJsonProblem(file, json.problem));
   const raw = json.value;
   const parsed = ProgressFileSchema.safeParse(raw);
-  if (!parsed.success) throw new ProgressError('invalid_progress', formatIssues(file, parsed.error, { raw, label: progressLabel(raw) }));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new ProgressError('invalid_progress', formatIssues(file, parsed.error, { raw, label: progressLabel(raw), text }), first ? (firstIssueAt(text, first) ?? undefined) : undefined);
+  }
   return parsed.data;
 }
 

@@ -34,7 +34,7 @@ describe('MCP servers that fail at the start (system)', function () {
     const p = mcpProject();
     writeFiles(p, { '.mcp.json': JSON.stringify({ mcpServers: { x: { command: '' } } }) });
     const progress = readFileSync(join(p.repo, 'kite-progress.json'), 'utf8');
-    await assert.rejects(runScript(p, [say('Done.')]), /\.mcp\.json: \$\.mcpServers\.x\.command/);
+    await assert.rejects(runScript(p, [say('Done.')]), /\.mcp\.json:\d+:\d+: \$\.mcpServers\.x\.command/);
     assert.equal(readFileSync(join(p.repo, 'kite-progress.json'), 'utf8'), progress, 'the progress file is untouched');
     assert.equal(existsSync(join(p.repo, '.kite', 'runs')), false, 'no log was started');
   });

@@ -58,11 +58,11 @@ describe('kite mcp list / kite trust / kite run with MCP servers (system)', func
     writeFiles(p, { '.vscode/mcp.json': JSON.stringify({ servers: { broken: { command: 'x', args: 'not-a-list' } } }) });
     const r = kite(cli, p.repo, ['mcp', 'list'], { KITE_STATE_DIR: p.stateDir });
     assert.equal(r.status, 2, r.stdout + r.stderr);
-    assert.match(r.stderr, /\.vscode\/mcp\.json: \$\.servers\.broken/);
+    assert.match(r.stderr, /\.vscode\/mcp\.json:\d+:\d+: \$\.servers\.broken/);
     writeFiles(p, { '.vscode/mcp.json': '{}' });
     writeConfig(p, { mcp: { servers: { ok: { command: 'x', cwd: '/elsewhere' } } } });
     const r2 = kite(cli, p.repo, ['mcp', 'list'], { KITE_STATE_DIR: p.stateDir });
     assert.equal(r2.status, 2);
-    assert.match(r2.stderr, /\.kite\/config\.json: \$\.mcp\.servers\.ok.*cwd/);
+    assert.match(r2.stderr, /\.kite\/config\.json:\d+:\d+: \$\.mcp\.servers\.ok.*cwd/);
   });
 });

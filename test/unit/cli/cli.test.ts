@@ -100,7 +100,7 @@ describe('kite CLI (in process)', function () {
     git(repo, 'commit', '-qam', 'bad config');
     let r = await run([repo, '--model', `script:${DEMO_SCRIPT}`]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /config\.json: \$\.budget\.usd: /);
+    assert.match(r.stderr, /config\.json:\d+:\d+: \$\.budget\.usd: /);
     assert.equal(r.stderr.trim().split('\n').length, 1);
 
     const plain = tempDir();
@@ -123,7 +123,7 @@ describe('kite CLI (in process)', function () {
     writeFileSync(badScript, '[{"content": 1}]');
     r = await run([tempRepo(), '--model', `script:${badScript}`]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /s\.json: reply 1 \(\$\[0\]\) content: /);
+    assert.match(r.stderr, /s\.json:\d+:\d+: reply 1 \(\$\[0\]\) content: /);
   });
 
   it('--allow-dirty starts anyway; a run that does not end done exits 1 and prints timeline + summary', async () => {

@@ -35,7 +35,8 @@ describe('config (.kite/config.json)', () => {
   });
 
   it('errors name the file and the JSON path of each problem', () => {
-    assert.equal(fails('{"budget": {"turns": "ten"}}').message.startsWith('.kite/config.json: $.budget.turns:'), true);
+    // file:line:column of the bad value (a terminal link), then the JSON path
+    assert.equal(fails('{\n  "budget": {"turns": "ten"}}').message.startsWith('.kite/config.json:2:23: $.budget.turns:'), true);
     assert.match(fails('{"checks": ["npm test", 3]}').message, /\$\.checks\[1\]/);
     assert.match(fails('{"max_gate_failures": 0}').message, /\$\.max_gate_failures/);
     assert.match(fails('{"chekcs": []}').message, /chekcs/); // a typo is not silently ignored
@@ -75,5 +76,20 @@ describe('config (.kite/config.json)', () => {
     const c = loadConfig(root);
     assert.equal(c.model, 'claude-haiku-4-5');
     assert.equal(c.log_dir, 'logs');
+  });
+});
+
+describe('config schema problems say where they are', () => {
+  it('an unknown key points at the key; a missing field at its object; comments do not shift the position', () => {
+    const at = (text: string) => {
+      try {
+        parseConfig(text, 'c.json');
+      } catch (e) {
+        return (e as Error).message.match(/^c\.json:(\d+):(\d+): /)?.slice(1, 3).join(':');
+      }
+      return 'parsed';
+    };
+    assert.equal(at('{\n  // budget below\n  "budgte": {}\n}'), '3:3');
+    assert.equal(at('{\n  "checks": [\n    {"name": "t"}\n  ]\n}'), '3:5');
   });
 });

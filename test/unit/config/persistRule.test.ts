@@ -127,12 +127,12 @@ describe('"always allow" saved to .kite/config.json', () => {
       (e: unknown) =>
         e instanceof ConfigError &&
         e.code === 'invalid_config' &&
-        e.message.startsWith(`${configFile(root)}: $: unknown key "modle"`) &&
+        e.message.startsWith(`${configFile(root)}:3:3: $: unknown key "modle"`) &&
         e.message.endsWith('; the rule was not saved'),
     );
     assert.equal(readFileSync(configFile(root), 'utf8'), text);
     const rulesNotAList = project('{ "policy": { "rules": "none" } }');
-    assert.throws(() => appendPolicyRule(rulesNotAList, allowRuleForCommand('ls')), /config\.json: \$\.policy\.rules: .*expected array.*; the rule was not saved$/);
+    assert.throws(() => appendPolicyRule(rulesNotAList, allowRuleForCommand('ls')), /config\.json:\d+:\d+: \$\.policy\.rules: .*expected array.*; the rule was not saved$/);
     assert.equal(readFileSync(configFile(rulesNotAList), 'utf8'), '{ "policy": { "rules": "none" } }');
     // A valid file, and a rule that would make it invalid: checked on the result, nothing written.
     const valid = '{\n  "checks": ["npm test"] // gate\n}\n';

@@ -58,7 +58,7 @@ describe('scripted model', () => {
     };
     const ok = { content: [{ type: 'text', text: 'x' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } };
     const noStop = { content: [{ type: 'text', text: 'x' }], usage: { input_tokens: 1, output_tokens: 1 } };
-    assert.match(fails(write('a.json', JSON.stringify([ok, ok, noStop]))), /a\.json: reply 3 \(\$\[2\]\) stop_reason: missing \(expected one of "end_turn"/);
+    assert.match(fails(write('a.json', JSON.stringify([ok, ok, noStop]))), /a\.json:\d+:\d+: reply 3 \(\$\[2\]\) stop_reason: missing \(expected one of "end_turn"/);
     assert.match(fails(write('b.json', JSON.stringify({ replies: [ok, { ...ok, usage: {} }] }))), /reply 2 \(\$\.replies\[1\]\) usage\.input_tokens: missing/);
     assert.match(fails(write('c.json', '[\n  {"content": []},\n]')), /c\.json:3:1: not valid JSON: trailing comma before \]/);
     assert.match(fails(write('d.json', JSON.stringify(ok))), /d\.json: a script is a JSON array of replies .* this file holds an object without "replies"/);

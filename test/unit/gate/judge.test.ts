@@ -42,7 +42,7 @@ describe('judged checks', () => {
     });
 
     it('a bad rubric is an error naming the file and the entry', () => {
-      const bad = (checks: unknown) => assert.throws(() => parseConfig(JSON.stringify({ checks }), '/w/.kite/config.json'), (e: unknown) => e instanceof ConfigError && e.code === 'invalid_config' && e.message.startsWith('/w/.kite/config.json: ') && /\$\.checks\[1\]/.test(e.message));
+      const bad = (checks: unknown) => assert.throws(() => parseConfig(JSON.stringify({ checks }), '/w/.kite/config.json'), (e: unknown) => e instanceof ConfigError && e.code === 'invalid_config' && /^\/w\/\.kite\/config\.json:\d+:\d+: /.test(e.message) && /\$\.checks\[1\]/.test(e.message));
       bad(['npm test', { judge: RUBRIC, pass: 'maybe' }]);
       bad(['npm test', { judge: '   ' }]);
       bad(['npm test', { jugde: RUBRIC }]);

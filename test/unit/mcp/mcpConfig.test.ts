@@ -37,9 +37,9 @@ describe('MCP server configuration', () => {
       const root = workspace(files);
       return () => loadMcpServers(root, loadConfig(root).mcp);
     };
-    assert.throws(bad({ '.mcp.json': JSON.stringify({ mcpServers: { x: { args: ['a'] } } }) }), /\.mcp\.json: \$\.mcpServers\.x/);
+    assert.throws(bad({ '.mcp.json': JSON.stringify({ mcpServers: { x: { args: ['a'] } } }) }), /\.mcp\.json:\d+:\d+: \$\.mcpServers\.x/);
     assert.throws(bad({ '.vscode/mcp.json': '{"servers": {"x": {"command": "a",}' }), /\.vscode\/mcp\.json/);
-    assert.throws(bad({ '.kite/config.json': JSON.stringify({ mcp: { servers: { 'bad name!': { command: 'a' } } } }) }), /config\.json: \$\.mcp\.servers/);
+    assert.throws(bad({ '.kite/config.json': JSON.stringify({ mcp: { servers: { 'bad name!': { command: 'a' } } } }) }), /config\.json:\d+:\d+: \$\.mcp\.servers/);
     assert.throws(bad({ '.kite/config.json': JSON.stringify({ mcp: { servers: { x: { command: 'a', env: { 'NOT-A-NAME': 'v' } } } } }) }), /\$\.mcp\.servers\.x\.env/);
     assert.throws(bad({ '.kite/config.json': JSON.stringify({ mcp: { severs: {} } }) }), /\$\.mcp/);
   });

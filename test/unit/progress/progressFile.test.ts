@@ -40,8 +40,10 @@ describe('progress file', () => {
   });
 
   it('a bad file is a clear error with the JSON path', () => {
-    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "t", "status": "finished"}]}').message, /^kite-progress\.json: \$\.features\[0\]\.status \(feature F1\): /);
+    assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "t", "status": "finished"}]}').message, /^kite-progress\.json:1:65: \$\.features\[0\]\.status \(feature F1\): /);
     assert.match(problem('{"features": []}').message, /\$\.goal/);
+    // the Features view opens the file there (issue 18 item 10), not at line 1
+    assert.deepEqual((problem('{"goal": "g",\n "features": [\n  {"id": "F1", "title": "t", "status": "finished"}]}') as ProgressError).at, { line: 3, column: 40 });
     assert.match(problem('{"goal": "g", "features": [{"id": "F1", "title": "a", "status": "todo"}, {"id": "F1", "title": "b", "status": "todo"}]}').message, /\$\.features\[1\]\.id \(feature F1\): duplicate feature id "F1"/);
     assert.equal(problem('{"goal": ').code, 'invalid_json');
   });
