@@ -139,7 +139,7 @@ describe('"always allow" saved to .kite/config.json', () => {
     const fine = project(valid);
     assert.throws(
       () => appendPolicyRule(fine, { id: 'allow:bad', decision: 'allow', tool: 'run', command_pattern: '(unclosed' }),
-      (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${configFile(fine)}: $.policy.rules[0].command_pattern: not a valid regular expression`) && e.message.endsWith('; the rule was not saved'),
+      (e: unknown) => e instanceof ConfigError && e.message.startsWith(`${configFile(fine)}:9:28: $.policy.rules[0].command_pattern: not a valid regular expression`) && e.message.endsWith('; the rule was not saved'),
     );
     assert.equal(readFileSync(configFile(fine), 'utf8'), valid);
   });
