@@ -4,6 +4,7 @@
 import { basename, relative } from 'node:path';
 import { assertNever } from '../protocol/events';
 import type { RunSummary } from '../run';
+import { shellQuote as quote } from '../protocol/shellQuote';
 
 /** `dir` is the project folder as the person typed it (undefined: the current folder). */
 export function nextStep(s: RunSummary, dir: string | undefined): string | null {
@@ -32,9 +33,4 @@ export function nextStep(s: RunSummary, dir: string | undefined): string | null 
     default:
       return assertNever(s.outcome, 'outcome');
   }
-}
-
-/** Ids and paths are pasted into a shell: quote anything that is not plainly safe. */
-function quote(s: string): string {
-  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -10,6 +10,7 @@ import { planRestoreOfLog, RestoreError, type RestoreChange, type RestorePlan } 
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import type { Command } from './commands';
 import { reportFailure, stdio, type Out } from './output';
+import { shellQuote } from '../protocol/shellQuote';
 
 const FLAGS: FlagSpec[] = [
   { name: 'to', type: 'string', value: 'SEQ', help: 'the event to restore to: the workspace as it was right after it (see `kite timeline LOG`)' },
@@ -98,7 +99,11 @@ export async function restoreMain(argv: string[], out: Out = stdio, deps: Restor
     const r = await applyRestore(plan, { overwriteChanged });
     for (const c of r.restored) out.out(`${c.action === 'remove' ? 'removed ' : 'restored'} ${c.path}`);
     for (const k of r.kept) out.out(`kept     ${k.path}: ${k.reason}`);
-    if (r.event) out.out(`Logged as event ${r.event.seq} (restore) in ${plan.log}.`);
+    if (r.event) {
+      out.out(`Logged as event ${r.event.seq} (restore) in ${plan.log}.`);
+      // A restore is itself a point in the log: restoring to the event before it is the way back.
+      out.out(`To undo: kite restore ${shellQuote(log)} --to ${plan.lastSeq} --yes puts ${r.restored.length === 1 ? 'this file' : 'these files'} back as ${r.restored.length === 1 ? 'it was' : 'they were'} before this restore.`);
+    }
     if (r.kept.length) {
       out.err(`kite: ${plural(r.kept.length, 'file')} kept as ${r.kept.length === 1 ? 'it was' : 'they were'} (listed above)${changed.length && !overwriteChanged ? '; --force-changed overwrites the ones you changed' : ''}`);
       return 1;

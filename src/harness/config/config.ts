@@ -12,6 +12,7 @@ import { ContractsSchema } from '../policy/contracts';
 import { HooksConfigSchema, type HooksConfig } from '../hooks/hookConfig';
 import { ContextConfigSchema, resolveContextSettings, type ContextSettings } from '../context/contextConfig';
 import { formatIssues } from './formatIssues';
+import { issueLocation } from './issueLocation';
 import { McpConfigSchema } from '../mcp/mcpConfigSchema';
 import { logDirProblem } from './logDir';
 import { describeJsonProblem, parseJsonWithComments } from './jsonText';
@@ -192,19 +193,20 @@ export function withDefaults(c: KiteConfigFile): KiteConfig {
 /** Load `<root>/.kite/config.json`; a missing file means all defaults. */
 export function loadConfig(root: string): KiteConfig {
   const file = join(root, CONFIG_FILE);
-  if (!existsSync(file)) return checkedLogDir(withDefaults({}), root, file);
+  if (!existsSync(file)) return checkedLogDir(withDefaults({}), root, file, '');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new ConfigError('unreadable', `${file}: cannot read (${(e as Error).message})`);
   }
-  return checkedLogDir(parseConfig(text, file), root, file);
+  return checkedLogDir(parseConfig(text, file), root, file, text);
 }
 
 /** log_dir against the real workspace: an absolute path elsewhere or a symlink out is refused. */
-function checkedLogDir(config: KiteConfig, root: string, file: string): KiteConfig {
+function checkedLogDir(config: KiteConfig, root: string, file: string, text: string): KiteConfig {
   const problem = logDirProblem(config.log_dir, root);
-  if (problem) throw new ConfigError('invalid_config', `${file}: $.log_dir: ${problem}`);
-  return config;
+  if (!problem) return config;
+  const at = issueLocation(text, ['log_dir']);
+  throw new ConfigError('invalid_config', `${file}${at ? `:${at.line}:${at.column}` : ''}: $.log_dir: ${problem}`);
 }

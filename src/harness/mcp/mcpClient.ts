@@ -13,6 +13,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CommandSandbox } from '../sandbox/commandSandbox';
 import { resolveHeaders, type McpServerEntry } from './mcpConfig';
+import { shellQuote } from '../protocol/shellQuote';
 
 export interface McpToolListing {
   name: string;
@@ -49,8 +50,7 @@ export type ConnectResult = { ok: true; connection: McpConnection } | { ok: fals
 
 /** POSIX shell quoting: the sandbox runs one command line with /bin/sh -c. */
 export function shellLine(command: string, args: readonly string[]): string {
-  const q = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  return [command, ...args].map(q).join(' ');
+  return [command, ...args].map(shellQuote).join(' ');
 }
 
 const STDERR_KEEP = 2000;

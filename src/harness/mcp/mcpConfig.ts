@@ -10,6 +10,7 @@ import { KITE_OWN_SECRETS } from '../sandbox/settings';
 import { formatIssues } from '../config/formatIssues';
 import { describeJsonProblem, parseJsonWithComments } from '../config/jsonText';
 import { McpServerSchema, ServerName, type McpConfig } from './mcpConfigSchema';
+import { shellQuote } from '../protocol/shellQuote';
 
 const VscodeFileSchema = z.object({ servers: z.record(ServerName, McpServerSchema).default({}) }).loose();
 const ClaudeFileSchema = z.object({ mcpServers: z.record(ServerName, McpServerSchema).default({}) }).loose();
@@ -76,9 +77,8 @@ export function loadMcpServers(root: string, kiteMcp: McpConfig | undefined): { 
 /** The command line as a person reads it in `kite mcp list` and the approval. */
 export function describeServer(spec: McpServerSpec): string {
   if ('url' in spec) return [spec.url, ...Object.keys(spec.headers).map((n) => `${n}: …`)].join(' ');
-  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
   const env = Object.keys(spec.env).map((n) => `${n}=…`);
-  return [...env, quote(spec.command), ...spec.args.map(quote)].join(' ');
+  return [...env, shellQuote(spec.command), ...spec.args.map(shellQuote)].join(' ');
 }
 
 const ENV_REF = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;

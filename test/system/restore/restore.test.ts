@@ -38,6 +38,14 @@ describe('kite restore: the workspace as it was right after an event (issue 18 i
     assert.equal(r.code, 0, r.stderr);
     assert.equal(text(f.repo, 'src/a.js'), A1, 'after the first write');
     assert.equal(text(f.repo, 'lib/new.js'), null, 'created later: removed');
+    // The way back is printed as a command, and it works: both files as the run left them.
+    const undo = r.stdout.match(/To undo: kite (restore \S+ --to \d+ --yes) puts these files back as they were before this restore\./);
+    assert.ok(undo, r.stdout);
+    r = kite(undo[1].split(' '), f.repo);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([text(f.repo, 'src/a.js'), text(f.repo, 'lib/new.js')], [A2, NEW], 'undone: as the run left them');
+    r = kite(['restore', f.log, '--to', String(w1), '--yes'], f.repo);
+    assert.equal(r.code, 0, r.stderr);
     r = kite(['restore', f.log, '--to', String(w2), '--yes'], f.repo);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(text(f.repo, 'src/a.js'), A2, 'after the edit (rebuilt by replaying it)');

@@ -99,8 +99,8 @@ describe('tools: properties (random and adversarial arguments)', function () {
   });
 
   it('run: adversarial arguments through the file tools never throw or hang, and touch nothing outside the workspace, .git/ or the logs', async () => {
+    // A hang fails on mocha's timeout (60 s), not on a wall-clock budget that a loaded machine can miss.
     const before = guarded.map(snapshot);
-    const began = Date.now();
     await fc.assert(
       fc.asyncProperty(fileCall, async ({ name, input }) => {
         const v = toolbox.validate(name, input);
@@ -113,7 +113,6 @@ describe('tools: properties (random and adversarial arguments)', function () {
       }),
       { numRuns: 1000 },
     );
-    assert.ok(Date.now() - began < 20_000, `the property run took ${Date.now() - began} ms`);
     guarded.forEach((dir, i) => assert.deepEqual(snapshot(dir), before[i], `${dir} changed`));
     assert.equal(fs.readFileSync(path.join(ws.root, 'latin1.txt'), 'latin1'), 'caf\xe9\n');
   });
