@@ -124,18 +124,20 @@ describe('kite CLI: dependable endings (issue 18)', function () {
     assert.ok(end?.kind === 'session_end' && end.commit === git(repo, 'rev-parse', 'HEAD'), 'the sha is kept in the log');
   });
 
-  it('the last stderr line of a gate_failed run names the failing check and its exit code', () => {
+  it('a gate_failed run ends stderr with why (the failing check and its exit code) and the next step as commands', () => {
     const repo = project({ verify: 'node -e "process.exit(3)"' }, { checks: [], max_gate_failures: 1 });
     const r = kite(['run', '--unattended', '--model', `script:${script([write('w1', 'src/fee.js', 'module.exports = () => 3;\n'), say('Done.')])}`], repo);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^kite: F1 ended gate_failed: `node -e "process\.exit\(3\)"` \(the feature's verify command\) exited with code 3 at gate attempt 1 of 1\.$/m);
+    assert.match(r.stderr, /gate attempt 1 of 1\.\nNext: kite diagnose \S+ explains it; kite run --feature F1 retries it; kite reset F1 puts it back to todo\.\n?$/);
   });
 
-  it('the last stderr line of a budget stop names the limit', () => {
+  it('a budget stop says which limit on stderr, then how to retry with a larger one', () => {
     const repo = project({ verify: 'true' }, { checks: [] });
     const r = kite(['run', '--unattended', '--max-turns', '1', '--model', `script:${script([write('w1', 'src/fee.js', 'x\n'), say('Done.')])}`], repo);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^kite: F1 ended budget_exceeded: turn budget reached: 1 of 1 model turns used\.$/m);
+    assert.match(r.stderr, /model turns used\.\nNext: .*kite run --feature F1 retries it with a larger limit \(--max-turns, --max-tokens, --max-usd\)/);
   });
 
   it('kite reset ID [DIR] puts a failed feature back to todo, keeps its notes and commits nothing', () => {
