@@ -8,13 +8,13 @@ import { UnattendedHost } from '../../../src/harness/cli/unattendedHost';
 import type { HooksConfig } from '../../../src/harness/hooks/hookConfig';
 import { trustWorkspace } from '../../../src/harness/hooks/trust';
 import type { Host } from '../../../src/harness/host';
-import { say, ScriptedModel, use } from '../../../src/harness/model/scripted';
+import { reply, say, ScriptedModel, use } from '../../../src/harness/model/scripted';
 import type { Message } from '../../../src/harness/protocol/content';
 import type { EventOf, KiteEvent } from '../../../src/harness/protocol/events';
 import { runFeature, type RunOptions } from '../../../src/harness/run';
 import { git, tempDir, tempRepo } from '../../unit/loop/kit';
 
-export { say, use, ScriptedModel };
+export { reply, say, use, ScriptedModel };
 
 const PROGRESS = { goal: 'Greet', log: [], features: [{ id: 'F1', title: 'Write hi.txt', status: 'todo', verify: 'test -f hi.txt', notes: '' }] };
 
