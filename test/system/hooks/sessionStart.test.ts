@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hook, hookedRepo, ofKind, requestText, runIn, useOwnTrustStore, WRITES_HI } from './kit';
+import type { Host } from '../../../src/harness/host';
+import { resumeRun } from '../../../src/harness/resume';
+import { hook, hookedRepo, ofKind, readEvents, requestText, runIn, say, ScriptedModel, use, useOwnTrustStore, WRITES_HI } from './kit';
 
 describe('SessionStart hooks', function () {
   this.timeout(120_000);
@@ -59,5 +61,27 @@ describe('SessionStart hooks', function () {
       assert.equal(model.requests.length, 0, command);
       assert.match(summary.error ?? '', said);
     }
+  });
+});
+
+describe('SessionStart hooks on resume', function () {
+  this.timeout(120_000);
+  useOwnTrustStore();
+
+  it('`kite resume` runs them again with source resume; their context reaches the next model request', async () => {
+    const root = hookedRepo({ SessionStart: [...hook('echo "Fresh start."', { matcher: 'startup' }), ...hook('echo "Resumed: re-read hi.txt first."', { matcher: 'resume' })] });
+    // Attended: the command asks; nobody answers (the host gives up), so the run pauses without an outcome.
+    const giveUp: Host = { approve: () => Promise.reject(new Error('nobody is here')) };
+    const script = [use('run', 'r1', { command: 'touch hi.txt' }), say('Done: hi.txt exists.')];
+    const first = await runIn(root, script, { mode: 'attended' }, giveUp);
+    assert.equal(first.summary.paused, true);
+    assert.match(requestText(first.model.requests[0]!.messages), /Fresh start\./);
+    const model = new ScriptedModel(script);
+    const approve: Host = { approve: () => Promise.resolve({ decision: 'approve' }) };
+    const resumed = await resumeRun({ log: first.summary.logPath, modelOverride: model }, approve);
+    assert.equal(resumed.outcome, 'done');
+    assert.match(requestText(model.requests[0]!.messages), /Resumed: re-read hi\.txt first\./);
+    const hooks = ofKind(readEvents(first.summary.logPath), 'hook');
+    assert.deepEqual(hooks.map((h) => [h.matcher, h.context]), [['startup', 'Fresh start.'], ['resume', 'Resumed: re-read hi.txt first.']]);
   });
 });
