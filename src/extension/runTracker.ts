@@ -176,6 +176,8 @@ export class RunTracker implements vscode.Disposable {
         // first command asks; a dev container is the recommended way to get one.
         if (e.code === 'sandbox_unavailable') this.warnNoSandbox(e.message);
         // An MCP server whose tools this run goes without (not approved, did not start, withdrawn).
+        // What the person told the agent and a PromptSubmit hook kept from it: they hear it where they sent it from.
+        if (e.code === 'steer_blocked') this.notices.show({ level: 'warning', text: `Kite: ${e.message}`, actions: [] });
         if (e.code === 'mcp_unapproved' || e.code === 'mcp_not_started' || e.code === 'mcp_withdrawn') {
           this.notices.show({ level: 'warning', text: `Kite: ${e.message}`, actions: e.code === 'mcp_unapproved' ? [{ title: 'Review MCP Servers…', command: 'kite.reviewMcpServers', args: [] }] : [] });
         }

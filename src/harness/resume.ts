@@ -153,9 +153,9 @@ export async function resumeRun(opts: ResumeOptions, host: Host): Promise<RunSum
       logUndelivered(opts.steer, deps.log);
     } finally {
       await mcp.close();
-      unwatch(); // endRun is synchronous: no save can slip in between the last event and the commit
+      unwatch(); // endRun commits before its first await: no save can slip in between the last event and the commit
     }
-    return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets }, result);
+    return endRun({ root, config, progressPath, startProgress, feature, writer, log: deps.log, commits: true, closingLogged: onlyEndMissing, secrets: deps.secrets, ...(deps.hooks ? { hooks: deps.hooks } : {}) }, result);
   } finally {
     unsubscribe();
     lock.release();

@@ -23,6 +23,7 @@ import { currentFeature, loadProgress, PROGRESS_FILE, saveProgress, type Feature
 import { assembleLoop } from './loop/assemble';
 import { hasHooks } from './hooks/hookConfig';
 import { isTrusted } from './hooks/trust';
+import type { HookRunner } from './hooks/hookRunner';
 import { whyRunEnded } from './events/whyEnded';
 import { workspaceLogDir } from './events/logFiles';
 import { watchPersonEdits } from './loop/personEdits';
@@ -126,7 +127,8 @@ export async function runFeature(opts: RunOptions, host: Host): Promise<RunSumma
     feature = currentFeature(progress, feature.id);
   }
   // Never run without them, never run them unapproved: approval is the person's, outside the workspace.
-  if (hasHooks(config.hooks) && !isTrusted(root, config.hooks, opts.env ?? process.env)) {
+  // A replay runs no hook command (they answer from the recording), so it needs no approval.
+  if (!opts.replayOf && hasHooks(config.hooks) && !isTrusted(root, config.hooks, opts.env ?? process.env)) {
     throw new RunError('untrusted_hooks', `${root} has hooks in .kite/config.json that are not approved on this machine (new, or changed since); review and approve them with: kite trust ${root}`);
   }
   // A bad .mcp.json or .vscode/mcp.json is a config error before anything is written (ConfigError names file and key).
@@ -267,9 +269,9 @@ async function runInWriter(c: RunContext): Promise<RunSummary> {
     logUndelivered(c.opts.steer, deps.log);
   } finally {
     await mcp.close();
-    unwatch(); // endRun is synchronous: no save can slip in between the last event and the commit
+    unwatch(); // endRun commits before its first await: no save can slip in between the last event and the commit
   }
-  return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets }, result);
+  return endRun({ ...c, log: deps.log, closingLogged: false, secrets: deps.secrets, ...(deps.hooks ? { hooks: deps.hooks } : {}) }, result);
 }
 
 export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' | 'startProgress' | 'feature' | 'commits' | 'keep'> & {
@@ -280,16 +282,26 @@ export type FinishContext = Pick<RunContext, 'root' | 'config' | 'progressPath' 
   closingLogged: boolean;
   /** The run's secret guard: the notes and the commit scan know what the run read from secret files. */
   secrets?: SecretGuard;
+  /** The run's hooks: SessionEnd runs just before session_end. */
+  hooks?: HookRunner;
 };
+
+/** SessionEnd hooks, told the outcome. They cannot change it: a failure or a block is a warning.
+ *  Not under the run's signal, so a cancelled run's hooks still run (each with its timeout). */
+async function sessionEndHooks(c: FinishContext, outcome: Outcome, summary: string): Promise<void> {
+  const v = c.hooks ? await c.hooks.sessionEnd({ outcome, summary }, new AbortController().signal) : null;
+  if (v?.blocked) c.log.append({ kind: 'warning', code: 'session_end_hook', message: `a SessionEnd hook did not succeed (the outcome stays ${outcome}): ${v.blocked.reason} (hook: \`${v.blocked.command}\`)` });
+}
 
 /** The loop's result, written down: paused (nothing more), or the progress file, the commit and
  *  the closing events. Shared by a new run and a resume (same ending). */
-export function endRun(c: FinishContext, result: LoopResult): RunSummary {
+export async function endRun(c: FinishContext, result: LoopResult): Promise<RunSummary> {
   const s = result.state;
   const totals = { turns: s.turns, tokens: s.tokens.total, cost_usd: s.cost_usd };
   if (result.paused) return { feature: c.feature.id, outcome: result.outcome, paused: true, summary: result.summary, ...totals, commit: null, logPath: c.writer.path, proposals: [], why: whyRunEnded(s) };
   if (!c.commits) {
     // A replay: no progress file, no commit; only the closing event of its own log.
+    await sessionEndHooks(c, result.outcome, result.summary);
     c.log.append({ kind: 'session_end', status: result.outcome, ...totals, commit: null, summary: result.summary, error: result.error });
     return { feature: c.feature.id, outcome: result.outcome, ...totals, commit: null, logPath: c.writer.path, proposals: [], error: result.error, why: whyRunEnded(s) };
   }
@@ -297,6 +309,7 @@ export function endRun(c: FinishContext, result: LoopResult): RunSummary {
     // Only the end is missing.
     const head = result.outcome === 'done' ? gitHead(c.root) : null;
     const commit = head !== null && head !== s.meta?.git_head ? head : null;
+    await sessionEndHooks(c, result.outcome, result.summary);
     c.log.append({ kind: 'session_end', status: result.outcome, ...totals, commit, summary: result.summary, error: null });
     return { feature: c.feature.id, outcome: result.outcome, ...totals, commit, logPath: c.writer.path, proposals: [], why: whyRunEnded(s) };
   }
@@ -322,6 +335,7 @@ export function endRun(c: FinishContext, result: LoopResult): RunSummary {
   if (leftOut) c.log.append({ kind: 'warning', code: 'commit_left_out', message: leftOut });
   c.log.append({ kind: 'progress', features: fin.progress.features.map((f) => ({ id: f.id, title: f.title, status: f.status })), proposals: fin.proposals });
   const error = fin.error ?? result.error;
+  await sessionEndHooks(c, fin.outcome, fin.error ?? result.summary);
   c.log.append({ kind: 'session_end', status: fin.outcome, ...totals, commit: fin.commit, summary: [fin.error ?? result.summary, leftOut].filter(Boolean).join('\n\n'), error });
   return { feature: c.feature.id, outcome: fin.outcome, ...totals, commit: fin.commit, logPath: c.writer.path, proposals: fin.proposals, error, why: whyRunEnded(s) };
 }

@@ -101,6 +101,7 @@ const USER_TITLES: Record<Extract<KiteEvent, { kind: 'user' }>['reason'], string
   gate_feedback: 'Gate feedback',
   notice: 'Notice',
   steer: 'You told the agent',
+  hook_context: 'Hook said',
 };
 
 const BAD_STOPS = new Set(['max_tokens', 'refusal', 'model_context_window_exceeded']);

@@ -5,7 +5,8 @@
 import { createInterface } from 'node:readline/promises';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/config';
-import { hasHooks, RUN_HOOK_EVENTS } from '../hooks/hookConfig';
+import { hasHooks } from '../hooks/hookConfig';
+import { hookTrustItems } from '../hooks/trustItems';
 import { isTrusted, trustWorkspace } from '../hooks/trust';
 import { describeServer, loadMcpServers } from '../mcp/mcpConfig';
 import { APPROVAL_TEXT, approvalOf, approveServers } from '../mcp/mcpTrust';
@@ -36,11 +37,7 @@ export async function trustMain(argv: string[], out: Out = stdio, isTty = Boolea
     const serversPending = servers.filter((s) => approvalOf(root, s, env) !== 'approved');
     if (withHooks) {
       out.out(`Hooks of ${root} (.kite/config.json). Each runs in the sandbox, from the workspace root:`);
-      for (const event of RUN_HOOK_EVENTS) {
-        for (const g of hooks[event] ?? []) {
-          for (const h of g.hooks) out.out(`  ${event}${g.matcher ? ` [${g.matcher}]` : ''}: ${h.command}${h.timeout ? `  (timeout ${h.timeout} s)` : ''}`);
-        }
-      }
+      for (const h of hookTrustItems(hooks)) out.out(`  ${h.label}: ${h.command}${h.timeout_s ? `  (timeout ${h.timeout_s} s)` : ''}`);
       if (!hooksPending) out.out('These exact hooks are already approved on this machine.');
     }
     if (servers.length) {

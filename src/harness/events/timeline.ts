@@ -107,6 +107,8 @@ export class TimelineFormatter {
         if (e.code === 'gate_cancelled') return `${secs(e.t)}  gate ${paint(c, 33, 'STOPPED')}  ${clip(e.message, 100)}`;
         // Which MCP servers started, were not approved or were withdrawn: the person must see it at the start.
         if (e.code.startsWith('mcp_')) return `${secs(e.t)}    ${paint(c, e.code === 'mcp_started' ? 32 : 33, 'mcp  ')} ${clip(e.message, 240)}`;
+        // A message of the person's that a PromptSubmit hook kept from the agent: they must hear it.
+        if (e.code === 'steer_blocked') return `${secs(e.t)}  ${paint(c, 33, 'not delivered')}: ${clip(e.message, 200)}`;
         return e.code === 'repetition' || e.code === 'max_tokens' ? `${secs(e.t)}    ${paint(c, 33, 'warn ')} ${clip(e.message, 80)}` : null;
       case 'approval':
         if (e.decision === 'deny') this.deniedByPerson.add(e.id);

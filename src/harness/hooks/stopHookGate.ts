@@ -10,7 +10,7 @@ export class StopHookGate implements GateLike {
   ) {}
 
   async check(opts: GateCheckOptions): Promise<GateVerdict> {
-    const reason = await this.hooks.run('Stop', { id: null, tool_name: null, tool_input: null }, opts.signal ?? new AbortController().signal);
+    const reason = (await this.hooks.stop(opts.signal ?? new AbortController().signal)).blocked?.reason ?? null;
     if (reason === null) return this.inner.check(opts);
     return { passed: false, feedback: `[Kite] A Stop hook refused done: ${reason}\nThe checks did not run (gate attempt ${opts.attempt} of ${opts.maxAttempts}).`, checks: [] };
   }

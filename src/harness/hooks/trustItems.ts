@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { loadConfig } from '../config/config';
 import { describeServer, loadMcpServers, type McpServerEntry } from '../mcp/mcpConfig';
 import { approvalOf, approveServers, serverDigest } from '../mcp/mcpTrust';
-import { hasHooks, RUN_HOOK_EVENTS, type HooksConfig } from './hookConfig';
+import { groupsOf, hasHooks, RUN_HOOK_EVENTS, type HooksConfig } from './hookConfig';
 import { hooksDigest, isTrusted, trustWorkspace } from './trust';
 
 export interface TrustItem {
@@ -34,7 +34,7 @@ export interface TrustStatus {
 
 export function hookTrustItems(hooks: HooksConfig): TrustItem[] {
   return RUN_HOOK_EVENTS.flatMap((event) =>
-    (hooks[event] ?? []).flatMap((g) => g.hooks.map((h) => ({ kind: 'hook' as const, label: `${event}${g.matcher ? ` [${g.matcher}]` : ''}`, command: h.command, timeout_s: h.timeout ?? null }))),
+    groupsOf(hooks, event).flatMap(({ configured, group: g }) => g.hooks.map((h) => ({ kind: 'hook' as const, label: `${configured}${g.matcher ? ` [${g.matcher}]` : ''}`, command: h.command, timeout_s: h.timeout ?? null }))),
   );
 }
 

@@ -180,7 +180,10 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
       }
     : {};
   // Hooks not approved on this machine still "run": each blocks (fail closed, never skipped).
-  const hooks = hasHooks(config.hooks) ? new HookRunner({ hooks: config.hooks, trusted: isTrusted(root, config.hooks, input.env ?? process.env), runner, root, log: sink, sessionId: () => state.meta?.run ?? '' }) : null;
+  // A replay runs none: each answers as the recording says.
+  const hooks = hasHooks(config.hooks)
+    ? new HookRunner({ hooks: config.hooks, trusted: isTrusted(root, config.hooks, input.env ?? process.env), runner, root, log: sink, sessionId: () => state.meta?.run ?? '', ...(input.recordedEvents ? { recorded: input.recordedEvents } : {}) })
+    : null;
   const checked = monitor ? new ContractGate(new Gate({ ...gateOpts, ...judgeOpts }), monitor) : new Gate({ ...gateOpts, ...judgeOpts });
   const gate = new LoggedGate(hooks ? new StopHookGate(checked, hooks) : checked, sink, (text) => secrets.redactText(text));
   const progress = input.progress;

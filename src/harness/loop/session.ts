@@ -21,6 +21,7 @@ import { CancelledError, type ToolCallDeps } from './toolCall';
 import { answerCutCalls, toolsStep } from './toolsStep';
 import type { SteerSource } from './steer';
 import type { StreamDelta } from '../host';
+import { deliverSteer, replyHooks, startHooks } from './hookSteps';
 
 export interface LoopDeps extends ToolCallDeps {
   model: Model; // positioned at its next reply; usually a LoggedModel
@@ -39,7 +40,7 @@ export interface LoopDeps extends ToolCallDeps {
   opening: { progress: () => void; briefing: () => string } | null;
   /** Compaction before each model call (context/compactor.ts); absent: the conversation only grows. */
   compaction?: CompactionDeps;
-  /** A person's messages to the agent, delivered at the next turn (steer.ts); absent: none. */
+  /** A person's messages to the agent, delivered at the next turn (steer.ts, hookSteps.ts); absent: none. */
   steer?: SteerSource;
   /** The reply's deltas as they stream (Host.onStream); absent: nobody watches. */
   stream?: (delta: StreamDelta) => void;
@@ -69,7 +70,9 @@ export async function runLoop(deps: LoopDeps, signal: AbortSignal): Promise<Loop
   const end = (outcome: Outcome, summary: string, error: string | null = null): LoopResult => ({ outcome, summary, error, state: s });
   const clock = { startMs: deps.now(), elapsedBeforeS: s.lastT }; // wall time spent before this process took over (resume)
   try {
-    open(deps);
+    // SessionStart hooks, then (once per run) the opening progress update and the briefing.
+    const blocked = await startHooks(deps, signal);
+    if (blocked !== null) return end('error', blocked, blocked);
     for (;;) {
       if (signal.aborted) return end('cancelled', 'the run was cancelled');
       if (deps.sandbox?.fatal) return end('error', deps.sandbox.fatal, deps.sandbox.fatal);
@@ -82,14 +85,17 @@ export async function runLoop(deps: LoopDeps, signal: AbortSignal): Promise<Loop
           break;
         }
         case 'tools': {
+          await replyHooks(deps, signal); // after a resume, unless the log has their verdict
           const r = await toolsStep(deps, signal);
           if (r.kind === 'stuck') return end('stuck', r.message); // the outcome already says stuck
           if (r.kind === 'paused') return { ...end('cancelled', r.message), paused: true };
           break;
         }
         case 'awaiting_gate':
-          // A person's message sent while the model finished: the model answers it first (the reducer moves the phase back).
-          if (deliverSteer(deps)) break;
+          // A person's message sent while the model finished, or a PostModelReply block of the reply:
+          // the model answers it first (the reducer moves the phase back).
+          if (await deliverSteer(deps, signal)) break;
+          if (await replyHooks(deps, signal)) break;
           // The model claims it is done. The gate decides; its `gate` event moves the phase on.
           await deps.gate.check({ attempt: s.gateFailures + 1, maxAttempts: deps.maxGateFailures, signal });
           if (signal.aborted) return end('cancelled', 'the run was cancelled during the gate');
@@ -114,28 +120,13 @@ export async function runLoop(deps: LoopDeps, signal: AbortSignal): Promise<Loop
   }
 }
 
-/** The opening progress update and the briefing, unless the log already has them. */
-function open(deps: LoopDeps): void {
-  if (!deps.opening) return;
-  if (deps.state.progressCount === 0) deps.opening.progress();
-  if (!deps.state.briefed) deps.log.append({ kind: 'user', reason: 'briefing', text: deps.opening.briefing() });
-}
-
 type StepEnd = Omit<LoopResult, 'state'> | null;
-
-/** Writes the person's waiting messages as `user` events (reason steer), word for word but with
- *  secrets withheld like any text the model reads. Returns whether there were any. */
-function deliverSteer(deps: LoopDeps): boolean {
-  const texts = deps.steer?.take({ modelCalls: deps.state.modelCalls, gates: deps.state.gates.length }) ?? [];
-  for (const text of texts) deps.log.append({ kind: 'user', reason: 'steer', text: deps.secrets?.redactText(text) ?? text });
-  return texts.length > 0;
-}
 
 /** Feedback the last gate owes the model, the budget check, one model call. */
 async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBeforeS: number }, signal: AbortSignal): Promise<StepEnd> {
   const s = deps.state;
   if (s.feedbackOwed !== null) deps.log.append({ kind: 'user', reason: 'gate_feedback', text: s.feedbackOwed });
-  deliverSteer(deps);
+  await deliverSteer(deps, signal);
   const stop = checkBudget(deps.limits, { turns: s.turns, tokens: s.tokens.total, usd: s.cost_usd, wall_s: clock.elapsedBeforeS + (deps.now() - clock.startMs) / 1000 });
   if (stop) {
     deps.log.append({ kind: 'budget_stop', limit: stop.limit, used: stop.used, max: stop.max });
@@ -165,6 +156,7 @@ async function modelStep(deps: LoopDeps, clock: { startMs: number; elapsedBefore
     const msg = e instanceof ModelError ? `model error (${e.code}): ${e.message}` : `model error: ${(e as Error).message ?? String(e)}`;
     return { outcome: 'error', summary: msg, error: msg, modelUnavailable: e instanceof ModelError && MODEL_UNAVAILABLE.has(e.code) };
   }
+  await replyHooks(deps, signal);
   if (stopReason === 'max_tokens') {
     deps.log.append({ kind: 'warning', code: 'max_tokens', message: `reply of turn ${s.turns} was cut at max_tokens (${deps.maxTokens})` });
     // Every tool_use needs a result; a cut reply's calls are not trusted and do not run.

@@ -57,9 +57,10 @@ export class RecordedSteer implements SteerSource {
     for (const e of events) {
       if (e.kind === 'model' || (e.kind === 'compaction' && e.summary)) p.modelCalls++;
       else if (e.kind === 'gate') p.gates++;
-      else if (e.kind === 'user' && e.reason === 'steer') {
+      // Messages a PromptSubmit hook blocked are offered again too (their hooks answer from the recording).
+      else if ((e.kind === 'user' && e.reason === 'steer') || (e.kind === 'warning' && e.code === 'steer_blocked' && e.text !== undefined)) {
         const list = this.at.get(keyOf(p)) ?? [];
-        list.push(e.text);
+        list.push(e.text ?? '');
         this.at.set(keyOf(p), list);
       }
     }

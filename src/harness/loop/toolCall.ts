@@ -6,6 +6,7 @@ import { lstatSync } from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
 import type { BudgetStop } from '../budget/budget';
 import type { EventSink } from '../events/sink';
+import type { HookRunner } from '../hooks/hookRunner';
 import type { ApprovalAnswer, ApprovalRequest, Host } from '../host';
 import type { PolicyContext, PolicyVerdict, PolicyCall } from '../policy/types';
 import type { ToolUseBlock } from '../protocol/content';
@@ -43,11 +44,8 @@ export interface ToolCallDeps {
   sandbox?: { readonly info: SandboxInfo; readonly fatal: string | null };
   /** Screens every tool result for secrets before the model sees it (secrets/secretGuard.ts). */
   secrets?: SecretGuard;
-  /** The workspace's PreToolUse hooks (hooks/): the reason one blocks, or null. */
-  hooks?: {
-    preToolUse(call: { id: string; name: string; args: unknown }, signal: AbortSignal): Promise<string | null>;
-    postToolUse(call: { id: string; name: string; args: unknown; output: string; is_error: boolean }, signal: AbortSignal): Promise<string | null>;
-  };
+  /** The workspace's hooks (hooks/): PreToolUse and PostToolUse here, the other events in the loop. */
+  hooks?: HookRunner;
   /** The observation budget's verdict on a result about to enter the conversation (context/observationBudget.ts). */
   observation?: (tool: string, output: string) => { stop: BudgetStop; withheld: string } | null;
 }
@@ -162,7 +160,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   log.append({ kind: 'policy', id, name, decision: verdict.decision, rule: verdict.rule, reason: verdict.reason });
   if (verdict.decision === 'deny') return refuse('denied', refusal(`Denied by policy (rule ${verdict.rule}): ${verdict.reason}`, tool.effect, rel));
   // PreToolUse hooks come after the policy (each run is a `hook` event); a block is a refusal the model sees.
-  const blocked = deps.hooks ? await deps.hooks.preToolUse({ id, name, args }, signal) : null;
+  const blocked = deps.hooks ? ((await deps.hooks.preToolUse({ id, name, args }, signal)).blocked?.reason ?? null) : null;
   if (blocked !== null) return refuse('denied', refusal(`Blocked by a PreToolUse hook: ${blocked}`, tool.effect, rel));
 
   // What a write will do: needed for the approval diff and the intent hashes.
@@ -251,7 +249,7 @@ export async function handleToolUse(use: ToolUseBlock, turn: number, deps: ToolC
   if (outcome.path === undefined && rel) outcome.path = rel;
   const ms = deps.now() - began;
   // PostToolUse hooks see the result; what they report goes to the model with it (the call already ran).
-  const post = deps.hooks ? await deps.hooks.postToolUse({ id, name, args: runArgs, output: outcome.output, is_error: outcome.is_error }, signal) : null;
+  const post = deps.hooks ? ((await deps.hooks.postToolUse({ id, name, args: runArgs, output: outcome.output, is_error: outcome.is_error }, signal)).blocked?.reason ?? null) : null;
   return finish(outcome, ms, runArgs, name, editNote + (post !== null ? `\n\n[Kite] A PostToolUse hook reported: ${post}` : ''));
 }
 

@@ -17,6 +17,7 @@ import { sha256 } from '../tools/hash';
 import { answerOf } from './recorded';
 import type { LoopDeps } from './session';
 import { handleToolUse } from './toolCall';
+import { replyBlockedResult } from './hookSteps';
 
 export type ToolsStepResult = { kind: 'ok' } | { kind: 'stuck' | 'paused'; message: string };
 
@@ -24,8 +25,14 @@ const CUT_CALL = 'This call was part of a reply cut off at max_tokens; it did NO
 
 export async function toolsStep(deps: LoopDeps, signal: AbortSignal): Promise<ToolsStepResult> {
   const s = deps.state;
+  const blocked = s.replyHooks?.blocked ?? null;
   for (const { use, call } of unfinishedCalls(s)) {
     const rec = call?.recorded ?? {};
+    if (blocked !== null && !rec.proposed) {
+      // A PostModelReply hook blocked the reply: none of its calls runs, each is told why.
+      deps.log.append({ kind: 'tool', id: use.id, name: use.name, args: use.input, ms: 0, is_error: true, output: replyBlockedResult(blocked), error_code: 'denied' });
+      continue;
+    }
     if (s.lastStop === 'max_tokens' && !rec.proposed) {
       // The loop never runs the calls of a reply cut at max_tokens (modelStep answers them at
       // once); these are left over from a crash right after such a reply.

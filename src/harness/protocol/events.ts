@@ -154,7 +154,8 @@ export const UserEventSchema = z.object({
   ...envelope,
   kind: z.literal('user'),
   // steer: a person's message to the running agent ("Tell the Agent"), delivered at the next turn, word for word.
-  reason: z.enum(['briefing', 'gate_feedback', 'notice', 'steer']),
+  // hook_context: what a hook said to the model (SessionStart / PromptSubmit context, a PostModelReply block of a reply without calls).
+  reason: z.enum(['briefing', 'gate_feedback', 'notice', 'steer', 'hook_context']),
   text: z.string(),
 });
 
@@ -319,6 +320,7 @@ export const WarningSchema = z.object({
   code: z.string(), // e.g. "repetition", "prefix_changed", "max_tokens"
   message: z.string(),
   server: z.string().optional(), // mcp_* codes: the MCP server it is about (the Kite view's state)
+  text: z.string().optional(), // steer_blocked: the person's message a PromptSubmit hook kept from the agent
 });
 
 export const PausedSchema = z.object({
@@ -353,13 +355,14 @@ export const DivergenceSchema = z.object({
 export const HookEventSchema = z.object({
   ...envelope,
   kind: z.literal('hook'),
-  event: z.string(), // PreToolUse, Stop, …
-  matcher: z.string().nullable(), // the matcher that selected it (tool events)
+  event: z.string(), // SessionStart, PromptSubmit, PreToolUse, PostToolUse, PostModelReply, Stop, SessionEnd
+  matcher: z.string().nullable(), // the matcher that selected it (tool events: a tool name regex; SessionStart: the source)
   command: z.string(),
   id: z.string().nullable(), // the tool_use id for tool events
   decision: z.enum(['allow', 'block']),
   reason: z.string(),
   ms: z.number().nonnegative(),
+  context: z.string().optional(), // SessionStart / PromptSubmit: what the hook gave the model (a replay gives it again)
 });
 
 export const ProgressEventSchema = z.object({

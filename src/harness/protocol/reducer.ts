@@ -131,6 +131,8 @@ export interface RunState {
   paused: { seq: number; reason: string; pending: string[] } | null;
   resumed: number;
   briefed: boolean; // the briefing `user` event is in the log
+  /** The last reply and its PostModelReply hooks so far: how many allowed it, the reason one blocked it. */
+  replyHooks: { turn: number; text: string; stop: string; calls: { id: string; name: string; input: unknown }[]; allowed: number; blocked: string | null } | null;
   progressCount: number; // `progress` events: the first is the start, a later one the closing update
   features: { id: string; title: string; status: FeatureStatus }[];
   proposals: string[];
@@ -178,6 +180,7 @@ export function initialRunState(opts: { conversation?: boolean; contextTally?: b
     paused: null,
     resumed: 0,
     briefed: false,
+    replyHooks: null,
     progressCount: 0,
     features: [],
     proposals: [],
@@ -262,8 +265,8 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.conversation?.addUserText(e.text);
       if (e.reason === 'gate_feedback') s.feedbackOwed = null;
       else if (e.reason === 'briefing') s.briefed = true;
-      // The model said done, then the person spoke: it answers them before the gate decides.
-      else if (e.reason === 'steer' && s.phase === 'awaiting_gate') s.phase = 'awaiting_model';
+      // The model said done, then the person (or a hook) spoke: it answers them before the gate decides.
+      else if ((e.reason === 'steer' || e.reason === 'hook_context') && s.phase === 'awaiting_gate') s.phase = 'awaiting_model';
       break;
     case 'model': {
       s.turns = Math.max(s.turns, e.turn);
@@ -274,6 +277,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       const text = replyText(e.content);
       if (text) s.lastText = text;
       s.phase = phaseAfterReply(e.stop, e.content.some((b) => b.type === 'tool_use'));
+      s.replyHooks = { turn: e.turn, text, stop: e.stop, calls: e.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, input: b.input }] : [])), allowed: 0, blocked: null };
       break;
     }
     case 'model_retry':
@@ -407,6 +411,11 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       s.phase = 'ended';
       break;
     case 'hook': // a record of what a hook decided; its effect is in the events around it
+      // except a PostModelReply verdict: the loop refuses the reply's calls from it (a resume and a replay too).
+      if (e.event === 'PostModelReply' && s.replyHooks) {
+        if (e.decision === 'block') s.replyHooks.blocked = e.reason;
+        else s.replyHooks.allowed++;
+      }
       break;
     case 'person_edit':
       s.personEdits[e.path] = { hash: e.hash, seq: e.seq };
