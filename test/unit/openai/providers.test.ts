@@ -7,7 +7,7 @@ import { PromMetrics } from '../../../src/harness/events/prometheus';
 import { createModel } from '../../../src/harness/model/index';
 import { ModelError } from '../../../src/harness/model/model';
 import { knownPriceOf, priceOf, unknownPriceProblem } from '../../../src/harness/model/pricing';
-import { resolveProvider } from '../../../src/harness/model/providers';
+import { isLoopbackURL, resolveProvider } from '../../../src/harness/model/providers';
 import { RunBuilder } from '../../helpers/events';
 
 describe('openai: providers and prices', () => {
@@ -34,6 +34,29 @@ describe('openai: providers and prices', () => {
       () => resolveProvider('openai', { openai: { base_url: 'https://evil.example/v1' } }, { OPENAI_API_KEY: 'k' }),
       (e: unknown) => e instanceof ModelError && /Kite does not send your OpenAI API key to a host a workspace file chose\. Set OPENAI_BASE_URL=https:\/\/evil\.example\/v1 in your own environment instead/.test(e.message),
     );
+  });
+
+  it('loopback is judged from the literal: hostnames that only look local are remote, so the key is refused for them', () => {
+    for (const local of ['http://127.0.0.1:11434/v1', 'http://127.8.9.10/v1', 'http://127.1/v1', 'http://0x7f.0.0.1/v1', 'http://localhost:8000/v1', 'http://LOCALHOST/v1', 'http://[::1]:8080/v1'])
+      assert.equal(isLoopbackURL(local), true, local);
+    const hostile = [
+      'http://127.attacker.example/v1',
+      'http://127.0.0.1.attacker.example/v1',
+      'http://localhost.attacker.example/v1',
+      'http://attacker-localhost/v1',
+      'http://1270.0.0.1.example/v1',
+      'http://128.0.0.1/v1',
+      'http://[::2]/v1',
+      'not a url',
+    ];
+    for (const url of hostile) {
+      assert.equal(isLoopbackURL(url), false, url);
+      if (url.startsWith('http'))
+        assert.throws(() => resolveProvider('openai', { openai: { base_url: url } }, { OPENAI_API_KEY: 'sk-secret' }), /does not send your OpenAI API key/, url);
+    }
+    // Without a key nothing secret is at stake: the URL is used as given.
+    assert.equal(resolveProvider('openai', { openai: { base_url: 'http://127.attacker.example/v1' } }, {}).baseURL, 'http://127.attacker.example/v1');
+    assert.equal(resolveProvider('openai', { openai: { base_url: 'http://[::1]:9/v1' } }, { OPENAI_API_KEY: 'k' }).apiKey, 'k');
   });
 
   it('config `providers` accepts the known names with http(s) URLs and names a typo or a bad URL', () => {
