@@ -96,6 +96,20 @@ describe('timeline webview in Chromium', function () {
     assert.deepEqual(tp.errors, []);
   });
 
+  it('marks estimated token counts (VS Code language models) with "~" in the row\'s token cells and says so in the tooltip', async () => {
+    tp = await openTimeline(browser, { height: 1400 });
+    // A vscode-lm run: its replies' usage was counted by Kite, not reported by the provider.
+    await loadDemo(tp, demo.map((e) => (e.kind === 'model' && e.turn === 3 ? { ...e, estimated: true as const } : e)));
+    const turn3 = tp.page.locator('.row.head[data-seq="14"] .c-tokens');
+    assert.deepEqual(await turn3.locator('span').allTextContents(), ['~410', '~2.2k', '~0', '~70']);
+    assert.match((await turn3.getAttribute('title')) ?? '', /^input ~410 · cache read ~2200 · cache write ~0 · output ~70 \(estimated by Kite: the provider reports no usage\)$/);
+    assert.match((await tp.page.locator('.row.head[data-seq="14"] .sr-only').textContent()) ?? '', /tokens: input ~410, cache read ~2\.2k, cache write ~0, output ~70 \(estimated\)/);
+    // A reported count keeps its plain figures.
+    const other = await tp.page.locator('.row.head .c-tokens').allTextContents();
+    assert.equal(other.filter((t) => t.includes('~')).length, 1, other.join(' / '));
+    assert.deepEqual(tp.errors, []);
+  });
+
   it('with no run yet shows only the message, no empty charts or filters', async () => {
     tp = await openTimeline(browser, { width: 420, height: 600, theme: 'light' });
     await tp.send({ type: 'empty', message: 'No Kite run yet.' });

@@ -1,7 +1,7 @@
 // The row's figure columns, each with the name a screen reader says before its value: the list
 // shows the values, the row's accessible name says "time 0:02.3, turn 1, …" (one source for both).
 import { compactNumber, formatClock, formatMs, formatUsd } from './format';
-import type { Row, RowLevel, Tokens } from './rows';
+import type { Row, RowLevel, TokenKind, Tokens } from './rows';
 
 export interface FigureColumn {
   /** Cell class in the list (c-time, …). */
@@ -17,7 +17,7 @@ export const DURATION_COLUMN: FigureColumn = { cls: 'c-ms', name: 'duration', te
 export const COST_COLUMN: FigureColumn = { cls: 'c-cost', name: 'cost', text: (r) => (r.cost === null ? '' : formatUsd(r.cost)) };
 
 /** The token kinds in the order the tokens column (and the tokens chart) shows them. */
-export const TOKEN_KINDS: { key: keyof Tokens; cls: string; name: string }[] = [
+export const TOKEN_KINDS: { key: TokenKind; cls: string; name: string }[] = [
   { key: 'input', cls: 'tk-in', name: 'input' },
   { key: 'cacheRead', cls: 'tk-cr', name: 'cache read' },
   { key: 'cacheWrite', cls: 'tk-cw', name: 'cache write' },
@@ -26,9 +26,14 @@ export const TOKEN_KINDS: { key: keyof Tokens; cls: string; name: string }[] = [
 
 const LEVEL_WORD: Record<RowLevel, string> = { info: '', ok: '', warn: 'warning', error: 'error' };
 
-/** "input 2.1k, cache read 0, cache write 1.8k, output 80" — kinds named, not told by colour. */
+/** A token figure as shown: "~2.1k" when Kite estimated it (the provider reported no usage). */
+export function tokenFigure(t: Tokens, kind: TokenKind, format: (n: number) => string = compactNumber): string {
+  return `${t.estimated ? '~' : ''}${format(t[kind])}`;
+}
+
+/** "input 2.1k, cache read 0, cache write 1.8k, output 80" — kinds named, not told by colour; estimated counts say so. */
 export function describeTokens(t: Tokens, format: (n: number) => string = compactNumber): string {
-  return TOKEN_KINDS.map((k) => `${k.name} ${format(t[k.key])}`).join(', ');
+  return TOKEN_KINDS.map((k) => `${k.name} ${tokenFigure(t, k.key, format)}`).join(', ') + (t.estimated ? ' (estimated)' : '');
 }
 
 /**

@@ -16,6 +16,8 @@ const NO_WORD = 0;
 const MAX_WORDS = 0xffff;
 const MAX_WORD_LENGTH = 64;
 const HEAD = 0x80;
+/** A model row whose token counts are estimates. */
+const ESTIMATED = 0x40;
 
 /** A growable typed array (doubling): one column. */
 class Column<A extends Float64Array | Int32Array | Uint16Array | Uint8Array> {
@@ -65,7 +67,7 @@ export class RowTable {
   private readonly group = new Column((n) => new Int32Array(n));
   private readonly turn = new Column((n) => new Int32Array(n));
   private readonly kindCode = new Column((n) => new Uint8Array(n));
-  /** Level (low 2 bits), head (bit 7). */
+  /** Level (low 2 bits), estimated tokens (bit 6), head (bit 7). */
   private readonly flags = new Column((n) => new Uint8Array(n));
   private readonly actions = new Column((n) => new Uint8Array(n));
   private readonly titleId = new Column((n) => new Uint16Array(n));
@@ -94,7 +96,7 @@ export class RowTable {
     const kind = KIND_CODE.get(row.kind);
     if (kind === undefined) throw new Error(`row ${i}: unknown event kind "${row.kind}"`);
     this.kindCode.set(i, kind);
-    this.flags.set(i, LEVELS.indexOf(row.level) | (row.head ? HEAD : 0));
+    this.flags.set(i, LEVELS.indexOf(row.level) | (row.head ? HEAD : 0) | (row.tokens?.estimated ? ESTIMATED : 0));
     this.actions.set(i, row.actions);
     // A model reply's title is "Turn N": made from its turn when read back, not stored.
     this.titleId.set(i, kind === MODEL ? NO_WORD : this.word(i, 'title', row.title));
@@ -134,7 +136,7 @@ export class RowTable {
       ms: Number.isNaN(ms) ? null : ms,
       tokens:
         m >= 0
-          ? { input: this.input.data[m] as number, cacheRead: this.cacheRead.data[m] as number, cacheWrite: this.cacheWrite.data[m] as number, output: this.output.data[m] as number }
+          ? { input: this.input.data[m] as number, cacheRead: this.cacheRead.data[m] as number, cacheWrite: this.cacheWrite.data[m] as number, output: this.output.data[m] as number, estimated: ((this.flags.data[i] as number) & ESTIMATED) !== 0 }
           : null,
       cost: Number.isNaN(cost) ? null : cost,
       actions: this.actions.data[i] as number,

@@ -20,7 +20,10 @@ export interface Tokens {
   cacheRead: number;
   cacheWrite: number;
   output: number;
+  /** Counted by Kite with the model's tokenizer, not reported by the provider (vscode-lm): shown with "~". */
+  estimated: boolean;
 }
+export type TokenKind = Exclude<keyof Tokens, 'estimated'>;
 
 export interface Row {
   /** Position in the store's rows (and events) arrays. */
@@ -146,6 +149,7 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
         cacheRead: e.cache_read_input_tokens,
         cacheWrite: e.cache_creation_input_tokens,
         output: e.output_tokens,
+        estimated: e.estimated === true,
       };
       row.cost = e.cost_usd;
       row.level = BAD_STOPS.has(e.stop) ? 'warn' : 'info';

@@ -3,8 +3,7 @@
 import { ACTION_DIFF, ACTION_OUTPUT, type Row } from '../model/rows';
 import { showControlChars } from '../../src/harness/protocol/controlChars';
 import type { TimelineStore } from '../model/timelineStore';
-import { compactNumber } from '../model/format';
-import { COST_COLUMN, DURATION_COLUMN, TIME_COLUMN, TOKEN_KINDS, TURN_COLUMN, rowLabel } from '../model/rowColumns';
+import { COST_COLUMN, DURATION_COLUMN, TIME_COLUMN, TOKEN_KINDS, TURN_COLUMN, rowLabel, tokenFigure } from '../model/rowColumns';
 import { isAtEnd, scrollToReveal, visibleRange } from '../model/virtualWindow';
 
 export const ROW_HEIGHT = 22;
@@ -256,8 +255,8 @@ export class ListView {
     cell.ms.textContent = DURATION_COLUMN.text(row);
     if (row.tokens) {
       const t = row.tokens;
-      cell.tokens.replaceChildren(...TOKEN_KINDS.map((k) => tok(k.cls, t[k.key])));
-      cell.tokens.title = TOKEN_KINDS.map((k) => `${k.name} ${t[k.key]}`).join(' · ');
+      cell.tokens.replaceChildren(...TOKEN_KINDS.map((k) => tok(k.cls, tokenFigure(t, k.key))));
+      cell.tokens.title = TOKEN_KINDS.map((k) => `${k.name} ${tokenFigure(t, k.key, String)}`).join(' · ') + (t.estimated ? ' (estimated by Kite: the provider reports no usage)' : '');
     } else if (cell.tokens.firstChild) {
       cell.tokens.replaceChildren();
       cell.tokens.title = '';
@@ -287,9 +286,9 @@ export class ListView {
   }
 }
 
-function tok(cls: string, n: number): HTMLSpanElement {
+function tok(cls: string, figure: string): HTMLSpanElement {
   const s = document.createElement('span');
   s.className = cls;
-  s.textContent = compactNumber(n);
+  s.textContent = figure;
   return s;
 }

@@ -65,6 +65,7 @@ export class LoggedModel implements Model {
       ...(price ? {} : { price_unknown: true as const }),
       ...(u.estimated ? { estimated: true as const } : {}),
       model: answeredBy,
+      ...(reply.model_info ? { model_info: reply.model_info } : {}),
       retries,
     });
     return reply;

@@ -12,7 +12,7 @@ import { PrefixCheck } from './prefixCheck';
 import { DEFAULT_MODEL } from './pricing';
 import { ReplyAssembler } from './replyAssembler';
 import { StreamWatchdog } from './streamWatchdog';
-import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, KEY_HINT, StreamInterrupted, backoffMs, classify, sleep, type BackoffOptions } from './retry';
+import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, KEY_HINT, StreamInterrupted, classify, withRetries, type BackoffOptions } from './retry';
 
 export interface AnthropicModelOptions {
   model: string;
@@ -64,7 +64,8 @@ export class AnthropicModel implements Model {
   }
 
   async complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
-    if (!this.client) throw new ModelError('missing_key', `No Anthropic API key: ${KEY_HINT}.`);
+    const client = this.client;
+    if (!client) throw new ModelError('missing_key', `No Anthropic API key: ${KEY_HINT}.`);
     // A summary call has its own prompt by design: it must not count as the run's prefix drifting.
     const changed = request.purpose === 'compaction' ? null : this.prefix.check(request.system, request.tools, request.messages);
     if (changed) observer?.onWarning?.({ code: 'prefix_changed', message: changed });
@@ -79,20 +80,12 @@ export class AnthropicModel implements Model {
       // Our content types are the Messages API shapes (protocol/content.ts) with open records.
     } as unknown as MessageCreateParamsStreaming;
 
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.attempt(this.client, params, request.signal, observer);
-      } catch (e) {
-        if (request.signal?.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
-        const verdict = classify(e);
-        if (!verdict.retry) throw verdict.error;
-        if (attempt > this.maxRetries)
-          throw new ModelError(verdict.finalCode, `The Anthropic API call failed after ${attempt} attempts: ${verdict.detail}`);
-        const wait = backoffMs(attempt, verdict.retryAfterMs, this.backoff);
-        observer?.onRetry?.({ attempt, reason: `${verdict.reason}: ${verdict.detail}`, wait_ms: wait });
-        await sleep(wait, request.signal);
-      }
-    }
+    return withRetries(
+      () => this.attempt(client, params, request.signal, observer),
+      { maxRetries: this.maxRetries, backoff: this.backoff, classify, failedAfter: (n, detail) => `The Anthropic API call failed after ${n} attempts: ${detail}` },
+      request.signal,
+      observer,
+    );
   }
 
   /** One HTTP call. Throws StreamInterrupted for a stalled or cut stream; the caller decides on a retry. */

@@ -47,7 +47,8 @@ export type ModelErrorCode =
   // VS Code's language models (vscode.LanguageModelError codes, model/vscodeLm.ts):
   | 'no_permission' // the person did not allow Kite to use the model (VS Code's consent dialog)
   | 'blocked' // the vendor blocks Kite (quota, rate limit)
-  | 'model_not_found'; // no such model in this VS Code
+  | 'model_not_found' // no such model in this VS Code
+  | 'no_answer'; // the model's reply held neither text nor a tool call
 
 export class ModelError extends Error {
   constructor(

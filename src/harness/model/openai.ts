@@ -12,7 +12,7 @@ import { StreamWatchdog } from './streamWatchdog';
 import { toChatMessages, toChatTools } from './openaiMapping';
 import { classifyOpenAI, type OpenAIService } from './openaiRetry';
 import { OPENAI_KEY_HINT, type ResolvedProvider } from './providers';
-import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, StreamInterrupted, backoffMs, sleep, type BackoffOptions } from './retry';
+import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, DEFAULT_MAX_TOKENS, DEFAULT_TIMEOUT_MS, StreamInterrupted, withRetries, type BackoffOptions } from './retry';
 
 export interface OpenAIModelOptions {
   model: string; // the id the server knows ("gpt-4.1-mini", "qwen2.5-coder:7b")
@@ -66,19 +66,12 @@ export class OpenAIModel implements Model {
     } as ChatCompletionCreateParamsStreaming;
     const toolNames = request.tools.map((t) => t.name);
 
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.attempt(params, toolNames, request.signal, observer);
-      } catch (e) {
-        if (request.signal?.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
-        const verdict = classifyOpenAI(e, this.service);
-        if (!verdict.retry) throw verdict.error;
-        if (attempt > this.maxRetries) throw new ModelError(verdict.finalCode, `The call to ${this.service.name} failed after ${attempt} attempts: ${verdict.detail}`);
-        const wait = backoffMs(attempt, verdict.retryAfterMs, this.backoff);
-        observer?.onRetry?.({ attempt, reason: `${verdict.reason}: ${verdict.detail}`, wait_ms: wait });
-        await sleep(wait, request.signal);
-      }
-    }
+    return withRetries(
+      () => this.attempt(params, toolNames, request.signal, observer),
+      { maxRetries: this.maxRetries, backoff: this.backoff, classify: (e) => classifyOpenAI(e, this.service), failedAfter: (n, detail) => `The call to ${this.service.name} failed after ${n} attempts: ${detail}` },
+      request.signal,
+      observer,
+    );
   }
 
   /** One HTTP call. Throws StreamInterrupted for a stalled or cut stream; the caller decides on a retry. */

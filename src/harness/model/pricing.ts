@@ -25,7 +25,34 @@ export type PriceTable = z.infer<typeof PriceTableSchema>;
 export const CACHE_WRITE_MULTIPLIER = 1.25;
 export const CACHE_READ_MULTIPLIER = 0.1;
 
-/** Exact ids first; family prefixes (longest match wins) cover dated snapshots like -20251001. */
+/**
+ * OpenAI (openai.com/api/pricing, standard tier): no charge for cache writes; cached prompt tokens at
+ * the listed cached-input rate. Keys carry the provider: a local server's model of the same name is
+ * not OpenAI's bill. Local models have no entry: price 0 only via config `prices`.
+ * Each alias is listed with the dated snapshots known to cost the same. Nothing else matches: OpenAI
+ * names different models by extending an id (gpt-5-pro, gpt-4o-audio-preview cost several times
+ * gpt-5 and gpt-4o), and an older snapshot may be dearer (gpt-4o-2024-05-13), so a prefix is no price.
+ */
+function openAIPrices(): PriceTable {
+  const models: [alias: string, price: Price, snapshots: string[]][] = [
+    ['gpt-5', { input: 1.25, output: 10, cache_write: 1.25, cache_read: 0.125 }, ['2025-08-07']],
+    ['gpt-5-mini', { input: 0.25, output: 2, cache_write: 0.25, cache_read: 0.025 }, ['2025-08-07']],
+    ['gpt-5-nano', { input: 0.05, output: 0.4, cache_write: 0.05, cache_read: 0.005 }, ['2025-08-07']],
+    ['gpt-4.1', { input: 2, output: 8, cache_write: 2, cache_read: 0.5 }, ['2025-04-14']],
+    ['gpt-4.1-mini', { input: 0.4, output: 1.6, cache_write: 0.4, cache_read: 0.1 }, ['2025-04-14']],
+    ['gpt-4.1-nano', { input: 0.1, output: 0.4, cache_write: 0.1, cache_read: 0.025 }, ['2025-04-14']],
+    ['gpt-4o', { input: 2.5, output: 10, cache_write: 2.5, cache_read: 1.25 }, ['2024-08-06', '2024-11-20']],
+    ['gpt-4o-mini', { input: 0.15, output: 0.6, cache_write: 0.15, cache_read: 0.075 }, ['2024-07-18']],
+    ['o3', { input: 2, output: 8, cache_write: 2, cache_read: 0.5 }, ['2025-04-16']],
+    ['o3-mini', { input: 1.1, output: 4.4, cache_write: 1.1, cache_read: 0.55 }, ['2025-01-31']],
+    ['o4-mini', { input: 1.1, output: 4.4, cache_write: 1.1, cache_read: 0.275 }, ['2025-04-16']],
+  ];
+  const table: PriceTable = { 'openai:gpt-4o-2024-05-13': { input: 5, output: 15, cache_write: 5, cache_read: 5 } }; // no cached-input discount
+  for (const [alias, price, snapshots] of models) for (const id of [alias, ...snapshots.map((d) => `${alias}-${d}`)]) table[`openai:${id}`] = price;
+  return table;
+}
+
+/** Exact ids first; for Claude and config `prices`, family prefixes (longest match wins) cover dated snapshots like -20251001. */
 export const DEFAULT_PRICES: PriceTable = {
   'claude-fable-5-1': { input: 10, output: 50, cache_write: 12.5, cache_read: 0.25 },
   'claude-mythos-5-1': { input: 10, output: 50, cache_write: 12.5, cache_read: 0.25 },
@@ -54,20 +81,7 @@ export const DEFAULT_PRICES: PriceTable = {
   },
   'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
-  // OpenAI (openai.com/api/pricing, standard tier): no charge for cache writes; cached prompt
-  // tokens at the listed cached-input rate. Keys carry the provider: a local server's model of the
-  // same name is not OpenAI's bill. Local models have no entry: price 0 only via config `prices`.
-  'openai:gpt-5': { input: 1.25, output: 10, cache_write: 1.25, cache_read: 0.125 },
-  'openai:gpt-5-mini': { input: 0.25, output: 2, cache_write: 0.25, cache_read: 0.025 },
-  'openai:gpt-5-nano': { input: 0.05, output: 0.4, cache_write: 0.05, cache_read: 0.005 },
-  'openai:gpt-4.1': { input: 2, output: 8, cache_write: 2, cache_read: 0.5 },
-  'openai:gpt-4.1-mini': { input: 0.4, output: 1.6, cache_write: 0.4, cache_read: 0.1 },
-  'openai:gpt-4.1-nano': { input: 0.1, output: 0.4, cache_write: 0.1, cache_read: 0.025 },
-  'openai:gpt-4o': { input: 2.5, output: 10, cache_write: 2.5, cache_read: 1.25 },
-  'openai:gpt-4o-mini': { input: 0.15, output: 0.6, cache_write: 0.15, cache_read: 0.075 },
-  'openai:o3': { input: 2, output: 8, cache_write: 2, cache_read: 0.5 },
-  'openai:o3-mini': { input: 1.1, output: 4.4, cache_write: 1.1, cache_read: 0.55 },
-  'openai:o4-mini': { input: 1.1, output: 4.4, cache_write: 1.1, cache_read: 0.275 },
+  ...openAIPrices(),
 };
 
 /** The current default model (claude-sonnet-4-5 reaches end of life on 2026-11-30). */
@@ -78,13 +92,16 @@ export function priceOf(model: string, overrides: PriceTable = {}): Price {
   return listedPrice(model, overrides) ?? { ...DEFAULT_PRICES, ...overrides }[DEFAULT_MODEL] ?? { input: 3, output: 15 };
 }
 
-/** The table's entry: the exact id, else the longest family prefix; null when none. */
+/**
+ * The table's entry: the exact id, else the longest family prefix among Claude's entries and the
+ * person's own `prices` (another provider's built-in entries match exactly, see openAIPrices); null when none.
+ */
 function listedPrice(model: string, overrides: PriceTable): Price | null {
   const id = model.replace(/^anthropic:/, '');
   const table = { ...DEFAULT_PRICES, ...overrides };
   if (table[id]) return table[id];
   const family = Object.keys(table)
-    .filter((k) => id.startsWith(k))
+    .filter((k) => id.startsWith(k) && (k in overrides || !isOtherProvider(k)))
     .sort((a, b) => b.length - a.length)[0];
   return family ? (table[family] ?? null) : null;
 }

@@ -57,7 +57,7 @@ export function resolveProvider(provider: OpenAIProvider, config: ProvidersConfi
   const key = (apiKey ?? env.OPENAI_API_KEY ?? '').trim();
   const fromEnv = env.OPENAI_BASE_URL?.trim();
   const baseURL = fromEnv || fromConfig || preset.baseURL;
-  if (!fromEnv && fromConfig && key && !isLoopback(fromConfig))
+  if (!fromEnv && fromConfig && key && !isLoopbackURL(fromConfig))
     throw new ModelError(
       'bad_request',
       `.kite/config.json providers.openai.base_url points to ${fromConfig}; Kite does not send your OpenAI API key to a host a workspace file chose. Set OPENAI_BASE_URL=${fromConfig} in your own environment instead.`,
@@ -66,11 +66,19 @@ export function resolveProvider(provider: OpenAIProvider, config: ProvidersConfi
   return { provider, label: preset.label, baseURL, apiKey: key || null, maxTokensField: preset.maxTokensField };
 }
 
-function isLoopback(url: string): boolean {
+/**
+ * Whether a URL's host is this machine, judged from the literal alone (no name resolution): an IPv4
+ * 127.0.0.0/8 address, ::1, or exactly `localhost`. A name that merely starts like one
+ * (`127.attacker.example`, `localhost.attacker.example`) is somebody's DNS name, not loopback.
+ * The WHATWG parser has already normalised numeric forms (`127.1`, `0x7f.0.0.1` → `127.0.0.1`).
+ */
+export function isLoopbackURL(url: string): boolean {
+  let host: string;
   try {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+    host = new URL(url).hostname;
   } catch {
     return false;
   }
+  if (host === 'localhost' || host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -60,6 +60,7 @@ export function repliesOf(events: readonly KiteEvent[]): Reply[] {
         ...(e.estimated ? { estimated: true } : {}), // a replay of estimated counts says so too
       },
       model: e.model,
+      ...(e.model_info ? { model_info: e.model_info } : {}), // a replay's log still says which model answered
     });
   }
   return replies;

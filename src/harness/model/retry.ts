@@ -2,14 +2,14 @@
 // message for the ones that are not. Retries happen here (the SDK runs with maxRetries: 0) so each
 // one is reported to the observer and lands in the log as `model_retry`.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ModelError, type ModelErrorCode } from './model';
+import { ModelError, type ModelErrorCode, type ModelObserver } from './model';
 
 /** Per-call defaults every adapter shares: transport retries, the silence that counts as a stall, max_tokens. */
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_TOKENS = 8192;
 
-export type RetryReason = 'rate_limited' | 'overloaded' | 'server_error' | 'timeout' | 'connection' | 'stream_cut';
+export type RetryReason = 'rate_limited' | 'overloaded' | 'server_error' | 'timeout' | 'connection' | 'stream_cut' | 'no_answer';
 
 /** Thrown by the stream reader when a reply stops before message_stop or stalls. */
 export class StreamInterrupted extends Error {
@@ -129,4 +129,34 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  backoff: BackoffOptions;
+  /** The verdict on one failed attempt. */
+  classify: (e: unknown) => Verdict;
+  /** The final message once the retries are spent, e.g. "The call to Ollama failed after 5 attempts: …". */
+  failedAfter: (attempts: number, detail: string) => string;
+}
+
+/**
+ * Runs one model call until it succeeds or fails for good, the same way for every adapter: a
+ * retryable failure is reported to the observer (the log's `model_retry`) and waited out with
+ * backoff; a stopped run ends the wait at once. Each attempt is a whole call, so no tool runs twice.
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy, signal: AbortSignal | undefined, observer: ModelObserver | undefined): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (signal?.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
+      const verdict = policy.classify(e);
+      if (!verdict.retry) throw verdict.error;
+      if (n > policy.maxRetries) throw new ModelError(verdict.finalCode, policy.failedAfter(n, verdict.detail));
+      const wait = backoffMs(n, verdict.retryAfterMs, policy.backoff);
+      observer?.onRetry?.({ attempt: n, reason: `${verdict.reason}: ${verdict.detail}`, wait_ms: wait });
+      await sleep(wait, signal);
+    }
+  }
 }

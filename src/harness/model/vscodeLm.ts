@@ -4,10 +4,11 @@
 // VS Code reports no usage: the extension counts tokens with the model's tokenizer, and the reply's
 // usage is marked estimated (the log, the status bar and `kite cost` say so).
 import type { LanguageModelHost } from '../host';
-import type { LmRequestResult } from '../protocol/languageModel';
+import type { LmErrorCode, LmRequestResult } from '../protocol/languageModel';
 import { vscodeLmSpec } from '../protocol/languageModel';
 import type { Reply } from '../protocol/content';
 import { ModelError, type Model, type ModelObserver, type ModelRequest } from './model';
+import { DEFAULT_BACKOFF, DEFAULT_MAX_RETRIES, withRetries, type BackoffOptions, type RetryPolicy, type RetryReason } from './retry';
 import { LmReplyAssembler, toLmMessages, toLmTools } from './vscodeLmMapping';
 
 export const LM_JUSTIFICATION = 'Kite runs its coding agent with this model on the feature you started; every tool call it proposes is checked by your policy first.';
@@ -19,19 +20,53 @@ export const LM_IDLE_TIMEOUT_MS = 120_000;
 /** How long a stopped run waits for the window to confirm the request was cancelled. */
 const LM_CANCEL_GRACE_MS = 5_000;
 
+export interface VscodeLmOptions {
+  /** How long a reply may go without a streamed part (default LM_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
+  maxRetries?: number;
+  backoff?: Partial<BackoffOptions>;
+}
+
+/** A failure worth another attempt (the vendor's rate limit, a failed request, silence, an empty reply), with its final error. */
+class TransientLmFailure extends Error {
+  constructor(
+    readonly reason: RetryReason,
+    readonly final: ModelError,
+  ) {
+    super(final.message);
+  }
+}
+
 export class VscodeLmModel implements Model {
   readonly id: string;
+  private readonly idleTimeoutMs: number;
+  private readonly retry: RetryPolicy;
 
   constructor(
     private readonly vendor: string,
     private readonly family: string,
     private readonly host: LanguageModelHost,
-    private readonly idleTimeoutMs = LM_IDLE_TIMEOUT_MS,
+    opts: VscodeLmOptions = {},
   ) {
     this.id = vscodeLmSpec(vendor, family);
+    this.idleTimeoutMs = opts.idleTimeoutMs ?? LM_IDLE_TIMEOUT_MS;
+    this.retry = {
+      maxRetries: opts.maxRetries ?? DEFAULT_MAX_RETRIES,
+      backoff: { ...DEFAULT_BACKOFF, ...opts.backoff },
+      classify: (e) =>
+        e instanceof TransientLmFailure
+          ? { retry: true, reason: e.reason, retryAfterMs: null, detail: e.final.message, finalCode: e.final.code }
+          : { retry: false, error: e instanceof ModelError ? e : new ModelError('unknown', `${this.id} failed: ${String(e)}`) },
+      failedAfter: (n, detail) => (n > 1 ? `${detail} Kite tried ${n} times.` : detail),
+    };
   }
 
-  async complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
+  /** One reply, with the same retries as every provider: each transient failure is a `model_retry` event. */
+  complete(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
+    return withRetries(() => this.attempt(request, observer), this.retry, request.signal, observer);
+  }
+
+  private async attempt(request: ModelRequest, observer?: ModelObserver): Promise<Reply> {
     const signal = request.signal ?? new AbortController().signal;
     if (signal.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
     // Our own stop for this one request: the run's stop, the output limit, or silence.
@@ -85,13 +120,26 @@ export class VscodeLmModel implements Model {
     if (signal.aborted) throw new ModelError('cancelled', 'The model call was cancelled.');
     if (cut) {
       const output = Math.ceil(assembler.outputChars / CHARS_PER_TOKEN);
-      return assembler.reply({ input_tokens: result !== 'idle' && result.ok ? result.input_tokens : 0, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, estimated: true }, this.id, true);
+      const answered = result !== 'idle' && result.ok ? result : null;
+      const reply = assembler.reply({ input_tokens: answered?.input_tokens ?? 0, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, estimated: true }, this.id, true);
+      return answered ? { ...reply, model_info: answered.model } : reply;
     }
-    if (idle || result === 'idle') throw new ModelError('network', `${this.id} sent nothing for ${Math.round(this.idleTimeoutMs / 100) / 10} s, so Kite cancelled the request. No tool ran; try again, or pick another model with "Kite: Select Model…".`);
-    if (!result.ok) throw lmError(this.id, result);
-    return assembler.reply({ input_tokens: result.input_tokens, output_tokens: result.output_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, estimated: true }, this.id);
+    if (idle || result === 'idle')
+      throw new TransientLmFailure('timeout', new ModelError('network', `${this.id} sent nothing for ${Math.round(this.idleTimeoutMs / 100) / 10} s, so Kite cancelled the request. No tool ran; try again, or pick another model with "Kite: Select Model…".`));
+    if (!result.ok) {
+      const error = lmError(this.id, result);
+      const reason = TRANSIENT[result.code];
+      throw reason ? new TransientLmFailure(reason, error) : error;
+    }
+    // Neither text nor a tool call: not a turn the agent can act on (nor an end of turn it chose).
+    if (assembler.outputChars === 0)
+      throw new TransientLmFailure('no_answer', new ModelError('no_answer', `${this.id} gave no answer (no text and no tool call). No tool ran; try again, or pick another model with "Kite: Select Model…".`));
+    return { ...assembler.reply({ input_tokens: result.input_tokens, output_tokens: result.output_tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, estimated: true }, this.id), model_info: result.model };
   }
 }
+
+/** The host's failures worth another attempt: the vendor's quota or rate limit, and a request that failed for a reason VS Code does not type (a server error, a dropped connection). */
+const TRANSIENT: Partial<Record<LmErrorCode, RetryReason>> = { blocked: 'rate_limited', unknown: 'server_error' };
 
 /** The typed error, with a sentence that says what did not happen and what the person can do. */
 export function lmError(model: string, r: Extract<LmRequestResult, { ok: false }>): ModelError {

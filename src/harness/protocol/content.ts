@@ -72,6 +72,8 @@ export const ReplySchema = z.looseObject({
   stop_reason: StopReasonSchema,
   usage: UsageSchema,
   model: z.string().optional(),
+  /** Which model of the provider actually answered, as it names itself (VS Code's language models: what selectChatModels returned). */
+  model_info: z.object({ id: z.string(), name: z.string(), version: z.string() }).optional(),
 });
 export type Reply = z.infer<typeof ReplySchema>;
 

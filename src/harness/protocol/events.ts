@@ -172,6 +172,8 @@ export const ModelEventSchema = z.object({
   /** The token counts are estimates (the model's tokenizer; VS Code's language models report no usage). */
   estimated: z.literal(true).optional(),
   model: z.string(), // model id that answered
+  /** The model behind `model` as its provider names it (vscode-lm: the chat model selectChatModels returned), so a log says which one answered. */
+  model_info: z.object({ id: z.string(), name: z.string(), version: z.string() }).optional(),
   retries: z.number().int().nonnegative(), // transport retries before this reply
 });
 

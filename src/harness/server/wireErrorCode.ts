@@ -67,6 +67,7 @@ export const MODEL_ERROR_WIRE: Record<ModelErrorCode, WireCode> = {
   no_permission: 'failed', // the message says how to allow Kite in VS Code
   blocked: 'failed',
   model_not_found: 'invalid_config', // the fix is another kite.model
+  no_answer: 'failed',
 };
 
 export const MODEL_SPEC_ERROR_WIRE: Record<ModelSpecErrorCode, WireCode> = {

@@ -7,7 +7,7 @@ import { PromMetrics } from '../../../src/harness/events/prometheus';
 import { createModel } from '../../../src/harness/model/index';
 import { ModelError } from '../../../src/harness/model/model';
 import { knownPriceOf, priceOf, unknownPriceProblem } from '../../../src/harness/model/pricing';
-import { resolveProvider } from '../../../src/harness/model/providers';
+import { isLoopbackURL, resolveProvider } from '../../../src/harness/model/providers';
 import { RunBuilder } from '../../helpers/events';
 
 describe('openai: providers and prices', () => {
@@ -36,13 +36,36 @@ describe('openai: providers and prices', () => {
     );
   });
 
+  it('loopback is judged from the literal: hostnames that only look local are remote, so the key is refused for them', () => {
+    for (const local of ['http://127.0.0.1:11434/v1', 'http://127.8.9.10/v1', 'http://127.1/v1', 'http://0x7f.0.0.1/v1', 'http://localhost:8000/v1', 'http://LOCALHOST/v1', 'http://[::1]:8080/v1'])
+      assert.equal(isLoopbackURL(local), true, local);
+    const hostile = [
+      'http://127.attacker.example/v1',
+      'http://127.0.0.1.attacker.example/v1',
+      'http://localhost.attacker.example/v1',
+      'http://attacker-localhost/v1',
+      'http://1270.0.0.1.example/v1',
+      'http://128.0.0.1/v1',
+      'http://[::2]/v1',
+      'not a url',
+    ];
+    for (const url of hostile) {
+      assert.equal(isLoopbackURL(url), false, url);
+      if (url.startsWith('http'))
+        assert.throws(() => resolveProvider('openai', { openai: { base_url: url } }, { OPENAI_API_KEY: 'sk-secret' }), /does not send your OpenAI API key/, url);
+    }
+    // Without a key nothing secret is at stake: the URL is used as given.
+    assert.equal(resolveProvider('openai', { openai: { base_url: 'http://127.attacker.example/v1' } }, {}).baseURL, 'http://127.attacker.example/v1');
+    assert.equal(resolveProvider('openai', { openai: { base_url: 'http://[::1]:9/v1' } }, { OPENAI_API_KEY: 'k' }).apiKey, 'k');
+  });
+
   it('config `providers` accepts the known names with http(s) URLs and names a typo or a bad URL', () => {
     assert.equal(parseConfig('{"providers": {"ollama": {"base_url": "http://127.0.0.1:11434/v1"}}}').providers?.ollama?.base_url, 'http://127.0.0.1:11434/v1');
     assert.throws(() => parseConfig('{"providers": {"olama": {"base_url": "http://x/v1"}}}'), /providers.*olama/);
     assert.throws(() => parseConfig('{"providers": {"vllm": {"base_url": "gpu-box:8000"}}}'), /providers\.vllm\.base_url/);
   });
 
-  it('OpenAI models are priced (dated snapshots by family); local and unknown models are "price unknown" unless config `prices` lists them', () => {
+  it('OpenAI models are priced (aliases and their dated snapshots); local and unknown models are "price unknown" unless config `prices` lists them', () => {
     assert.deepEqual(knownPriceOf('openai:gpt-4.1-mini-2025-04-14'), priceOf('openai:gpt-4.1-mini'));
     assert.equal(knownPriceOf('openai:gpt-4o-mini')?.input, 0.15);
     assert.equal(knownPriceOf('ollama:qwen2.5-coder'), null);
@@ -51,6 +74,18 @@ describe('openai: providers and prices', () => {
     assert.ok(knownPriceOf('claude-sonnet-5-5'), 'Claude keeps its price');
     assert.match(unknownPriceProblem('ollama:qwen2.5-coder', 2, {}) ?? '', /^ollama:qwen2\.5-coder has no known price, so the dollar budget \(\$2\) cannot be enforced; the run was not started\./);
     assert.equal(unknownPriceProblem('ollama:qwen2.5-coder', null, {}), null, 'no dollar budget: it may run, tokens still count');
+  });
+
+  it('an OpenAI id is priced only when the table lists it exactly (alias or dated snapshot); a longer id is another model, "price unknown"', () => {
+    assert.deepEqual(knownPriceOf('openai:gpt-5-2025-08-07'), knownPriceOf('openai:gpt-5'));
+    assert.deepEqual(knownPriceOf('openai:gpt-4o-2024-11-20'), knownPriceOf('openai:gpt-4o'));
+    assert.equal(knownPriceOf('openai:gpt-4o-2024-05-13')?.input, 5, 'the first gpt-4o snapshot kept its own, higher price');
+    for (const unknown of ['openai:gpt-5-pro', 'openai:gpt-5-codex', 'openai:gpt-4o-audio-preview', 'openai:gpt-4o-2099-01-01', 'openai:o3-pro', 'openai:gpt-4.1-mini-fast'])
+      assert.equal(knownPriceOf(unknown), null, unknown);
+    assert.match(unknownPriceProblem('openai:gpt-5-pro', 5) ?? '', /^openai:gpt-5-pro has no known price, so the dollar budget \(\$5\) cannot be enforced; the run was not started\./);
+    // The person's own `prices` still cover a family (every tag of a local model).
+    assert.deepEqual(knownPriceOf('openai:gpt-5-pro', { 'openai:gpt-5': { input: 15, output: 120 } }), { input: 15, output: 120 });
+    assert.ok(knownPriceOf('claude-sonnet-4-5-20250929'), "Claude's dated snapshots keep matching their family");
   });
 
   it('kite cost shows "price unknown" for an unpriced model and lists each model with its provider', () => {

@@ -128,7 +128,7 @@ describe('vscode-lm: the model seam across JSON-RPC', function () {
     for (const [result, code, message] of cases) {
       const p = pair(async () => result);
       try {
-        const e = await rejected(new VscodeLmModel('v', 'f', hostOf(p.relay)).complete(request()));
+        const e = await rejected(new VscodeLmModel('v', 'f', hostOf(p.relay), { maxRetries: 0 }).complete(request()));
         assert.equal(e.code, code, result.ok ? '' : result.code);
         assert.match(e.message, message);
       } finally {

@@ -29,6 +29,8 @@ class FakeLm implements LanguageModelHost {
 }
 
 const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({ system: 's', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [], max_tokens: 1000, ...over });
+/** Two retries, a few milliseconds apart. */
+const QUICK = { maxRetries: 2, backoff: { baseMs: 1, maxMs: 5 } };
 const never = () => new Promise<LmRequestResult>(() => undefined);
 
 async function rejection(p: Promise<unknown>): Promise<ModelError> {
@@ -97,7 +99,7 @@ describe('vscode-lm model robustness', () => {
   it('a host that goes silent is given up on after the idle timeout, and cancelled', async () => {
     const host = new FakeLm(never);
     const t0 = Date.now();
-    const e = await rejection(new VscodeLmModel('copilot', 'gpt-x', host, 200).complete(request()));
+    const e = await rejection(new VscodeLmModel('copilot', 'gpt-x', host, { idleTimeoutMs: 200, maxRetries: 0 }).complete(request()));
     assert.equal(e.code, 'network');
     assert.match(e.message, /vscode-lm:copilot\/gpt-x sent nothing for 0.2 s, so Kite cancelled the request\. No tool ran/);
     assert.ok(Date.now() - t0 < 5000);
@@ -112,7 +114,7 @@ describe('vscode-lm model robustness', () => {
       }
       return OK;
     });
-    const reply = await new VscodeLmModel('v', 'f', host, 150).complete(request());
+    const reply = await new VscodeLmModel('v', 'f', host, { idleTimeoutMs: 150 }).complete(request());
     assert.deepEqual(reply.content, [{ type: 'text', text: '012345' }]);
   });
 
@@ -125,9 +127,54 @@ describe('vscode-lm model robustness', () => {
     assert.equal(cancelled.code, 'cancelled');
     assert.match(cancelled.message, /was cancelled in VS Code \(VS Code said: Response stream was cancelled by the provider\)\. No tool ran/);
 
-    const blocked = await rejection(new VscodeLmModel('v', 'f', new FakeLm(() => Promise.resolve({ ok: false, code: 'blocked', message: 'Rate limit exceeded: 20 requests per minute' }))).complete(request()));
+    const blocked = await rejection(new VscodeLmModel('v', 'f', new FakeLm(() => Promise.resolve({ ok: false, code: 'blocked', message: 'Rate limit exceeded: 20 requests per minute' })), QUICK).complete(request()));
     assert.equal(blocked.code, 'blocked');
-    assert.match(blocked.message, /refused the request.*VS Code said: Rate limit exceeded: 20 requests per minute/);
+    assert.match(blocked.message, /refused the request.*VS Code said: Rate limit exceeded: 20 requests per minute.* Kite tried 3 times\.$/);
+  });
+
+  it('transient failures (a rate limit, an untyped failure, an empty reply) are retried with backoff, each reported as a retry', async () => {
+    const answers: LmRequestResult[] = [
+      { ok: false, code: 'blocked', message: 'Rate limit exceeded' },
+      { ok: false, code: 'unknown', message: 'Server error: 503' },
+      OK, // but nothing streamed: no answer
+    ];
+    let n = 0;
+    const host = new FakeLm(async (onPart) => {
+      const answer = answers[n++];
+      if (answer) return answer;
+      onPart({ type: 'text', text: 'Done.' });
+      return OK;
+    });
+    const retries: { attempt: number; reason: string; wait_ms: number }[] = [];
+    const reply = await new VscodeLmModel('v', 'f', host, { ...QUICK, maxRetries: 3 }).complete(request(), { onRetry: (r) => retries.push(r) });
+    assert.deepEqual(reply.content, [{ type: 'text', text: 'Done.' }]);
+    assert.equal(host.asks.length, 4);
+    assert.deepEqual(
+      retries.map((r) => [r.attempt, r.reason.split(':')[0]]),
+      [
+        [1, 'rate_limited'],
+        [2, 'server_error'],
+        [3, 'no_answer'],
+      ],
+    );
+    assert.match(retries[1]!.reason, /VS Code said: Server error: 503/);
+    assert.ok(retries.every((r) => r.wait_ms >= 0 && r.wait_ms <= 5));
+  });
+
+  it('a model that never answers ends with the typed cause no_answer; refusals that another try cannot fix are not retried', async () => {
+    const empty = new FakeLm(() => Promise.resolve(OK));
+    const e = await rejection(new VscodeLmModel('v', 'f', empty, QUICK).complete(request()));
+    assert.equal(e.code, 'no_answer');
+    assert.equal(e.message, 'vscode-lm:v/f gave no answer (no text and no tool call). No tool ran; try again, or pick another model with "Kite: Select Model…". Kite tried 3 times.');
+    assert.equal(empty.asks.length, 3);
+    for (const code of ['no_permissions', 'not_found', 'no_model', 'cancelled'] as const) {
+      const host = new FakeLm(() => Promise.resolve({ ok: false, code, message: 'no' }));
+      await rejection(new VscodeLmModel('v', 'f', host, QUICK).complete(request()));
+      assert.equal(host.asks.length, 1, code);
+    }
+    const gone = new FakeLm(() => Promise.reject(new Error('connection disposed')));
+    await rejection(new VscodeLmModel('v', 'f', gone, QUICK).complete(request()));
+    assert.equal(gone.asks.length, 1, 'a window that cannot answer is not asked again');
   });
 
   it('stopping the run ends a request whose host never answers', async () => {
@@ -147,17 +194,23 @@ describe('vscode-lm model robustness', () => {
     const file = join(root, '.kite', 'config.json');
     writeFileSync(file, JSON.stringify({ ...(JSON.parse(readFileSync(file, 'utf8')) as object), prices: { [SPEC]: { input: 0, output: 0 } } }, null, 2));
     git(root, 'commit', '-qam', 'price the test model');
+    let lastEvents: KiteEvent[] = [];
     const end = async (answer: LmRequestResult) => {
       const host: Host = Object.assign(new CannedHost(), { languageModels: new FakeLm(() => Promise.resolve(answer)) });
       const s = await runFeature({ root, mode: 'attended', model: SPEC }, host);
-      const events = readFileSync(s.logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as KiteEvent);
-      return events.find((e) => e.kind === 'session_end');
+      lastEvents = readFileSync(s.logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as KiteEvent);
+      return lastEvents.find((e) => e.kind === 'session_end');
     };
     const cancelled = await end({ ok: false, code: 'cancelled', message: 'Response stream was cancelled by the provider' });
     assert.ok(cancelled?.kind === 'session_end' && cancelled.status === 'cancelled', JSON.stringify(cancelled));
     assert.match(cancelled.summary ?? '', /cancelled in VS Code \(VS Code said: Response stream was cancelled by the provider\)/);
     const failed = await end({ ok: false, code: 'unknown', message: 'Server error: 500' });
     assert.ok(failed?.kind === 'session_end' && failed.status === 'error', JSON.stringify(failed));
-    assert.match(failed.summary ?? '', /model error \(unknown\): vscode-lm:kite-test\/robust failed \(VS Code said: Server error: 500\)/);
+    assert.match(failed.summary ?? '', /model error \(unknown\): vscode-lm:kite-test\/robust failed \(VS Code said: Server error: 500\)\. Kite tried 5 times\./);
+    assert.deepEqual(
+      lastEvents.filter((e) => e.kind === 'model_retry').map((e) => e.kind === 'model_retry' && [e.attempt, e.reason.split(':')[0]]),
+      [1, 2, 3, 4].map((n) => [n, 'server_error']),
+      'each retry of the failed request is in the log',
+    );
   });
 });

@@ -22,6 +22,8 @@ import { CannedHost, git, tempRepo } from '../loop/kit';
 
 const SCRIPT = join(__dirname, '..', '..', 'fixtures', 'scripts', 'extension-accept.json');
 const SPEC = 'vscode-lm:kite-test/scripted';
+/** The chat model the scripted host says answered (as selectChatModels names it). */
+const ANSWERED_BY = { id: 'scripted-1', name: 'Scripted', version: '1' };
 
 /** Answers like the extension: each recorded reply's blocks as streamed parts, then a token count. */
 class ScriptedLanguageModels implements LanguageModelHost {
@@ -38,7 +40,7 @@ class ScriptedLanguageModels implements LanguageModelHost {
       if (b.type === 'tool_use') onPart({ type: 'tool_call', callId: b.id, name: b.name, input: b.input });
       out += JSON.stringify(b).length;
     }
-    return { ok: true as const, input_tokens: Math.ceil(JSON.stringify(ask.messages).length / 4), output_tokens: Math.ceil(out / 4), model: { id: 'scripted-1', name: 'Scripted', version: '1' } };
+    return { ok: true as const, input_tokens: Math.ceil(JSON.stringify(ask.messages).length / 4), output_tokens: Math.ceil(out / 4), model: ANSWERED_BY };
   }
 }
 
@@ -86,6 +88,7 @@ describe('vscode-lm: a run through the host’s language models', function () {
       assert.equal(m.model, SPEC);
       assert.equal(m.estimated, true);
       assert.ok(m.input_tokens > 0 && m.output_tokens > 0);
+      assert.deepEqual(m.model_info, ANSWERED_BY, 'the log says which chat model selectChatModels gave');
     }
     // The model saw the tool results of its calls on the next turn (the conversation crossed the seam).
     const second = lm.asks[1]!.messages;
@@ -106,7 +109,7 @@ describe('vscode-lm: a run through the host’s language models', function () {
     assert.equal(r.divergences, 0);
     assert.equal(r.outcome, 'done');
     assert.equal(lm.asks.length, 4);
-    assert.ok(events(r.logPath).filter((e) => e.kind === 'model').every((e) => e.kind === 'model' && e.estimated === true));
+    assert.ok(events(r.logPath).filter((e) => e.kind === 'model').every((e) => e.kind === 'model' && e.estimated === true && e.model_info?.id === ANSWERED_BY.id));
   });
 
   it('with a dollar budget and no price for the model the run does not start (price unknown, with the fix)', async () => {

@@ -15,7 +15,17 @@ describe('timeline row labels (what a screen reader says for a row)', () => {
   it('names every figure, and each token kind instead of its dot colour', () => {
     const row = rowFromEvent(ev.model({ turn: 3, t: 11.2, ms: 2031, stop: 'tool_use', input_tokens: 410, cache_read_input_tokens: 2200, cache_creation_input_tokens: 0, output_tokens: 70, cost_usd: 0.0021 }), 0, { ...ctx, head: true });
     assert.equal(rowLabel(row, 'Turn 3', 'Reading.'), 'Turn 3, tool_use. Reading. time 0:11.2, turn 3, duration 2.03s, tokens: input 410, cache read 2.2k, cache write 0, output 70, cost $0.0021');
-    assert.equal(describeTokens({ input: 1, cacheRead: 2, cacheWrite: 3, output: 4 }, String), 'input 1, cache read 2, cache write 3, output 4');
+    assert.equal(describeTokens({ input: 1, cacheRead: 2, cacheWrite: 3, output: 4, estimated: false }, String), 'input 1, cache read 2, cache write 3, output 4');
+  });
+
+  it('estimated token counts (VS Code language models) are marked "~", in the row and in what is said, also when read back from the row table', () => {
+    const model = ev.model({ turn: 1, t: 1, ms: 900, stop: 'end_turn', input_tokens: 1200, output_tokens: 40, cost_usd: 0 });
+    const row = rowFromEvent({ ...model, estimated: true }, 0, { ...ctx, head: true });
+    assert.equal(describeTokens(row.tokens!), 'input ~1.2k, cache read ~0, cache write ~0, output ~40 (estimated)');
+    const s = new TimelineStore();
+    s.append([{ ...model, estimated: true }, { ...model, seq: model.seq + 1, turn: 2 }]);
+    assert.equal(s.row(0)?.tokens?.estimated, true);
+    assert.equal(s.row(1)?.tokens?.estimated, false);
   });
 
   it('says a problem in words, and leaves out the figures a row does not have', () => {

@@ -22,7 +22,7 @@ describe('timeline rows', () => {
     const row = rowFromEvent(ev.model({ turn: 3, stop: 'tool_use', ms: 1500, input_tokens: 410, cache_read_input_tokens: 2200, cache_creation_input_tokens: 12, output_tokens: 70, cost_usd: 0.0029, content: [{ type: 'text', text: 'Running the tests.\nmore' }, { type: 'tool_use', id: 't', name: 'run', input: {} }] }), 0, { ...ctx, head: true });
     assert.equal(row.title, 'Turn 3');
     assert.equal(row.status, 'tool_use');
-    assert.deepEqual(row.tokens, { input: 410, cacheRead: 2200, cacheWrite: 12, output: 70 });
+    assert.deepEqual(row.tokens, { input: 410, cacheRead: 2200, cacheWrite: 12, output: 70, estimated: false });
     assert.equal(row.cost, 0.0029);
     assert.equal(row.ms, 1500);
     assert.equal(row.summary, 'Running the tests.  → run');
