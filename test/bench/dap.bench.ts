@@ -5,6 +5,7 @@
 // figures with their targets; asserts nothing.
 //   npx tsx test/bench/dap.bench.ts [events]       (1000000 for the 1M figures: ~1 GB in the temp dir)
 //   KITE_BENCH_LOG=<file> ...                      reuse a log written earlier (writing 1M events takes minutes)
+//   KITE_BENCH_PART=dap (or runtime) ...           only the figures over DAP (or only the runtime's)
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -193,8 +194,10 @@ async function main(): Promise<void> {
     t = performance.now();
     await adapterBundle();
     console.log(`adapter bundle built in ${(performance.now() - t).toFixed(0)} ms`);
-    await direct(log);
-    await overDap(log);
+    // KITE_BENCH_PART=runtime or =dap: only that half (the runtime half takes minutes at 1M events).
+    const part = process.env.KITE_BENCH_PART;
+    if (part !== 'dap') await direct(log);
+    if (part !== 'runtime') await overDap(log);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLog } from '../../src/harness/events/reader';
 import { KiteDebugSession } from '../../src/harness/replay/debugSession';
+import { RunBuilder } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
-import { launch, moved, where } from './helpers';
+import { launch, moved, where, writeLog } from './helpers';
 
 /** Holds indexing between chunks until released: `step(n)` lets n more chunks through, `free()` all. */
 class Pace {
@@ -373,6 +374,48 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       assert.equal(torn[0]?.line, keep + 1);
     } finally {
       await held2.close();
+    }
+  });
+});
+
+describe('DAP while the indexed log is folded in the background (in-process)', function () {
+  this.timeout(120_000);
+
+  /** Few events (fewer than one slice of a fold counted in events), each slow to fold: big tool outputs. */
+  function heavyLog(turns: number, outputChars: number): string {
+    const b = new RunBuilder('heavy-fold').start();
+    for (let k = 0; k < turns; k++) {
+      const output = `part ${k} `.repeat(Math.ceil(outputChars / 8)).slice(0, outputChars);
+      b.turnWithCalls(`Reading part ${k}.`, [{ id: `toolu_${k}`, name: 'read_file', args: { path: `data/part${k}.txt` }, output }]);
+    }
+    return writeLog(b.end().events());
+  }
+
+  it('a step asked while the run is folded is answered between slices, before the fold is done', async () => {
+    const log = heavyLog(100, 100_000);
+    const held = await inProcess(1 << 20);
+    try {
+      const order: string[] = [];
+      const folded = new Promise<void>((resolve) =>
+        held.dc.on('output', (e: DebugProtocol.OutputEvent) => {
+          if ((e.body.data as { kind?: string } | undefined)?.kind !== 'snapshotsReady') return;
+          order.push('fold done');
+          resolve();
+        }),
+      );
+      await launch(held.dc, { log, stopOnEntry: true });
+      const rt = held.session().replay;
+      assert.ok(rt && rt.length < 500);
+      held.pace.free();
+      // The session waits for the whole index before folding, and it asked first: the fold has begun.
+      await rt.whenIndexed(() => false);
+      await moved(held.dc, (d) => d.stepInRequest({ threadId: 1 }));
+      order.push('step answered');
+      assert.equal((await where(held.dc)).seq, 1);
+      await folded;
+      assert.deepEqual(order, ['step answered', 'fold done']);
+    } finally {
+      await held.close();
     }
   });
 });

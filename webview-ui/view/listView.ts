@@ -28,9 +28,10 @@ interface Cell {
   ms: HTMLSpanElement;
   tokens: HTMLSpanElement;
   cost: HTMLSpanElement;
-  /** What the cell shows now, to skip refilling an unchanged row. */
+  /** What the cell shows now, to skip refilling an unchanged row, and where (-1: hidden). */
   rowIndex: number;
   stamp: number;
+  pos: number;
 }
 
 export class ListView {
@@ -145,29 +146,39 @@ export class ListView {
     });
   }
 
-  /** Renders the visible window now (also called by the frame callback). */
+  /**
+   * Renders the visible window now (also called by the frame callback). A position keeps its cell
+   * (cell = position mod pool size) while it stays in the window, so scrolling refills only the
+   * cells of rows that came into view, not every visible row.
+   */
   render(): void {
     const visible = this.store.visible;
     const height = this.el.clientHeight || this.viewportHeight;
     const { start, end } = visibleRange(this.el.scrollTop, height, ROW_HEIGHT, visible.length);
-    const needed = end - start;
-    while (this.pool.length < needed) this.pool.push(this.makeCell());
-    for (let i = 0; i < this.pool.length; i++) {
-      const cell = this.pool[i] as Cell;
-      if (i >= needed) {
+    while (this.pool.length < end - start) this.pool.push(this.makeCell());
+    const n = this.pool.length;
+    for (let slot = 0; slot < n; slot++) {
+      const cell = this.pool[slot] as Cell;
+      // The one position in [start, start + n) that this slot holds.
+      const pos = start + ((slot - (start % n) + n) % n);
+      if (pos >= end) {
         if (cell.rowIndex !== -1) {
           cell.el.style.display = 'none';
           cell.rowIndex = -1;
-          // A spare cell must not still claim the row it last showed.
+          cell.pos = -1;
+          // A spare cell must not still claim the row it last showed (nor its selection).
+          cell.el.className = 'row';
           delete cell.el.dataset.row;
           delete cell.el.dataset.seq;
           cell.el.removeAttribute('id');
         }
         continue;
       }
-      const pos = start + i;
       const rowIndex = visible[pos] as number;
-      cell.el.style.transform = `translateY(${pos * ROW_HEIGHT}px)`;
+      if (cell.pos !== pos) {
+        cell.el.style.transform = `translateY(${pos * ROW_HEIGHT}px)`;
+        cell.pos = pos;
+      }
       if (cell.rowIndex !== rowIndex || cell.stamp !== this.stamp) {
         if (cell.rowIndex === -1) cell.el.style.display = '';
         this.fill(cell, this.store.row(rowIndex) as Row);
@@ -213,6 +224,7 @@ export class ListView {
       cost: span('c-cost'),
       rowIndex: -1,
       stamp: -1,
+      pos: -1,
     };
     this.spacer.append(el);
     return cell;

@@ -1,7 +1,8 @@
 // Rebuilds the content of a file around one write of a run, from the log alone (plus the file's
 // state before the run): before the write, after it as the model proposed it, and after it as it
 // was applied (with the person's edit, if any). Earlier writes to the same path are replayed in
-// order, and hashes recorded in the intent events are checked. No 'vscode' here.
+// order from the last whole write (or the file before the run), and hashes recorded in the intent
+// events are checked. No 'vscode' here.
 import type { KiteEvent } from '../protocol/events';
 import { applyEdit, type EditArgs } from '../tools/editText';
 import { sha256 } from '../tools/hash';
@@ -132,14 +133,22 @@ export async function resolveWrite(index: WriteIndex, call: WriteCall, src: Writ
     return r.ok ? r.content : null;
   };
 
-  // Replay the earlier writes to the same path, from the file as it was before the run.
-  const firstIntent = await firstIntentOf(index, call, src);
-  let content = await src.base(call.path, firstIntent);
-  for (const id of index.earlier(call.path, call.id)) {
-    const c = index.get(id);
+  // Replay the earlier writes to the same path from the last whole one (its content does not depend
+  // on what came before), else from the file as it was before the run (a git blob): deep in a long
+  // run that is a few events read, not every write of the file since the start.
+  const chain: { c: WriteCall; args: Record<string, unknown> | null }[] = [];
+  const earlier = index.earlier(call.path, call.id);
+  for (let k = earlier.length - 1; k >= 0; k--) {
+    const c = index.get(earlier[k]);
     if (!c) continue;
-    content = after(c.name, content, await argsOf(c.tool ?? c.intent));
+    const args = await argsOf(c.tool ?? c.intent);
+    chain.push({ c, args });
+    if (typeof args?.content === 'string') break;
   }
+  chain.reverse();
+  const whole = chain.length > 0 && typeof chain[0].args?.content === 'string';
+  let content = whole ? null : await src.base(call.path, await firstIntentOf(index, call, src));
+  for (const { c, args } of chain) content = after(c.name, content, args);
   const before = content;
   if (before === null) notes.push(`the content of ${call.path} before this write is not known (no git commit or file matching the logged hash)`);
   const intent = call.intent !== undefined ? await src.event(call.intent) : null;

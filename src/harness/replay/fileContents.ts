@@ -33,15 +33,26 @@ function argsOf(index: EventIndex, w: WriteInfo, tool: EventOf<'tool'>): unknown
   return (index.events.at(w.argsAt) as EventOf<'intent'>).args ?? tool.args;
 }
 
-/** Content of `path` after event `i` (inclusive). */
+/**
+ * Content of `path` after event `i` (inclusive). A whole write does not depend on what came before
+ * it, so the replay starts at the last one at or before `i` and applies only the edits after it:
+ * deep in a long run that is a few events parsed, not every write of the file since the start.
+ */
 export function fileContentAt(index: EventIndex, path: string, i: number): FileContent {
   const writes = (index.writesByPath.get(path) ?? []).filter((w) => w.index <= i);
   if (!writes.length) return { known: false, reason: `${path} was not written by the run before this point`, writes: 0 };
+  // The writes to replay, newest first, back to the last whole write (or the first write).
+  const chain: { w: WriteInfo; tool: EventOf<'tool'>; args: unknown }[] = [];
+  for (let k = writes.length - 1; k >= 0; k--) {
+    const tool = index.events.at(writes[k].index) as EventOf<'tool'>;
+    const args = argsOf(index, writes[k], tool);
+    chain.push({ w: writes[k], tool, args });
+    if (typeof field(args, 'content') === 'string') break;
+  }
   let content: string | null = null;
   let reason = '';
-  for (const w of writes) {
-    const tool = index.events.at(w.index) as EventOf<'tool'>;
-    const r = applyWrite(content, w, argsOf(index, w, tool), tool.name);
+  for (const { w, tool, args } of chain.reverse()) {
+    const r = applyWrite(content, w, args, tool.name);
     if ('reason' in r) {
       content = null;
       reason = r.reason;

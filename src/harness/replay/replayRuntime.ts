@@ -22,6 +22,11 @@ import { COMPLETE, type IndexProgress } from './indexProgress';
 import { StateCursor, type StateFolder } from './stateCursor';
 import { eventForLine, transcriptOf, type Transcript } from './transcript';
 
+// The background fold holds the event loop ~4 ms at a time (a request waits at most that long for
+// it), checking the clock every few events.
+const FOLD_SLICE_MS = 4;
+const FOLD_STEP = 8;
+
 export type StopReason = 'entry' | 'step' | 'breakpoint' | 'function breakpoint' | 'exception' | 'goto' | 'pause';
 
 export interface Stop {
@@ -91,11 +96,12 @@ export class ReplayRuntime<S = unknown> {
   }
 
   /**
-   * Fold the whole log in the background in small slices, leaving the event loop free between
-   * them (requests are answered in between), so the snapshots exist before anyone asks for
-   * state far into the run.
+   * Fold the whole log in the background in slices of about FOLD_SLICE_MS, leaving the event loop
+   * free between them (requests are answered in between), so the snapshots exist before anyone
+   * asks for state far into the run. Slices are bounded in time, not in events: events differ
+   * a hundredfold in size, and a request waits for at most the slice under way.
    */
-  async warm(signal?: { cancelled: boolean; busy?: () => boolean }, slice = 500): Promise<void> {
+  async warm(signal?: { cancelled: boolean; busy?: () => boolean }): Promise<void> {
     if (!this.cursor) return;
     // The index first: requests wait on it, the fold only makes later ones faster.
     try {
@@ -103,13 +109,17 @@ export class ReplayRuntime<S = unknown> {
     } catch {
       return; // indexing stopped (the session ended, or it failed and said so): nothing more to fold for
     }
-    for (let i = slice; ; i += slice) {
+    const last = this.length - 1;
+    for (let i = 0; i < last; ) {
       // Interactive requests first: while a person is stepping, the fold waits.
       while (signal?.busy?.() && !signal.cancelled) await new Promise<void>((r) => setTimeout(r, 25));
       if (signal?.cancelled) return;
-      this.cursor.stateAfter(Math.min(i, this.length - 1));
-      if (i >= this.length - 1) return;
-      await new Promise<void>((r) => setImmediate(r));
+      const until = performance.now() + FOLD_SLICE_MS;
+      do {
+        i = Math.min(i + FOLD_STEP, last);
+        this.cursor.stateAfter(i);
+      } while (i < last && performance.now() < until);
+      if (i < last) await new Promise<void>((r) => setImmediate(r));
     }
   }
 

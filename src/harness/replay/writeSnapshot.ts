@@ -16,15 +16,21 @@ export async function writeSnapshot(events: readonly KiteEvent[], seq: number): 
 }
 
 /**
- * The same from a replay's index (a big log read lazily): only the events of write calls are
- * parsed, found through the index's calls, never the whole log.
+ * The same from a replay's index (a big log read lazily): only the events of the write calls to
+ * the same file are parsed, found through the index, never the whole log.
  */
 export async function writeSnapshotIndexed(index: EventIndex, seq: number): Promise<WriteSnapshot> {
   const { events } = index;
-  const picked: number[] = [];
-  for (const c of index.calls) if (isWriteName(c.name)) for (const j of [c.proposed, c.approval, c.intent, c.tool]) if (j >= 0) picked.push(j);
-  picked.sort((a, b) => a - b);
   const i = indexOfSeq(events, seq);
+  const call = i >= 0 ? index.callAt(i) : null;
+  // The calls resolveWrite can read: this one and the applied writes to its file (the index knows
+  // them by path). Without a path (not a write, or one naming none), every write call of the log.
+  const path = call && isWriteName(call.name) ? index.writePathAt(i) : null;
+  const same = path !== null ? index.writesByPath.get(path) : undefined;
+  const calls = same && call ? [call, ...same.map((w) => index.callAt(w.index)).filter((c) => c !== null && c !== call)] : index.calls.filter((c) => isWriteName(c.name));
+  const picked: number[] = [];
+  for (const c of calls) if (c) for (const j of [c.proposed, c.approval, c.intent, c.tool]) if (j >= 0) picked.push(j);
+  picked.sort((a, b) => a - b);
   const first = events.length ? events.at(0) : null;
   return snapshotOf(
     picked.map((j) => events.at(j)),

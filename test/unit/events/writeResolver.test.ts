@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
 import { WriteIndex, resolveWrite, type WriteSources } from '../../../src/harness/events/writeResolver';
 import { MONEY_AFTER, MONEY_BEFORE, RunBuilder, TEST_KEPT, TEST_PROPOSED, buildRun, sha } from '../../helpers/events';
+import { A_BEFORE_RUN, writesAndEdits } from '../../helpers/writesAndEdits';
 
 function setup(base: (path: string, preHash: string | null | undefined) => string | null) {
   const events = buildRun();
@@ -149,5 +150,31 @@ describe('write versions of edit_file and write_file, edited or not, with later 
   it('an edit_file after edited writes applies to what the person kept', async () => {
     const v = await run().versions('w5');
     assert.deepEqual({ before: v.before, proposed: v.proposed, applied: v.applied, edited: v.edited, notes: v.notes }, { before: KEPT_4, proposed: AFTER_5, applied: AFTER_5, edited: false, notes: [] });
+  });
+});
+
+describe('write versions: from the last whole write (issue 17)', () => {
+  it('rebuilds every write as the run left it, reading the file before the run and earlier writes only when needed', async () => {
+    const { events, after, wholeWrites } = writesAndEdits();
+    const index = new WriteIndex();
+    for (const e of events) index.add(e);
+    const read = new Set<number>();
+    const bases: string[] = [];
+    const src: WriteSources = {
+      event: async (s) => (read.add(s), events[s] ?? null),
+      base: async (p, h) => (bases.push(p), h === sha(A_BEFORE_RUN) ? A_BEFORE_RUN : null),
+    };
+    let prev: string | null = A_BEFORE_RUN;
+    for (const [i, content] of after) {
+      read.clear();
+      bases.length = 0;
+      const v = await resolveWrite(index, index.callOf(events[i])!, src);
+      assert.deepEqual([v.before, v.applied, v.notes], [prev, content, []], `write at event ${i}`);
+      // The file before the run is read only while no whole write precedes this one.
+      assert.deepEqual(bases, i <= (wholeWrites[0] ?? 0) ? ['a.py'] : [], `base read for the write at event ${i}`);
+      const lastWhole = wholeWrites.filter((w) => w < i).at(-1);
+      if (lastWhole !== undefined) assert.ok([...read].every((s) => s >= lastWhole - 4), `write at event ${i} read only from the last whole write on: ${[...read].join(' ')}`);
+      prev = content;
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { EventBody, KiteEvent } from '../../../src/harness/protocol/events'
 import { openLazyLog } from '../../../src/harness/replay/lazyLog';
 import { writeSnapshot, writeSnapshotIndexed } from '../../../src/harness/replay/writeSnapshot';
 import { buildRun } from '../../helpers/events';
+import { writesAndEdits } from '../../helpers/writesAndEdits';
 import { tempDir } from '../loop/kit';
 
 const bodyOf = (e: KiteEvent): EventBody => {
@@ -16,23 +17,28 @@ const bodyOf = (e: KiteEvent): EventBody => {
 };
 
 describe('write frames of a lazily read log', () => {
-  it('rebuild the same file content from the index as from the whole log, at every event (edited approval, edits after writes)', async () => {
-    const w = EventWriter.create(tempDir(), 'demo', () => 0);
-    for (const e of buildRun()) w.append(bodyOf(e));
-    const { events } = await readLog(w.path);
-    const lazy = await openLazyLog(w.path);
-    assert.ok(lazy);
-    try {
-      let known = 0;
-      for (const e of events) {
-        const whole = await writeSnapshot(events, e.seq);
-        assert.deepEqual(await writeSnapshotIndexed(lazy.index, e.seq), whole, `event ${e.seq} (${e.kind})`);
-        if (whole.known) known++;
+  const fixtures: [string, () => KiteEvent[]][] = [
+    ['the demo run: edited approval, edits after writes, several files', () => buildRun()],
+    ['one file written whole twice and edited in between and after', () => writesAndEdits().events],
+  ];
+  for (const [name, events_] of fixtures)
+    it(`rebuild the same file content from the index as from the whole log, at every event (${name})`, async () => {
+      const w = EventWriter.create(tempDir(), 'demo', () => 0);
+      for (const e of events_()) w.append(bodyOf(e));
+      const { events } = await readLog(w.path);
+      const lazy = await openLazyLog(w.path);
+      assert.ok(lazy);
+      try {
+        let known = 0;
+        for (const e of events) {
+          const whole = await writeSnapshot(events, e.seq);
+          assert.deepEqual(await writeSnapshotIndexed(lazy.index, e.seq), whole, `event ${e.seq} (${e.kind})`);
+          if (whole.known) known++;
+        }
+        assert.ok(known >= 3, `the run has write events with known content (${known})`);
+        assert.deepEqual(await writeSnapshotIndexed(lazy.index, 99_999), await writeSnapshot(events, 99_999), 'an unknown seq says so');
+      } finally {
+        lazy.log.close();
       }
-      assert.ok(known >= 3, `the demo run has write events with known content (${known})`);
-      assert.deepEqual(await writeSnapshotIndexed(lazy.index, 99_999), await writeSnapshot(events, 99_999), 'an unknown seq says so');
-    } finally {
-      lazy.log.close();
-    }
-  });
+    });
 });
