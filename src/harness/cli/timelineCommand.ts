@@ -8,7 +8,6 @@ import { thousands, TimelineFormatter } from '../events/timeline';
 import { planSplit, SPLIT_MIN_BYTES, startSplitWorker } from '../events/timelineSplit';
 import { applyEvent, initialRunState, type RunState } from '../protocol/reducer';
 import { parseArgs, UsageError } from './args';
-import type { Command } from './commands';
 import { reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
@@ -97,5 +96,3 @@ export function timelineTail(s: RunState, format: LogFormat): string {
     : `${s.meta?.feature ?? '?'}: ${s.paused ? `paused for approval (${s.paused.pending.join(', ')})` : 'unfinished'} after ${s.turns} turns — continue with kite resume ${s.meta?.run ?? ''}`.trimEnd();
   return `${tail}${format === 'python-kite' ? ' (original Kite log)' : ''}`;
 }
-
-export const timelineCommand: Command = { name: 'timeline', summary: 'print the timeline of a run log', run: (argv) => timelineMain(argv) };
