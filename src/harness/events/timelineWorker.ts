@@ -2,16 +2,12 @@
 // the one reader and the one formatter, and sends back its rows and the events the run's last line
 // is folded from — or why its part needs the main thread (any problem, anything unusual).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EventKind, KiteEvent } from '../protocol/events';
+import type { KiteEvent } from '../protocol/events';
 import { ChainChecker } from './chain';
 import { LogRangeReader, openLogFile } from './reader';
 import { TimelineFormatter } from './timeline';
+import { TAIL_KINDS } from './timelineTail';
 import type { SplitJob, SplitResult } from './timelineSplit';
-
-/** The kinds whose effect on the fold the timeline's last line reads (cli/timelineCommand.ts
- *  timelineTail: feature, turns, tokens, cost, outcome, pause). A model event comes without its
- *  content, which that line never reads. */
-export const TAIL_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['session_start', 'model', 'gate', 'compaction', 'paused', 'resumed', 'session_end']);
 
 export async function splitWorkerResult(job: SplitJob): Promise<SplitResult> {
   const fh = await openLogFile(job.path);
