@@ -3,7 +3,6 @@
 import { cacheAudit, formatCacheAudit, prefixOfRun, type RunPrefix } from '../events/cacheAudit';
 import { findLogs } from '../events/logFiles';
 import { formatFlags, parseArgs, type FlagSpec } from './args';
-import type { Command } from './commands';
 import { forEachRunForReport, reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
@@ -31,5 +30,3 @@ export async function cacheAuditMain(argv: string[], out: Out = stdio, cwd = pro
     return reportError(e, out, USAGE);
   }
 }
-
-export const cacheAuditCommand: Command = { name: 'cache-audit', summary: 'what invalidated the prompt cache, between runs and between turns', run: (argv) => cacheAuditMain(argv) };

@@ -12,7 +12,6 @@ import { checkContracts, ContractsSchema, type Contract, type ContractVerdict } 
 import { loadProgress, PROGRESS_FILE } from '../progress/progressFile';
 import type { KiteEvent } from '../protocol/events';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
 import { stdio, type Out } from './output';
 import { readForReport, reportError } from './reportCommands';
 
@@ -81,5 +80,3 @@ export async function checkMain(argv: string[], out: Out = stdio): Promise<numbe
     return reportError(e, out, USAGE);
   }
 }
-
-export const checkCommand: Command = { name: 'check', summary: 'check a past run against trajectory contracts (never, always, eventually, before)', run: (argv) => checkMain(argv) };

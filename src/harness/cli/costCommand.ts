@@ -3,7 +3,6 @@
 import { costOfRun, costReport, formatCostReport, type RunCost } from '../events/cost';
 import { findLogs } from '../events/logFiles';
 import { formatFlags, parseArgs, type FlagSpec } from './args';
-import type { Command } from './commands';
 import { forEachRunForReport, reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
@@ -28,5 +27,3 @@ export async function costMain(argv: string[], out: Out = stdio, cwd = process.c
     return reportError(e, out, USAGE);
   }
 }
-
-export const costCommand: Command = { name: 'cost', summary: 'tokens and dollars per run, per feature and in total', run: (argv) => costMain(argv) };

@@ -2,7 +2,6 @@
 import { diagnose, formatDiagnosis } from '../events/diagnose';
 import { resolveRunLog } from '../events/logFiles';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
 import { readForReport, reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
@@ -25,5 +24,3 @@ export async function diagnoseMain(argv: string[], out: Out = stdio): Promise<nu
     return reportError(e, out, USAGE);
   }
 }
-
-export const diagnoseCommand: Command = { name: 'diagnose', summary: 'explain why a run failed (gate causes, refusals, budgets, loops)', run: (argv) => diagnoseMain(argv) };

@@ -11,8 +11,8 @@ import { counts, formatSuite, suiteJson, suiteJunit, suiteMarkdown } from '../ev
 import { defaultJobs, runSuite, type SuiteOptions } from '../evals/runSuite';
 import { newEvalLogDir, writeSuiteResults } from '../evals/suiteResults';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 
 const FLAGS: FlagSpec[] = [
   { name: 'model', type: 'string', value: 'SPEC', help: "run every case with this model instead of the case's own; repeat for a cases × models matrix. A relative script:FILE is each case's own file when its folder has one" },
@@ -152,5 +152,3 @@ async function addMain(argv: string[], out: Out, cwd: string): Promise<number> {
   out.out(`  edit its "expect" to say what must hold, then: kite eval ${relative(cwd, suite) || '.'}`);
   return 0;
 }
-
-export const evalCommand: Command = { name: 'eval', summary: 'run an eval suite (each case in a scratch worktree), or add a case from a run log', run: (argv) => evalMain(argv) };

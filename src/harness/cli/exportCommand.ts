@@ -4,7 +4,6 @@ import { findLogs } from '../events/logFiles';
 import { toOtlp } from '../events/otel';
 import { PromMetrics } from '../events/prometheus';
 import { parseArgs, UsageError } from './args';
-import type { Command } from './commands';
 import { forEachRunForReport, readForReport, reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
@@ -41,5 +40,3 @@ export async function exportMain(argv: string[], out: Out = stdio, cwd = process
     return reportError(e, out, USAGE);
   }
 }
-
-export const exportCommand: Command = { name: 'export', summary: 'export runs: otel LOG (OTLP JSON spans) | prometheus [DIR] (metrics)', run: (argv) => exportMain(argv) };

@@ -7,7 +7,6 @@ import { DEFAULT_MODEL } from '../model/pricing';
 import { isGitRepo } from '../progress/git';
 import { currentFeature, loadProgress, PROGRESS_FILE, parseProgress, type Feature } from '../progress/progressFile';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
 import { describeError, stdio, type Out } from './output';
 
 /** The placeholder title `kite init` writes; a run on it would pay a model to guess. */
@@ -91,9 +90,3 @@ export async function initMain(argv: string[], out: Out = stdio): Promise<number
     return 2;
   }
 }
-
-export const initCommand: Command = {
-  name: 'init',
-  summary: 'write a starter kite-progress.json and .kite/config.json',
-  run: (argv) => initMain(argv),
-};

@@ -1,5 +1,5 @@
 // Dispatch `kite <command> …` through the command table; usage errors exit 2.
-import { COMMANDS } from './commands';
+import { COMMANDS, runCommandOf } from './commands';
 import { stdio, type Out } from './output';
 
 declare const KITE_VERSION: string | undefined;
@@ -25,7 +25,7 @@ export async function cliMain(argv: string[], out: Out = stdio): Promise<number>
   const [name, ...rest] = argv;
   // `kite help run` is `kite run --help`
   const topic = name === 'help' && rest[0] ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-  if (topic) return topic.run(['--help']);
+  if (topic) return runCommandOf(topic, ['--help']);
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     if (name === undefined) {
       out.err(usage());
@@ -44,5 +44,5 @@ export async function cliMain(argv: string[], out: Out = stdio): Promise<number>
     out.err(`kite: unknown command "${name}"${hint}; commands: ${COMMANDS.map((c) => c.name).join(', ')}. Run \`kite --help\` for more.`);
     return 2;
   }
-  return cmd.run(rest);
+  return runCommandOf(cmd, rest);
 }

@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import { listMcpServers } from '../mcp/mcpServerList';
 import { APPROVAL_TEXT } from '../mcp/mcpTrust';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 
 const FLAGS: FlagSpec[] = [{ name: 'json', type: 'bool', help: 'print the list as JSON' }];
 const USAGE = `usage: kite mcp list [DIR] [--json]\n\nLists the MCP servers of the workspace in DIR (default: the current folder), from .kite/config.json\n(mcp.servers), .vscode/mcp.json and .mcp.json, and whether each is approved on this machine.\nApprove them with: kite trust [DIR]\n\n${formatFlags(FLAGS)}`;
@@ -45,5 +45,3 @@ export async function mcpMain(argv: string[], out: Out = stdio, env: NodeJS.Proc
     return reportFailure(e, out, USAGE);
   }
 }
-
-export const mcpCommand: Command = { name: 'mcp', summary: "list the workspace's MCP servers and whether each is approved", run: (argv) => mcpMain(argv) };

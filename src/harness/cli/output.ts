@@ -1,12 +1,6 @@
-// Where the CLI writes (injectable so tests can capture it) and how errors become one line.
-import { ConfigError } from '../config/config';
-import { ModelSpecError } from '../model/index';
+// Where the CLI writes (injectable so tests can capture it) and any error as one line. Light on
+// purpose: every command and `kite --version` load it (exit codes by error class: cli/reportFailure.ts).
 import { terminalSafe } from '../protocol/controlChars';
-import { ModelError } from '../model/model';
-import { GitError } from '../progress/git';
-import { ProgressError } from '../progress/progressFile';
-import { RunError } from '../run';
-import { UsageError } from './args';
 
 export interface Out {
   out(text: string): void;
@@ -40,30 +34,6 @@ export function survivePipeClose(): void {
       if (e.code !== 'EPIPE' && stream !== process.stderr) process.stderr.write(`kite: cannot write to stdout (${e.code ?? e.message}); the run goes on, its log has everything\n`);
     });
   }
-}
-
-/** Errors that mean "the request or the project setup is wrong" (exit 2), with their one line. */
-export function usageProblem(e: unknown): string | null {
-  if (e instanceof UsageError || e instanceof ConfigError || e instanceof ProgressError || e instanceof RunError || e instanceof ModelSpecError || e instanceof GitError) {
-    return e.message;
-  }
-  if (e instanceof ModelError && (e.code === 'script_invalid' || e.code === 'missing_key' || e.code === 'auth')) return e.message;
-  return null;
-}
-
-/**
- * The end of a command that threw: its one line on stderr and the exit code — 2 for a usage or
- * setup problem (with `usageHint` after a usage error), 1 for anything else.
- */
-export function reportFailure(e: unknown, out: Out, usageHint: string): number {
-  const problem = usageProblem(e);
-  if (problem !== null) {
-    out.err(`kite: ${problem}`);
-    if (e instanceof UsageError) out.err(usageHint);
-    return 2;
-  }
-  out.err(`kite: ${describeError(e)}`);
-  return 1;
 }
 
 /** One line for any error; the stack only with KITE_DEBUG=1. */

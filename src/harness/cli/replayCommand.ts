@@ -10,7 +10,8 @@ import { gitHead } from '../progress/git';
 import type { KiteEvent } from '../protocol/events';
 import { ReplayError, replayRun, type ReplayOptions } from '../replay/replayRun';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 import { UnattendedHost } from './unattendedHost';
 
 const FLAGS: FlagSpec[] = [

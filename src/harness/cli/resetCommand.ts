@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { PROGRESS_FILE } from '../progress/progressFile';
 import { resetFeature } from '../progress/resetFeature';
 import { parseArgs, UsageError } from './args';
-import type { Command } from './commands';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 
 export const RESET_USAGE = [
   'usage: kite reset ID [DIR]',
@@ -31,9 +31,3 @@ export async function resetMain(argv: string[], out: Out = stdio): Promise<numbe
     return reportFailure(e, out, 'Run `kite reset --help` for the usage.');
   }
 }
-
-export const resetCommand: Command = {
-  name: 'reset',
-  summary: 'set a feature back to todo after a run that did not end done (notes kept)',
-  run: (argv) => resetMain(argv),
-};

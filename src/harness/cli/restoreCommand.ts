@@ -8,8 +8,8 @@ import { resolveRunLog } from '../events/logFiles';
 import { applyRestore } from '../restore/applyRestore';
 import { planRestoreOfLog, RestoreError, type RestoreChange, type RestorePlan } from '../restore/restorePlan';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 import { shellQuote } from '../protocol/shellQuote';
 
 const FLAGS: FlagSpec[] = [
@@ -117,9 +117,3 @@ export async function restoreMain(argv: string[], out: Out = stdio, deps: Restor
     return reportFailure(e, out, 'Run `kite restore --help` for the usage.');
   }
 }
-
-export const restoreCommand: Command = {
-  name: 'restore',
-  summary: 'put the files a run touched back to their content right after one of its events',
-  run: (argv) => restoreMain(argv),
-};

@@ -11,8 +11,8 @@ import { resumeRun, ResumeError, type ResumeOptions } from '../resume';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import { approvedIds, takeApprove } from './approveFlag';
 import { requestText } from './approvalText';
-import type { Command } from './commands';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 import { pendingCalls } from './pendingCalls';
 import { report } from './runCommand';
 import { TtyHost } from './ttyHost';
@@ -126,9 +126,3 @@ export async function resumeMain(argv: string[], deps: ResumeCommandDeps = {}): 
     tty?.close();
   }
 }
-
-export const resumeCommand: Command = {
-  name: 'resume',
-  summary: 'continue a run that crashed or paused for approval, from its log',
-  run: (argv) => resumeMain(argv),
-};

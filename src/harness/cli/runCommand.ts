@@ -10,8 +10,8 @@ import { ProgressError, PROGRESS_FILE } from '../progress/progressFile';
 import { runFeature, type RunOptions, type RunSummary } from '../run';
 import { killAllCommandGroups } from '../sandbox/runner';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 import { nextStep } from './nextStep';
 import { pendingCalls, pendingCallsText } from './pendingCalls';
 import { starterProblem } from './initCommand';
@@ -231,9 +231,3 @@ export async function report(s: RunSummary, out: Out, live = false, dir?: string
   if (next) out.err(next);
   return s.outcome === 'done' ? 0 : 1;
 }
-
-export const runCommand: Command = {
-  name: 'run',
-  summary: 'run the agent on the current feature (or --feature ID, or --all)',
-  run: (argv) => runMain(argv),
-};

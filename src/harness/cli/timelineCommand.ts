@@ -1,14 +1,14 @@
 // `kite timeline <run id | LOG>` — one row per model turn, tool call and gate, then how the run ended.
-// Streams: each event is folded and its row printed as it is read, so no event array is held and a
-// 1M-event log prints in memory bounded by its longest line (issue 17). A big log is read on two
+// Streams: each event's row is printed as it is read (and folded when the last line needs it), so no
+// event array is held and a 1M-event log prints in memory bounded by its longest line (issue 17). A big log is read on two
 // threads when asked (events/timelineSplit.ts): same rows, same messages, same exit code.
 import { resolveRunLog } from '../events/logFiles';
-import { LogRangeReader, openLogFile, type LogFormat } from '../events/reader';
-import { thousands, TimelineFormatter } from '../events/timeline';
+import { LogRangeReader, openLogFile } from '../events/reader';
+import { TimelineFormatter } from '../events/timeline';
+import { foldForTail, timelineTail } from '../events/timelineTail';
 import { planSplit, SPLIT_MIN_BYTES, startSplitWorker } from '../events/timelineSplit';
-import { applyEvent, initialRunState, type RunState } from '../protocol/reducer';
+import { initialRunState } from '../protocol/reducer';
 import { parseArgs, UsageError } from './args';
-import type { Command } from './commands';
 import { reportError } from './reportCommands';
 import { stdio, type Out } from './output';
 
@@ -34,7 +34,7 @@ export async function timelineMain(argv: string[], out: Out = stdio, opts: Timel
     const log = args.positionals[0];
     if (!log) throw new UsageError('which log? give a run id or the path of a .jsonl run log');
     const path = resolveRunLog(log, process.cwd());
-    // The timeline shows no conversation sizes: the fold skips the context tally (5% of a big log).
+    // Folded for the last line only (events/timelineTail.ts): no conversation, no context tally.
     const s = initialRunState({ conversation: false, contextTally: false });
     const formatter = new TimelineFormatter();
     let rows: string[] = [];
@@ -45,7 +45,7 @@ export async function timelineMain(argv: string[], out: Out = stdio, opts: Timel
       chars = 0;
     };
     const reader = new LogRangeReader(path, (e) => {
-      applyEvent(s, e);
+      foldForTail(s, e);
       const row = formatter.row(e);
       if (row === null) return;
       rows.push(row);
@@ -74,7 +74,7 @@ export async function timelineMain(argv: string[], out: Out = stdio, opts: Timel
         if (part.ok) {
           flush();
           if (part.rows) out.out(part.rows);
-          for (const e of part.tail) applyEvent(s, e);
+          for (const e of part.tail) foldForTail(s, e);
         } else await reader.read(fh, split.start, Number.POSITIVE_INFINITY); // the worker found something: read its part here
       }
     } finally {
@@ -89,13 +89,3 @@ export async function timelineMain(argv: string[], out: Out = stdio, opts: Timel
     return reportError(e, out, USAGE);
   }
 }
-
-/** The last line: how the run ended (or where it stopped), from the fold of its log. */
-export function timelineTail(s: RunState, format: LogFormat): string {
-  const tail = s.outcome
-    ? `${s.meta?.feature ?? '?'}: ${s.outcome.status} in ${s.turns} turns, ${thousands(s.tokens.total)} tokens, $${s.cost_usd.toFixed(4)}${s.outcome.commit ? `. Commit ${s.outcome.commit.slice(0, 7)}` : ''}.`
-    : `${s.meta?.feature ?? '?'}: ${s.paused ? `paused for approval (${s.paused.pending.join(', ')})` : 'unfinished'} after ${s.turns} turns — continue with kite resume ${s.meta?.run ?? ''}`.trimEnd();
-  return `${tail}${format === 'python-kite' ? ' (original Kite log)' : ''}`;
-}
-
-export const timelineCommand: Command = { name: 'timeline', summary: 'print the timeline of a run log', run: (argv) => timelineMain(argv) };

@@ -11,8 +11,8 @@ import { isTrusted, trustWorkspace } from '../hooks/trust';
 import { describeServer, loadMcpServers } from '../mcp/mcpConfig';
 import { APPROVAL_TEXT, approvalOf, approveServers } from '../mcp/mcpTrust';
 import { formatFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import type { Command } from './commands';
-import { reportFailure, stdio, type Out } from './output';
+import { stdio, type Out } from './output';
+import { reportFailure } from './reportFailure';
 
 const FLAGS: FlagSpec[] = [{ name: 'yes', type: 'bool', help: 'approve without asking (after reading the list this prints)' }];
 const USAGE = `usage: kite trust [DIR] [--yes]\n\nShows the hook commands and MCP servers of the workspace in DIR (default: the current folder) and\napproves them on this machine. Runs refuse to start while a workspace has hooks that are not\napproved; an MCP server that is not approved is not started (its tools are not offered).\n\n${formatFlags(FLAGS)}`;
@@ -70,5 +70,3 @@ export async function trustMain(argv: string[], out: Out = stdio, isTty = Boolea
     return reportFailure(e, out, USAGE);
   }
 }
-
-export const trustCommand: Command = { name: 'trust', summary: "review and approve a workspace's hook commands and MCP servers on this machine", run: (argv) => trustMain(argv) };

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { KiteEvent } from '../protocol/events';
 import { lineHash } from './chain';
+import { TIMELINE_WORKER_TAG } from './timelineWorkerTag';
 
 /** Below this size one thread is as fast (a worker costs a bundle load). */
 export const SPLIT_MIN_BYTES = 16 << 20;
@@ -27,7 +28,7 @@ const MODEL_KIND = Buffer.from('"kind":"model"');
 const NL = 0x0a;
 
 export interface SplitJob {
-  kite: 'timeline-split';
+  kite: typeof TIMELINE_WORKER_TAG;
   path: string;
   /** Byte offset of the worker's first line (a model event) and of the end of the first line. */
   start: number;
@@ -56,7 +57,7 @@ export async function planSplit(fh: FileHandle, path: string, size: number, minB
     const prefix = win.subarray(next, Math.min(nextNl === -1 || nextNl > bytesRead ? bytesRead : nextNl, next + KIND_WITHIN));
     const line = win.subarray(lineStart, nl);
     if (prefix.indexOf(MODEL_KIND) !== -1 && line.toString('utf8').trim() !== '') {
-      return { kite: 'timeline-split', path, start: at + next, headEnd: firstNl + 1, prevHash: lineHash(line) };
+      return { kite: TIMELINE_WORKER_TAG, path, start: at + next, headEnd: firstNl + 1, prevHash: lineHash(line) };
     }
     lineStart = next;
   }

@@ -1,21 +1,13 @@
 // The worker of a split `kite timeline` (events/timelineSplit.ts): reads its part of the log with
 // the one reader and the one formatter, and sends back its rows and the events the run's last line
 // is folded from — or why its part needs the main thread (any problem, anything unusual).
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import type { EventKind, KiteEvent } from '../protocol/events';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { KiteEvent } from '../protocol/events';
 import { ChainChecker } from './chain';
 import { LogRangeReader, openLogFile } from './reader';
 import { TimelineFormatter } from './timeline';
+import { TAIL_KINDS } from './timelineTail';
 import type { SplitJob, SplitResult } from './timelineSplit';
-
-/** The kinds whose effect on the fold the timeline's last line reads (cli/timelineCommand.ts
- *  timelineTail: feature, turns, tokens, cost, outcome, pause). A model event comes without its
- *  content, which that line never reads. */
-export const TAIL_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['session_start', 'model', 'gate', 'compaction', 'paused', 'resumed', 'session_end']);
-
-export function isTimelineWorker(): boolean {
-  return !isMainThread && (workerData as Partial<SplitJob> | null)?.kite === 'timeline-split';
-}
 
 export async function splitWorkerResult(job: SplitJob): Promise<SplitResult> {
   const fh = await openLogFile(job.path);

@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { timelineMain, timelineTail } from '../../../src/harness/cli/timelineCommand';
+import { timelineMain } from '../../../src/harness/cli/timelineCommand';
 import type { Out } from '../../../src/harness/cli/output';
 import { readLog } from '../../../src/harness/events/reader';
 import { formatTimeline } from '../../../src/harness/events/timeline';
+import { timelineTail } from '../../../src/harness/events/timelineTail';
 import { LOG_VERSION, type KiteEvent } from '../../../src/harness/protocol/events';
 import { foldEvents } from '../../../src/harness/protocol/reducer';
 import { buildRun, ev, RunBuilder, sha, strip } from '../../helpers/events';
