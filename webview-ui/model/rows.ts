@@ -3,6 +3,7 @@
 import { assertNever, type KiteEvent } from '../../src/harness/protocol/events';
 import { fullLengthOf } from '../../src/harness/protocol/webviewMessages';
 import { compactionLine } from '../../src/harness/protocol/compaction';
+import { hookLabel } from '../../src/harness/protocol/hookLabel';
 import { compactNumber, firstLine, formatUsd } from './format';
 import { checkExitText } from '../../src/harness/protocol/checkExit';
 
@@ -273,9 +274,9 @@ export function rowFromEvent(e: KiteEvent, index: number, ctx: RowContext): Row 
       row.level = e.status === 'done' ? 'ok' : e.status === 'cancelled' ? 'warn' : 'error';
       break;
     case 'hook':
-      row.title = `Hook ${e.event}`;
+      row.title = `Hook ${hookLabel(e)}`;
       row.status = e.decision;
-      row.summary = `${firstLine(e.command, 60)}${e.reason ? ` — ${firstLine(e.reason, 100)}` : ''} (${e.ms} ms)`;
+      row.summary = `${firstLine(e.command, 60)}${e.reason ? ` — ${firstLine(e.reason, 100)}` : ''}${e.context ? ` — said: ${firstLine(e.context, 100)}` : ''} (${e.ms} ms)`;
       row.level = e.decision === 'block' ? 'warn' : 'ok';
       break;
     case 'person_edit':

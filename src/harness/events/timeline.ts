@@ -2,6 +2,7 @@
 // `timeline`, plus the rows a dependable harness adds (policy denials, budget stops, the end).
 import { relative } from 'node:path';
 import { compactionLine } from '../protocol/compaction';
+import { hookLabel } from '../protocol/hookLabel';
 import { showControlChars } from '../protocol/controlChars';
 import { describeSandbox } from '../protocol/sandboxInfo';
 import type { KiteEvent } from '../protocol/events';
@@ -135,7 +136,9 @@ export class TimelineFormatter {
       case 'restore':
         return `${secs(e.t)}  ${paint(c, 33, 'RESTORE')} ${e.files.length} file(s) put back to after seq ${e.to_seq}${e.kept.length ? `; kept as they were: ${clip(e.kept.map((k) => k.path).join(', '), 100)}` : ''}`;
       case 'hook':
-        return e.decision === 'block' ? `${secs(e.t)}    ${paint(c, 33, 'HOOK ')} ${e.event} blocked: ${clip(e.reason, 100)}  [${clip(e.command, 40)}]` : null;
+        if (e.decision === 'block') return `${secs(e.t)}    ${paint(c, 33, 'HOOK ')} ${hookLabel(e)} blocked: ${clip(e.reason, 100)}  [${clip(e.command, 40)}]`;
+        // What a SessionStart / PromptSubmit hook told the model is part of the story too.
+        return e.context ? `${secs(e.t)}    ${paint(c, 36, 'HOOK ')} ${hookLabel(e)} said: ${clip(e.context, 100)}  [${clip(e.command, 40)}]` : null;
       case 'user':
         // What the person told the agent is part of the story; Kite's own texts are not.
         return e.reason === 'steer' ? `${secs(e.t)}  ${paint(c, 36, 'you said')}: ${clip(e.text, 120)}` : null;

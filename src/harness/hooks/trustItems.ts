@@ -9,6 +9,7 @@ import { describeServer, loadMcpServers, type McpServerEntry } from '../mcp/mcpC
 import { approvalOf, approveServers, serverDigest } from '../mcp/mcpTrust';
 import { groupsOf, hasHooks, RUN_HOOK_EVENTS, type HooksConfig } from './hookConfig';
 import { hooksDigest, isTrusted, trustWorkspace } from './trust';
+import { hookLabel } from '../protocol/hookLabel';
 
 export interface TrustItem {
   kind: 'hook' | 'mcp_server';
@@ -34,7 +35,7 @@ export interface TrustStatus {
 
 export function hookTrustItems(hooks: HooksConfig): TrustItem[] {
   return RUN_HOOK_EVENTS.flatMap((event) =>
-    groupsOf(hooks, event).flatMap(({ configured, group: g }) => g.hooks.map((h) => ({ kind: 'hook' as const, label: `${configured}${g.matcher ? ` [${g.matcher}]` : ''}`, command: h.command, timeout_s: h.timeout ?? null }))),
+    groupsOf(hooks, event).flatMap(({ configured, group: g }) => g.hooks.map((h) => ({ kind: 'hook' as const, label: hookLabel({ event: configured, matcher: g.matcher }), command: h.command, timeout_s: h.timeout ?? null }))),
   );
 }
 

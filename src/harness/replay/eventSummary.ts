@@ -2,6 +2,7 @@
 import { compactionLine } from '../protocol/compaction';
 import { showControlChars } from '../protocol/controlChars';
 import { assertNever, type KiteEvent } from '../protocol/events';
+import { hookLabel } from '../protocol/hookLabel';
 
 export function oneLine(text: string, max = 100): string {
   // Cut before collapsing whitespace: transcripts of 100k events summarize megabytes of output.
@@ -120,7 +121,7 @@ function summarizeRaw(e: KiteEvent): string {
     case 'session_end':
       return `${e.status} · ${e.turns} turns · ${fmtInt(e.tokens)} tokens · ${fmtUsd(e.cost_usd)}${e.commit ? ` · commit ${e.commit.slice(0, 8)}` : ''}`;
     case 'hook':
-      return `${e.event} ${e.decision}${e.reason ? `: ${oneLine(e.reason, 60)}` : ''} · ${oneLine(e.command, 40)} · ${e.ms} ms`;
+      return `${hookLabel(e)} ${e.decision}${e.reason ? `: ${oneLine(e.reason, 60)}` : ''}${e.context ? ` · context: ${oneLine(e.context, 60)}` : ''} · ${oneLine(e.command, 40)} · ${e.ms} ms`;
     case 'person_edit':
       return `${e.path} ${e.hash === null ? 'removed' : 'saved'} by the person in the editor`;
     case 'restore':

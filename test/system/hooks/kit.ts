@@ -2,6 +2,7 @@
 // there), .kite/config.json with the given hooks, approved with kite trust's own store (a state
 // folder outside the workspace), run end to end by runFeature with a scripted model. Hooks are
 // real shell commands run in the real sandbox.
+import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnattendedHost } from '../../../src/harness/cli/unattendedHost';
@@ -64,3 +65,14 @@ export const hook = (command: string, opts: { matcher?: string; timeout?: number
 /** All the text of a request's messages (text blocks and tool results). */
 export const requestText = (messages: readonly Message[]): string =>
   messages.flatMap((m) => m.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? String(b.content) : ''))).join('\n');
+
+/** Fail closed: each (command, timeout) as the event's only hook ends the run as error before any model call, saying so. */
+export async function assertEndsBeforeModel(event: 'SessionStart' | 'PromptSubmit', cases: readonly (readonly [string, number | undefined, RegExp])[]): Promise<void> {
+  for (const [command, timeout, said] of cases) {
+    const root = hookedRepo({ [event]: hook(command, timeout ? { timeout } : {}) });
+    const { summary, model } = await runIn(root, WRITES_HI());
+    assert.equal(summary.outcome, 'error', command);
+    assert.equal(model.requests.length, 0, command);
+    assert.match(summary.error ?? '', said);
+  }
+}

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SteerQueue } from '../../../src/harness/loop/steer';
 import { TimelineFormatter } from '../../../src/harness/events/timeline';
-import { hook, hookedRepo, ofKind, requestText, runIn, useOwnTrustStore, WRITES_HI } from './kit';
+import { assertEndsBeforeModel, hook, hookedRepo, ofKind, requestText, runIn, useOwnTrustStore, WRITES_HI } from './kit';
 
 const NO_DELETES = `input=$(cat); printf '%s' "$input" | grep -q '"prompt_source":"steer"' && printf '%s' "$input" | grep -q delete && { echo "messages asking to delete files are not delivered" >&2; exit 2; }; exit 0`;
 
@@ -56,12 +56,6 @@ describe('PromptSubmit hooks', function () {
       ['sleep 5', 1, /the hook timed out after 1 s/],
       [`echo '["allow"]'`, undefined, /the hook answered JSON that is not an object/],
     ];
-    for (const [command, timeout, said] of cases) {
-      const root = hookedRepo({ PromptSubmit: hook(command, timeout ? { timeout } : {}) });
-      const { summary, model } = await runIn(root, WRITES_HI());
-      assert.equal(summary.outcome, 'error', command);
-      assert.equal(model.requests.length, 0, command);
-      assert.match(summary.error ?? '', said);
-    }
+    await assertEndsBeforeModel('PromptSubmit', cases);
   });
 });

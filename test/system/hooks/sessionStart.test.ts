@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Host } from '../../../src/harness/host';
 import { resumeRun } from '../../../src/harness/resume';
-import { hook, hookedRepo, ofKind, readEvents, requestText, runIn, say, ScriptedModel, use, useOwnTrustStore, WRITES_HI } from './kit';
+import { assertEndsBeforeModel, hook, hookedRepo, ofKind, readEvents, requestText, runIn, say, ScriptedModel, use, useOwnTrustStore, WRITES_HI } from './kit';
 
 describe('SessionStart hooks', function () {
   this.timeout(120_000);
@@ -54,13 +54,7 @@ describe('SessionStart hooks', function () {
       ['sleep 5', 1, /the hook timed out after 1 s/],
       [`echo '{"additionalContext": '`, undefined, /the hook answered something that is not JSON/],
     ];
-    for (const [command, timeout, said] of cases) {
-      const root = hookedRepo({ SessionStart: hook(command, timeout ? { timeout } : {}) });
-      const { summary, model } = await runIn(root, WRITES_HI());
-      assert.equal(summary.outcome, 'error', command);
-      assert.equal(model.requests.length, 0, command);
-      assert.match(summary.error ?? '', said);
-    }
+    await assertEndsBeforeModel('SessionStart', cases);
   });
 });
 
