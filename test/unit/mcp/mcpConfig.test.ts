@@ -1,6 +1,6 @@
 // Where MCP servers are declared and how a bad declaration is reported; how approvals are keyed.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src/harness/config/config';
 import { describeServer, loadMcpServers, resolveHeaders, timeoutsOf } from '../../../src/harness/mcp/mcpConfig';
@@ -17,6 +17,19 @@ function workspace(files: Record<string, string>): string {
 }
 
 describe('MCP server configuration', () => {
+  it("the README's MCP example is a valid config under which its npx servers can start (network for the download, time to start)", () => {
+    const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### MCP tools'));
+    const example = /```json\n([\s\S]*?)\n```/.exec(section)?.[1] ?? '';
+    const root = workspace({ '.kite/config.json': example });
+    const config = loadConfig(root);
+    const { servers } = loadMcpServers(root, config.mcp);
+    const npx = servers.filter((s) => 'command' in s.spec && s.spec.command === 'npx');
+    assert.ok(npx.length > 0, 'the example shows npx servers');
+    assert.equal(config.sandbox.network, 'host', 'npx must reach the registry from inside the sandbox');
+    for (const s of npx) assert.ok(timeoutsOf(s, config.mcp?.timeout_s).startMs >= 60_000, `${s.name}: npx needs time to download the server`);
+  });
+
   it('reads all three files, Kite first; a name declared twice keeps the first and says so', () => {
     const root = workspace({
       '.kite/config.json': JSON.stringify({ mcp: { servers: { a: { command: 'node', args: ['a.js'], env: { TOKEN: 's3cret' } } } } }),
