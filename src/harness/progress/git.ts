@@ -222,6 +222,26 @@ function leaveOutUnrecorded(root: string, scope: CommitScope): void {
   if (out.length) git(root, ['reset', '-q', '--', ...out]);
 }
 
+/**
+ * Commits exactly `paths` (relative to root) as they are in the work tree, nothing else: the setup
+ * files "Kite: Initialize" wrote, so a first run does not stop at a dirty tree. Built in a
+ * temporary index, so what the person staged stays staged and out of this commit. Returns the sha.
+ */
+export function commitPaths(root: string, paths: readonly string[], message: string): string {
+  if (paths.length === 0) throw new GitError('commit_failed', 'nothing to commit: no file was named');
+  return inTempIndex(root, () => {
+    try {
+      git(root, ['add', '--', ...paths.map((p) => `:(literal)${p}`)]);
+      git(root, ['commit', '-q', '--no-verify', '-m', message]);
+    } catch (e) {
+      throw new GitError('commit_failed', `git commit failed: ${gitError(e)}`);
+    }
+    const sha = gitHead(root);
+    if (!sha) throw new GitError('commit_failed', 'git commit left no HEAD');
+    return sha;
+  });
+}
+
 /** Files changed by one commit (for tests and the summary). */
 export function commitFiles(root: string, sha: string): string[] {
   return git(root, ['show', '--no-ext-diff', '--no-textconv', '--name-only', '--pretty=format:', sha]).split('\n').filter(Boolean);

@@ -87,7 +87,12 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     const config = JSON.parse(readFileSync(join(workspace, '.kite', 'config.json'), 'utf8'));
     check('.kite/config.json holds the check', JSON.stringify(config.checks) === '["npm test"]', config);
     await screenshot('new-user-3-init');
-    log('status after init:', status());
+    // A run starts from a clean tree: the message commits what Initialize wrote, in one click.
+    const commit = wrote?.locator('.monaco-button', { hasText: /^Commit$/ });
+    check('it offers to commit the file it wrote', commit && (await commit.count()) === 1);
+    if (commit) await commit.click();
+    const committed = await notice('committed .kite/config.json');
+    check('Commit commits .kite/config.json and says so', committed && git('log', '-1', '--format=%s') === 'Kite: initialize' && status() === '', [await noticeText(committed), status()]);
 
     // 4. The first run: the agent's edit opens as a diff; accept it with its CodeLens.
     step('start agent');
