@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteParts } from '../../src/extension/wireKite';
-import { KITE_ID, kite, resetWorkspace } from './extensionHelpers';
+import { git, KITE_ID, kite, resetWorkspace } from './extensionHelpers';
 
 type Row = Awaited<ReturnType<KiteParts['runsView']>>[number];
 
@@ -73,6 +73,8 @@ describe('the log folder deleted while VS Code is open', function () {
       const emptied = viewRedrawsTo('no run left', (rows) => rows.length === 0);
       rmSync(join(ws, gone), { recursive: true, force: true });
       await emptied;
+      // The sample's .kite/config.json is committed: put it back, or the run refuses the dirty tree.
+      git(ws, 'checkout', '--', '.');
 
       const listed = viewRedrawsTo('the run after the deletion', (rows) => rows.some((r) => r.path.startsWith(runs) && !before.some((b) => b.path === r.path)));
       await cliRun();

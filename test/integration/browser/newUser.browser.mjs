@@ -1,7 +1,7 @@
 // A new user's first hour with Kite, start to finish, on the bundled sample (issue 18, "tried again
 // as a new user would"): a fresh copy of the sample → the Kite view says what to do (no runs, no
-// key) → "Pick a Model" → the scripted demo model in the Settings editor → Initialize (it proposes
-// `npm test`) → Start Agent on Current Feature → accept the diffs and the command prompt → the
+// key) → "Pick a Model" → the scripted demo model in the Settings editor → Initialize (the sample is
+// set up already: it says so) → Start Agent on Current Feature → accept the diffs and the command prompt → the
 // gate refuses the first "done" and says why → the run ends done, committed → `git status` is clean
 // → the done notification's Open Timeline shows the run → a feature whose verify needs a tool that
 // is not installed ends with a notification that says so, with Open Log. Screenshots
@@ -10,9 +10,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { clearScript, repo, resetSample, until } from './kiteScenario.mjs';
 
-// The whole journey, two runs with their gates: more than the usual 90 s (about 100 s on a busy
-// 2-core machine); the limit leaves room for a loaded one.
-export const timeoutMs = 180_000;
+// The whole journey, two runs with their gates: more than the usual 90 s; the limit leaves room
+// for a 2-core machine loaded by other work (the walk itself takes well under 2 min when idle).
+export const timeoutMs = 240_000;
 
 const DEMO = join(repo, 'test', 'fixtures', 'scripts', 'demo.json');
 const MISSING_TOOL = join(repo, 'test', 'fixtures', 'scripts', 'new-user-missing-tool.json');
@@ -21,9 +21,9 @@ const MISSING_TOOL = join(repo, 'test', 'fixtures', 'scripts', 'new-user-missing
 export async function run({ page, workspace, check, runCommand, findFrame, screenshot, log }) {
   const t0 = Date.now();
   const step = (name) => log(`new user: ${name} (+${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  // A fresh copy of the sample: its first commit, no Kite files, no runs, no model chosen.
+  // A fresh copy of the sample: its first commit (kite-progress.json and .kite/config.json), no runs, no model chosen.
   const git = resetSample(workspace);
-  rmSync(join(workspace, '.kite'), { recursive: true, force: true });
+  rmSync(join(workspace, '.kite', 'runs'), { recursive: true, force: true });
   clearScript(workspace);
   const status = () => git('status', '--porcelain', '--untracked-files=all');
   const kiteView = page.locator('.part.sidebar');
@@ -78,22 +78,13 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     await screenshot('new-user-2-model');
     await runCommand('View: Close All Editors');
 
-    // 3. Initialize: a config whose check is the project's test command.
+    // 3. Initialize (the walkthrough's step): the sample is set up already, and Initialize says so.
     step('initialize');
     await runCommand('Kite: Initialize Kite in This Workspace');
-    const wrote = await notice('wrote .kite/config.json');
-    check('Initialize says what it wrote', wrote, await noticeText(wrote));
-    const proposed = await notice('npm test');
-    check('Initialize proposes npm test (found in package.json) as the check', proposed && /package\.json/.test(await noticeText(proposed)), await noticeText(proposed));
-    const config = JSON.parse(readFileSync(join(workspace, '.kite', 'config.json'), 'utf8'));
-    check('.kite/config.json holds the check', JSON.stringify(config.checks) === '["npm test"]', config);
+    const already = await notice('Kite is already initialized here');
+    check('Initialize says the sample is initialized already (kite-progress.json and .kite/config.json)', already, await noticeText(already));
+    check('the tree is still clean', status() === '', status());
     await screenshot('new-user-3-init');
-    // A run starts from a clean tree: the message commits what Initialize wrote, in one click.
-    const commit = wrote?.locator('.monaco-button', { hasText: /^Commit$/ });
-    check('it offers to commit the file it wrote', commit && (await commit.count()) === 1);
-    if (commit) await commit.click();
-    const committed = await notice('committed .kite/config.json');
-    check('Commit commits .kite/config.json and says so', committed && git('log', '-1', '--format=%s') === 'Kite: initialize' && status() === '', [await noticeText(committed), status()]);
 
     // 4. The first run: the agent's edit opens as a diff; accept it with its CodeLens.
     step('start agent');
@@ -111,7 +102,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
 
     // 5. The agent says done without a test: the gate refuses, and the notification says which check and why.
     step('gate refuses');
-    const refused = await notice('gate attempt 1 of 3 failed', 30_000);
+    const refused = await notice('gate attempt 1 of 3 failed', 60_000);
     const refusedText = await noticeText(refused);
     check('the gate refuses the first "done", naming the verify command and its exit code', /node --test test\/fees\.test\.js/.test(refusedText) && /exited with code/.test(refusedText), refusedText);
 
@@ -177,7 +168,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     await setModel('').catch((e) => log(`could not clear kite.model: ${e}`));
     await runCommand('View: Close All Editors').catch(() => {});
     resetSample(workspace);
-    rmSync(join(workspace, '.kite'), { recursive: true, force: true });
+    rmSync(join(workspace, '.kite', 'runs'), { recursive: true, force: true });
     await runCommand('View: Show Explorer', { timeout: 10_000 }).catch(() => {});
   }
 }
