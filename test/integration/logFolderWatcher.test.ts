@@ -1,12 +1,14 @@
-// The log folder deleted while VS Code is open (issue 18, the new-user walk): a person cleans up
-// `.kite/runs` (or the whole `.kite`) by hand; the next run creates the folder again and the Runs
-// view must list that run on its own — no Refresh, no reload. The next run here is a `kite run` in a
+// The log folder deleted while VS Code is open (issue 18, the new-user walk): a person deletes
+// `.kite/runs` (or the whole `.kite`) — to the trash, as the Explorer and file managers do, which is
+// a move: the file system reports the folder, not the logs in it. The Runs view must drop the runs
+// that are gone, and when the next run creates the folder again, list that run on its own — no
+// Refresh, no reload. The next run here is a `kite run` in a
 // terminal (the real CLI of the extension under test): nothing but the file watcher tells the view.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteParts } from '../../src/extension/wireKite';
 import { git, KITE_ID, kite, resetWorkspace } from './extensionHelpers';
@@ -19,10 +21,12 @@ describe('the log folder deleted while VS Code is open', function () {
   let ws = '';
   let script = '';
   const scratch = mkdtempSync(join(tmpdir(), 'kite-log-folder-'));
+  let trash = '';
 
   before(async () => {
     k = await kite();
     ws = await resetWorkspace();
+    trash = mkdtempSync(join(dirname(ws), 'trash-')); // beside the workspace: same file system, a plain rename
     // One reply: the agent claims done, the gate finds nothing changed, the script runs out (ends error).
     script = join(scratch, 'claims-done.json');
     writeFileSync(script, JSON.stringify([{ content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', usage: { input_tokens: 10, output_tokens: 2 } }]));
@@ -30,6 +34,7 @@ describe('the log folder deleted while VS Code is open', function () {
   after(async () => {
     await resetWorkspace();
     rmSync(scratch, { recursive: true, force: true });
+    rmSync(trash, { recursive: true, force: true });
   });
 
   /** `kite run` in the workspace, as a person types it in a terminal; resolves when it exits. F1 by
@@ -63,7 +68,7 @@ describe('the log folder deleted while VS Code is open', function () {
     });
 
   for (const gone of ['.kite/runs', '.kite']) {
-    it(`after ${gone} is deleted, the next run's folder is watched again: the Runs view lists the new run`, async () => {
+    it(`after ${gone} is deleted (to the trash), the next run's folder is watched again: the Runs view lists the new run`, async () => {
       const runs = join(ws, '.kite', 'runs');
       // A run to delete: the folder exists and the view lists it.
       const first = viewRedrawsTo('the first run', (rows) => rows.some((r) => r.path.startsWith(runs)));
@@ -71,7 +76,7 @@ describe('the log folder deleted while VS Code is open', function () {
       const before = await first;
 
       const emptied = viewRedrawsTo('no run left', (rows) => rows.length === 0);
-      rmSync(join(ws, gone), { recursive: true, force: true });
+      renameSync(join(ws, gone), join(trash, `${gone.replace(/\W/g, '_')}-${Date.now()}`));
       await emptied;
       // The sample's .kite/config.json is committed: put it back, or the run refuses the dirty tree.
       git(ws, 'checkout', '--', '.');
