@@ -197,6 +197,11 @@ function stageAndCommit(
     const where = describeHits(hits);
     throw new GitError('secret_in_commit', `nothing was committed because ${where}; remove the secret, then commit the work yourself`);
   }
+  return commitStaged(root, message);
+}
+
+/** Commits what is staged (hooks off, see runGit.ts) and returns the new HEAD. */
+function commitStaged(root: string, message: string): string {
   try {
     git(root, ['commit', '-q', '--no-verify', '-m', message]);
   } catch (e) {
@@ -232,13 +237,10 @@ export function commitPaths(root: string, paths: readonly string[], message: str
   return inTempIndex(root, () => {
     try {
       git(root, ['add', '--', ...paths.map((p) => `:(literal)${p}`)]);
-      git(root, ['commit', '-q', '--no-verify', '-m', message]);
     } catch (e) {
       throw new GitError('commit_failed', `git commit failed: ${gitError(e)}`);
     }
-    const sha = gitHead(root);
-    if (!sha) throw new GitError('commit_failed', 'git commit left no HEAD');
-    return sha;
+    return commitStaged(root, message);
   });
 }
 
