@@ -185,11 +185,13 @@ async function runScenarios(args) {
       };
       log(`scenario ${name} (${args.vsix ? 'packaged VSIX' : 'development'})`);
       const before = checks.length;
+      // A scenario that walks a whole journey may ask for more time (`export const timeoutMs`).
+      const limit = Number(mod.timeoutMs) > 0 ? Number(mod.timeoutMs) : perScenario;
       let timer;
       try {
         await Promise.race([
           mod.run(api),
-          new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`scenario did not finish within ${perScenario} ms`)), perScenario); }),
+          new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`scenario did not finish within ${limit} ms`)), limit); }),
         ]);
         if (checks.length === before) check(`${name}: made at least one check`, false);
       } catch (e) {

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { detectTestCommand, type DetectedCheck } from '../harness/config/detectChecks';
+import { commitPaths, isGitRepo } from '../harness/progress/git';
 import { starterConfig, starterProgress } from './initTemplates';
 
 export async function initWorkspace(root: string): Promise<string[]> {
@@ -30,10 +31,26 @@ export async function initWorkspace(root: string): Promise<string[]> {
       written.length > 1
         ? vscode.l10n.t('Kite: wrote {0}. Describe your features and commit both files (a run starts from a clean tree), then start the agent.', written.join(' and '))
         : vscode.l10n.t('Kite: wrote {0}. Describe your features and commit it (a run starts from a clean tree), then start the agent.', written.join(' and '));
-    void vscode.window.showInformationMessage(text);
+    void offerCommit(root, written, text);
     if (written.includes('.kite/config.json')) void proposeCheck(config, detected);
   }
   return written;
+}
+
+/**
+ * The message about what was written, with a Commit button: a run refuses to start on uncommitted
+ * changes, so a new user's first Start Agent would stop at Kite's own files otherwise.
+ */
+async function offerCommit(root: string, written: string[], text: string): Promise<void> {
+  const commit = vscode.l10n.t('Commit');
+  const pick = await vscode.window.showInformationMessage(text, ...(isGitRepo(root) ? [commit] : []));
+  if (pick !== commit) return;
+  try {
+    const sha = commitPaths(root, written, 'Kite: initialize');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Kite: committed {0} ({1}). Start the agent when your features are described.', written.join(' and '), sha.slice(0, 8)), vscode.l10n.t('Start Agent')).then((p) => (p ? vscode.commands.executeCommand('kite.startAgent') : undefined));
+  } catch (e) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Kite: could not commit {0}: {1}', written.join(' and '), (e as Error).message));
+  }
 }
 
 /** Says which check was proposed (or that none was found) and offers to change it. */

@@ -3,7 +3,7 @@
 // through this one object, so a custom log_dir shows everywhere, and an edit of the config moves
 // them all to the new folder.
 import { readdir, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import * as vscode from 'vscode';
 
 // Loaded on first use: the config schema (zod) stays off the activation path.
@@ -39,12 +39,21 @@ export class RunLogFolders implements vscode.Disposable {
     // log_dir edit needs no new watcher, and a run started just after the edit is not missed.
     const logs = vscode.workspace.createFileSystemWatcher('**/*.jsonl');
     const configs = vscode.workspace.createFileSystemWatcher('**/.kite/config.json');
+    // The log folder itself, and the folders above it: deleting `.kite/runs` (or `.kite`) by hand is
+    // reported as ONE event for the folder, none per log, and the logs a recreated folder gets at
+    // once can come before VS Code watches inside it — so the Runs view kept deleted runs and missed
+    // the next one. Creates and deletes only (VS Code hands an extension every workspace event and
+    // matches the glob here; the check per event is a string comparison).
+    const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     const fire = (): void => this.changed.fire();
     this.disposables = [
       this.created,
       this.changed,
       logs,
       configs,
+      folders,
+      folders.onDidCreate((u) => this.onFolder(u, true)),
+      folders.onDidDelete((u) => this.onFolder(u, false)),
       logs.onDidCreate((u) => void this.onLog(u, true)),
       logs.onDidChange((u) => void this.onLog(u, false)),
       logs.onDidDelete((u) => void this.onLog(u, false)),
@@ -100,6 +109,21 @@ export class RunLogFolders implements vscode.Disposable {
     if (this.announced.has(uri.fsPath)) return;
     this.announced.add(uri.fsPath);
     this.created.fire(uri);
+  }
+
+  /** A path created or deleted: when it is a log folder known here or a folder above one, the
+   *  listing changed; a recreated folder's logs are new runs (announced, so the timeline follows). */
+  private onFolder(uri: vscode.Uri, created: boolean): void {
+    const p = uri.fsPath;
+    const hit = [...this.dirs.values()].find(({ dir }) => dir === p || dir.startsWith(p + sep));
+    if (!hit) return;
+    this.changed.fire();
+    if (created) void this.announceLogsIn(hit.dir);
+  }
+
+  private async announceLogsIn(dir: string): Promise<void> {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const n of names.filter((x) => x.endsWith('.jsonl')).sort()) this.announce(vscode.Uri.file(join(dir, n)));
   }
 
   private async onLog(uri: vscode.Uri, created: boolean): Promise<void> {

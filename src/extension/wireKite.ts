@@ -49,6 +49,8 @@ export interface KiteParts {
   onDidChangeRuns: vscode.Event<void>;
   /** What the Runs view lists: each log with the totals it shows (test hook). */
   runsView(): Promise<{ path: string; turns: number; tokens: number; costUsd: number }[]>;
+  /** The Runs view was told to redraw (VS Code then asks it for its rows again). */
+  onDidChangeRunsView: vscode.Event<void>;
   onDidEndRun: vscode.Event<RunEnded>;
   onDidRestartServer: vscode.Event<ServerDeath>;
   features(): Promise<{ id: string; status: string }[]>;
@@ -207,6 +209,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     activeRuns: () => tracker.all(),
     onDidChangeRuns: tracker.onDidChange,
     runsView: async () => (await runs.getChildren()).map((n) => ({ path: n.path, turns: n.summary.turns, tokens: n.summary.tokens, costUsd: n.summary.costUsd })),
+    onDidChangeRunsView: runs.onDidChangeTreeData,
     onDidEndRun: tracker.onDidEnd,
     onDidRestartServer: client.onDidRestart,
     features: async () => (await features.features()).map((f) => ({ id: f.id, status: f.status })),

@@ -197,6 +197,11 @@ function stageAndCommit(
     const where = describeHits(hits);
     throw new GitError('secret_in_commit', `nothing was committed because ${where}; remove the secret, then commit the work yourself`);
   }
+  return commitStaged(root, message);
+}
+
+/** Commits what is staged (hooks off, see runGit.ts) and returns the new HEAD. */
+function commitStaged(root: string, message: string): string {
   try {
     git(root, ['commit', '-q', '--no-verify', '-m', message]);
   } catch (e) {
@@ -220,6 +225,23 @@ function leaveOutUnrecorded(root: string, scope: CommitScope): void {
     out.push(`:(top,literal)${p}`);
   }
   if (out.length) git(root, ['reset', '-q', '--', ...out]);
+}
+
+/**
+ * Commits exactly `paths` (relative to root) as they are in the work tree, nothing else: the setup
+ * files "Kite: Initialize" wrote, so a first run does not stop at a dirty tree. Built in a
+ * temporary index, so what the person staged stays staged and out of this commit. Returns the sha.
+ */
+export function commitPaths(root: string, paths: readonly string[], message: string): string {
+  if (paths.length === 0) throw new GitError('commit_failed', 'nothing to commit: no file was named');
+  return inTempIndex(root, () => {
+    try {
+      git(root, ['add', '--', ...paths.map((p) => `:(literal)${p}`)]);
+    } catch (e) {
+      throw new GitError('commit_failed', `git commit failed: ${gitError(e)}`);
+    }
+    return commitStaged(root, message);
+  });
 }
 
 /** Files changed by one commit (for tests and the summary). */

@@ -28,4 +28,6 @@ export interface ScenarioApi {
 export interface ScenarioModule {
   run(api: ScenarioApi): Promise<void>;
   vsix?: boolean;
+  /** Time the scenario may take (default: the driver's --timeout, 90 s in run.sh). */
+  timeoutMs?: number;
 }

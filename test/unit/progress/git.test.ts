@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addWorktree, commitAll, commitFiles, dirtyPaths, gitBranch, gitHead, isGitRepo } from '../../../src/harness/progress/git';
+import { addWorktree, commitAll, commitFiles, commitPaths, dirtyPaths, gitBranch, gitHead, isGitRepo } from '../../../src/harness/progress/git';
 import { git, tempDir, tempRepo } from '../loop/kit';
 
 describe('git helpers (real git)', function () {
@@ -44,5 +44,19 @@ describe('git helpers (real git)', function () {
     const sha = commitAll(root, 'F1: one', ['logs', join(tempDir(), 'elsewhere')]);
     assert.deepEqual(commitFiles(root, sha), ['b.txt']);
     assert.equal(git(root, 'log', '-1', '--pretty=%s'), 'F1: one');
+  });
+
+  it('commitPaths commits exactly the named files; other changes and what the person staged stay as they were', () => {
+    const root = tempRepo({ 'a.txt': 'a\n', 'kite-progress.json': '{}\n' });
+    mkdirSync(join(root, '.kite'));
+    writeFileSync(join(root, '.kite', 'config.json'), '{"checks":["npm test"]}\n');
+    writeFileSync(join(root, 'a.txt'), 'staged by the person\n');
+    git(root, 'add', 'a.txt');
+    writeFileSync(join(root, 'notes.txt'), 'not Kite\'s\n');
+    const sha = commitPaths(root, ['.kite/config.json'], 'Kite: initialize');
+    assert.deepEqual(commitFiles(root, sha), ['.kite/config.json']);
+    assert.equal(git(root, 'log', '-1', '--pretty=%s'), 'Kite: initialize');
+    assert.deepEqual(git(root, 'status', '--porcelain').split('\n').sort(), ['?? notes.txt', 'M  a.txt']);
+    assert.deepEqual(dirtyPaths(root).sort(), ['a.txt', 'notes.txt']);
   });
 });
