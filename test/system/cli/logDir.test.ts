@@ -111,7 +111,7 @@ describe('CLI with "log_dir": "logs/agent"', function () {
     useLogDir(p, '../outside');
     const r = kite(cli, p.repo, ['run', '--unattended', '--model', `script:${p.script}`]);
     assert.equal(r.status, 2, r.stderr + r.stdout);
-    assert.match(r.stderr, new RegExp(`^kite: ${join(p.repo, '.kite', 'config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\$\\.log_dir: "\\.\\./outside" is outside the workspace`, 'm'));
+    assert.match(r.stderr, new RegExp(`^kite: ${join(p.repo, '.kite', 'config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: \\$\\.log_dir: "\\.\\./outside" is outside the workspace`, 'm'));
     assert.equal(existsSync(join(p.repo, '..', 'outside')), false);
   });
 });
