@@ -2,7 +2,7 @@
 // a failed feature is skipped by the next plain `kite run`, so without this line it looks locked.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { Out } from '../../../src/harness/cli/output';
+import { CapturedLines } from '../../helpers/capturedLines';
 import { nextStep } from '../../../src/harness/cli/nextStep';
 import { report } from '../../../src/harness/cli/runCommand';
 import { usdLimitText } from '../../../src/harness/budget/usdLimitText';
@@ -12,26 +12,16 @@ import type { RunSummary } from '../../../src/harness/run';
 const log = join(__dirname, '..', '..', 'fixtures', 'logs', 'demo-run.jsonl');
 const summary = (outcome: RunSummary['outcome'], feature = 'F1'): RunSummary => ({ feature, outcome, turns: 2, tokens: 100, cost_usd: 0, commit: null, logPath: log, proposals: [] });
 
-class Capture implements Out {
-  stdout: string[] = [];
-  stderr: string[] = [];
-  out(t: string) {
-    this.stdout.push(t);
-  }
-  err(t: string) {
-    this.stderr.push(t);
-  }
-}
 
 describe('kite run: the next step after a run that did not end done', () => {
   it('a failed gate: diagnose, retry with --feature, reset to todo — and it is the last stderr line', async () => {
-    const c = new Capture();
+    const c = new CapturedLines();
     assert.equal(await report(summary('gate_failed'), c, true), 1);
     assert.equal(c.stderr.at(-1), 'Next: kite diagnose demo-run explains it; kite run --feature F1 retries it; kite reset F1 puts it back to todo.');
   });
 
   it('a done run prints no next step', async () => {
-    const c = new Capture();
+    const c = new CapturedLines();
     assert.equal(await report(summary('done'), c, true), 0);
     assert.ok(!c.stderr.some((l) => l.startsWith('Next:')), c.stderr.join('\n'));
   });

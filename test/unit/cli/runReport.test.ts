@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Out } from '../../../src/harness/cli/output';
+import { CapturedLines } from '../../helpers/capturedLines';
 import { readEvents, report } from '../../../src/harness/cli/runCommand';
 import { readLog } from '../../../src/harness/events/reader';
 import { formatTimeline } from '../../../src/harness/events/timeline';
@@ -12,16 +12,6 @@ import type { RunSummary } from '../../../src/harness/run';
 
 const logs = join(__dirname, '..', '..', 'fixtures', 'logs');
 
-class Capture implements Out {
-  stdout: string[] = [];
-  stderr: string[] = [];
-  out(t: string) {
-    this.stdout.push(t);
-  }
-  err(t: string) {
-    this.stderr.push(t);
-  }
-}
 
 function summary(logPath: string, outcome: RunSummary['outcome'] = 'done'): RunSummary {
   return { feature: 'F1', outcome, turns: 2, tokens: 100, cost_usd: 0, commit: null, logPath, proposals: [] };
@@ -30,7 +20,7 @@ function summary(logPath: string, outcome: RunSummary['outcome'] = 'done'): RunS
 describe('kite run: the timeline printed at the end', () => {
   it('warns on stderr about each malformed line (file and line number) and still prints the other events', async () => {
     const log = join(logs, 'malformed-middle.jsonl');
-    const c = new Capture();
+    const c = new CapturedLines();
     assert.equal(await report(summary(log), c, false), 0);
     assert.equal(c.stderr.length, 2, c.stderr.join('\n'));
     assert.ok(c.stderr[0]!.startsWith(`kite: warning: ${log}: line 4: invalid JSON`), c.stderr[0]);
@@ -44,21 +34,21 @@ describe('kite run: the timeline printed at the end', () => {
 
   it('names a torn last line (a killed writer) and keeps the events before it', async () => {
     const log = join(logs, 'torn-last-line.jsonl');
-    const c = new Capture();
+    const c = new CapturedLines();
     const events = await readEvents(log, c);
     assert.equal(events.length, 9);
     assert.deepEqual(c.stderr, [`kite: warning: ${log}: line 10: torn last line, the writer stopped mid-event (${tornBytes(log)} bytes ignored)`]);
   });
 
   it('a clean log prints no warning', async () => {
-    const c = new Capture();
+    const c = new CapturedLines();
     assert.equal(await report(summary(join(logs, 'demo-run.jsonl')), c, false), 0);
     assert.deepEqual(c.stderr, []);
   });
 
   it('a log that cannot be read costs the timeline, not the summary line or the exit status', async () => {
     const log = join(logs, 'no-such-run.jsonl');
-    const c = new Capture();
+    const c = new CapturedLines();
     assert.equal(await report(summary(log, 'gate_failed'), c, false), 1);
     // issue 18 item 4: a run that is not done also says why on stderr (here the summary carries no sentence)
     assert.deepEqual(c.stderr.slice(0, 2), [`kite: warning: no timeline: no such log: ${log}`, 'kite: F1 ended gate_failed']);
@@ -67,7 +57,7 @@ describe('kite run: the timeline printed at the end', () => {
   });
 
   it('does not read the log when the rows were already shown live', async () => {
-    const c = new Capture();
+    const c = new CapturedLines();
     assert.equal(await report(summary(join(logs, 'malformed-middle.jsonl')), c, true), 0);
     assert.deepEqual(c.stderr, []);
     assert.equal(c.stdout.length, 1);
