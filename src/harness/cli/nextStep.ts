@@ -13,7 +13,8 @@ export function nextStep(s: RunSummary, dir: string | undefined): string | null 
   // `kite diagnose` resolves a bare run id from the current folder only; elsewhere give the path.
   const log = dir ? quote(relative(process.cwd(), s.logPath) || s.logPath) : basename(s.logPath, '.jsonl');
   const why = `kite diagnose ${log} explains it`;
-  const retry = `kite run${at} --feature ${id} retries it`;
+  const rerun = `kite run${at} --feature ${id}`;
+  const retry = `${rerun} retries it`;
   const reset = `kite reset ${id}${at} puts it back to todo`;
   switch (s.outcome) {
     case 'done':
@@ -21,7 +22,7 @@ export function nextStep(s: RunSummary, dir: string | undefined): string | null 
     case 'cancelled':
       return `Next: kite run${at} picks ${s.feature} up again (it is still in progress); kite timeline ${log} shows how far it got.`;
     case 'unverified':
-      return `Next: give the gate something to run — a check in .kite/config.json "checks" (e.g. {"name": "test", "command": "npm test"}) or a "verify" command on ${s.feature} in kite-progress.json — then ${retry.replace(' retries it', '')}.`;
+      return `Next: give the gate something to run — a check in .kite/config.json "checks" (e.g. "checks": ["npm test"]) or a "verify" command on ${s.feature} in kite-progress.json — then ${rerun}.`;
     case 'budget_exceeded':
       return `Next: ${why}; ${retry} with a larger limit (--max-turns, --max-tokens, --max-usd); ${reset}.`;
     case 'gate_failed':
