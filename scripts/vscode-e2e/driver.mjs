@@ -128,6 +128,16 @@ async function runTests(args) {
   return code;
 }
 
+/**
+ * A failed check in one line for the summary CI shows. A Playwright timeout's first line does not
+ * say which element it waited for ("locator.click: Timeout 30000ms exceeded."): its call log does.
+ */
+function failureSummary(detail) {
+  const lines = String(detail ?? '').split('\n');
+  const waited = lines.find((l) => /^\s*-\s*waiting for /.test(l));
+  return waited ? `${lines[0]} (${waited.trim().replace(/^-\s*/, '')})` : lines[0];
+}
+
 async function runScenarios(args) {
   const out = resolve(args.out);
   mkdirSync(out, { recursive: true });
@@ -209,7 +219,7 @@ async function runScenarios(args) {
     await browser.close().catch(() => {});
   }
   const failed = checks.filter((c) => !c.ok).length;
-  const failures = checks.filter((c) => !c.ok).map((c) => `${c.name}: ${String(c.detail ?? "").split("\n")[0]}`.slice(0, 200));
+  const failures = checks.filter((c) => !c.ok).map((c) => `${c.name}: ${failureSummary(c.detail)}`.slice(0, 400));
   const counts = { passed: checks.length - failed, failed, skipped: 0, failures };
   if (args.results) writeFileSync(args.results, JSON.stringify({ ...counts, checks }, null, 2));
   writeCounts(args.counts, counts);

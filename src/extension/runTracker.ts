@@ -167,7 +167,7 @@ export class RunTracker implements vscode.Disposable {
         r.lastActivity = e.passed ? 'gate passed' : `gate failed (attempt ${e.attempt})`;
         // A failed attempt the run goes on from is worth a notification (the last one ends the run, which says why).
         if (!e.passed && e.unverified === undefined && (r.maxGateFailures == null || e.attempt < r.maxGateFailures)) {
-          this.notices.show({ level: 'warning', text: `Kite: ${gateAttemptSentence(r.feature, e, r.maxGateFailures ?? null)}`, actions: r.log ? [{ title: 'Open Log', command: 'kite.openRun', args: [r.log] }] : [] });
+          this.notices.show({ level: 'warning', text: `Kite: ${gateAttemptSentence(featureName(r.feature, r.title ?? null), e, r.maxGateFailures ?? null)}`, actions: r.log ? [{ title: 'Open Log', command: 'kite.openRun', args: [r.log] }] : [] });
         }
         break;
       }
@@ -260,7 +260,8 @@ export class RunTracker implements vscode.Disposable {
       return this.notices.show({ level: 'info', text, actions: [{ title: 'Open Timeline', command: 'kite.openRun', args: [s.logPath] }, { title: 'Review Changes', command: 'kite.reviewChanges', args: [s.logPath] }] });
     }
     // Not done: the cause in one sentence (the CLI prints the same one), and what to do next.
-    const why = s.why ?? `${feature} ended ${s.outcome}.`;
+    // The sentence is shared with the CLI, which names the feature by id: here it gets its title too.
+    const why = s.why && id && s.why.startsWith(`${id} `) ? `${feature}${s.why.slice(id.length)}` : (s.why ?? `${feature} ended ${s.outcome}.`);
     this.log.info(`Kite: ${why} (${totals}; ${s.logPath})`);
     this.notices.show({ level: 'warning', text: `Kite: ${why}`, actions: nextStepActions(s.feature, s.logPath, s.paused === true) });
   }

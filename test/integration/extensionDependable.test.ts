@@ -42,12 +42,12 @@ describe('extension: dependable endings (issue 18)', function () {
     assert.equal(k.activeRuns().find((r) => r.token === token)?.feature, 'F1', 'named from the start, not "current feature"');
     const end = await ended;
     assert.equal(end.summary?.outcome, 'error');
-    // The agent claimed done without changing a file: gate attempt 1 failed (notified), then the script ran out.
+    // Named by id and title, as the done notification is. The agent claimed done without changing a file: gate attempt 1 failed (notified), then the script ran out.
     const gate = await noticeMatching('the gate attempt notification', /gate attempt 1 of \d+ failed/);
-    assert.match(gate.text, /^Kite: F1: gate attempt 1 of \d+ failed: the run had changed no file; the agent was told and tries again\.$/);
+    assert.match(gate.text, /^Kite: F1 \(Fees round half-up\): gate attempt 1 of \d+ failed: the run had changed no file; the agent was told and tries again\.$/);
     assert.deepEqual(gate.actions.map((a) => a.title), ['Open Log']);
-    const n = await noticeMatching('the end notification', /F1 ended error/);
-    assert.match(n.text, /^Kite: F1 ended error: model error \(script_exhausted\): the script ran out of replies after 1 .*\.$/);
+    const n = await noticeMatching('the end notification', /F1 \(Fees round half-up\) ended error/);
+    assert.match(n.text, /^Kite: F1 \(Fees round half-up\) ended error: model error \(script_exhausted\): the script ran out of replies after 1 .*\.$/);
     assert.deepEqual(n.actions.map((a) => a.title), ['Retry', 'Reset to Todo', 'Open Log']); // no Resume: the log ended
     assert.deepEqual(n.actions.find((a) => a.title === 'Open Log')?.args, [end.summary?.logPath]);
     // The Features view offers the same next steps on the feature (its context menu: package.json, unit-tested).

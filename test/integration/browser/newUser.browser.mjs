@@ -20,7 +20,11 @@ const MISSING_TOOL = join(repo, 'test', 'fixtures', 'scripts', 'new-user-missing
 /** @param {import('./scenario').ScenarioApi} api */
 export async function run({ page, workspace, check, runCommand, findFrame, screenshot, log }) {
   const t0 = Date.now();
-  const step = (name) => log(`new user: ${name} (+${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  let current = 'start';
+  const step = (name) => {
+    current = name;
+    log(`new user: ${name} (+${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  };
   // A fresh copy of the sample: its first commit (kite-progress.json and .kite/config.json), no runs, no model chosen.
   const git = resetSample(workspace);
   rmSync(join(workspace, '.kite', 'runs'), { recursive: true, force: true });
@@ -94,7 +98,9 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     if (!opened) log('no diff; notifications:', await notifications.locator('.notification-list-item').allTextContents().catch(() => []));
     check('the proposed edit of src/ledger.js opens as a diff', opened && /ledger\.js/.test((await page.locator('.tabs-container .tab.active').first().textContent()) ?? ''));
     // The editor title's Accept All (the CodeLens sits on the file's first line, scrolled away to the change).
-    const acceptAll = page.locator('.editor-actions [aria-label*="Accept All"]').first();
+    // Visible only: the title bar of an editor that is not in front keeps its actions in the page, hidden.
+    const acceptAllButton = () => page.locator('.editor-actions [aria-label*="Accept All"]').filter({ visible: true }).first();
+    const acceptAll = acceptAllButton();
     check('the diff offers Accept All', await seen(acceptAll, 30_000));
     await page.mouse.move(700, 450);
     await screenshot('new-user-4-diff');
@@ -104,13 +110,14 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     step('gate refuses');
     const refused = await notice('gate attempt 1 of 3 failed', 60_000);
     const refusedText = await noticeText(refused);
-    check('the gate refuses the first "done", naming the verify command and its exit code', /node --test test\/fees\.test\.js/.test(refusedText) && /exited with code/.test(refusedText), refusedText);
+    check('the gate refuses the first "done", naming the feature, the verify command and its exit code', /F1 \(Fees round half-up\): gate attempt/.test(refusedText) && /node --test test\/fees\.test\.js/.test(refusedText) && /exited with code/.test(refusedText), refusedText);
 
     // 6. The test it adds next: accept with the editor title's button.
     step('second diff');
     const second = page.locator('.tabs-container .tab.active', { hasText: 'fees.test.js' }).first();
     check('the next proposal (test/fees.test.js) opens', await seen(second, 30_000));
-    await page.locator('.editor-actions [aria-label*="Accept All"]').first().click();
+    check('it offers Accept All too', await seen(acceptAllButton(), 30_000));
+    await acceptAllButton().click();
 
     // Its `npm test` runs without asking (the project's own check); its `git push` is refused by the
     // default policy: no prompt for either.
@@ -145,7 +152,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     await setModel(`script:${MISSING_TOOL}`);
     await runCommand('View: Close All Editors');
     await runCommand('Kite: Start Agent on Current Feature');
-    const failed = await notice(/F2 .*ended gate_failed/, 90_000);
+    const failed = await notice(/F2 \(Lint the ledger\) ended gate_failed/, 90_000);
     const failedText = await noticeText(failed);
     check('the failed run says why: the verify command was not found (exit 127)', /ledger-lint src\/ledger\.js/.test(failedText) && /127 \(command not found\)/.test(failedText), failedText);
     const openLog = failed?.locator('.monaco-button', { hasText: 'Open Log' });
@@ -157,6 +164,9 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     check('Open Log shows the failed run', /gate/.test((await errTimeline.locator('#run-badge').textContent()) ?? ''), await errTimeline.locator('#run-badge').textContent());
     await screenshot('new-user-8-error-log');
     step('walk done');
+  } catch (e) {
+    // The driver's summary shows the first line: say where the walk stopped.
+    throw new Error(`stopped at step "${current}": ${e?.stack ?? e}`);
   } finally {
     await runCommand('Notifications: Clear All Notifications').catch(() => {});
     await setModel('').catch((e) => log(`could not clear kite.model: ${e}`));
