@@ -38,7 +38,7 @@ import { StopHookGate } from '../hooks/stopHookGate';
 import { isTrusted } from '../hooks/trust';
 import { observationStop, withheldResult } from '../context/observationBudget';
 import { contextWindowOf } from '../model/contextWindows';
-import type { SteerSource } from './steer';
+import { RecordedResumes, type SteerSource } from './steer';
 import { judgeForRun } from '../gate/judgeForRun';
 
 export interface AssembleInput {
@@ -236,6 +236,7 @@ export function assembleLoop(input: AssembleInput): LoopDeps & { logged: LoggedM
       maxTokens: config.max_tokens,
     },
     ...(input.steer ? { steer: input.steer } : {}),
+    ...(input.recordedEvents ? { resumes: new RecordedResumes(input.recordedEvents) } : {}),
     ...(input.host.onStream ? { stream: (d: StreamDelta) => input.host.onStream?.(d) } : {}),
     observation: (tool, output) => {
       const stop = observationStop(input.limits, state.context, tool, output);

@@ -15,7 +15,7 @@ import type { LoopDeps } from './session';
 export async function startHooks(deps: LoopDeps, signal: AbortSignal): Promise<string | null> {
   const s = deps.state;
   const start = deps.hooks ? await deps.hooks.sessionStart(s.resumed > 0 ? 'resume' : 'startup', signal) : null;
-  if (start?.blocked) return `a SessionStart hook blocked the run before the model was called: ${blockText(start)}`;
+  if (start?.blocked) return startBlocked(start);
   if (deps.opening && s.progressCount === 0) deps.opening.progress();
   let prompt: HookVerdict | null = null;
   if (deps.opening && !s.briefed) {
@@ -25,6 +25,19 @@ export async function startHooks(deps: LoopDeps, signal: AbortSignal): Promise<s
     deps.log.append({ kind: 'user', reason: 'briefing', text: briefing });
   }
   for (const text of [...(start?.context ?? []), ...(prompt?.context ?? [])]) tellModel(deps, text);
+  return null;
+}
+
+/** A replay of a resumed run, where the recording resumed: its resume SessionStart hooks answer
+ *  again (from the recording) and their context reaches the model at the same point; a block ends
+ *  the replay as it ended the resumed run. Why the run must end now, or null. */
+export async function replayedResumeHooks(deps: LoopDeps, signal: AbortSignal): Promise<string | null> {
+  const times = deps.resumes?.take({ modelCalls: deps.state.modelCalls, gates: deps.state.gates.length }) ?? 0;
+  for (let i = 0; i < times && deps.hooks; i++) {
+    const start = await deps.hooks.sessionStart('resume', signal);
+    if (start.blocked) return startBlocked(start);
+    for (const text of start.context) tellModel(deps, text);
+  }
   return null;
 }
 
@@ -66,6 +79,7 @@ export async function replyHooks(deps: LoopDeps, signal: AbortSignal): Promise<b
 /** What a refused call of a blocked reply returns to the model (toolsStep.ts). */
 export const replyBlockedResult = (reason: string) => `Blocked by a PostModelReply hook: ${reason.trim().replace(/\.+$/, '')}. This call did NOT run.`;
 
+const startBlocked = (v: HookVerdict) => `a SessionStart hook blocked the run before the model was called: ${blockText(v)}`;
 const blockText = (v: HookVerdict) => `${v.blocked?.reason ?? ''} (hook: \`${v.blocked?.command ?? ''}\`)`;
 
 function tellModel(deps: LoopDeps, text: string): void {

@@ -19,9 +19,9 @@ import { compactIfNeeded, type CompactionDeps } from '../context/compactor';
 import type { RecordedAnswerHost, RecordedCallSink } from './recorded';
 import { CancelledError, type ToolCallDeps } from './toolCall';
 import { answerCutCalls, toolsStep } from './toolsStep';
-import type { SteerSource } from './steer';
+import type { RecordedResumes, SteerSource } from './steer';
 import type { StreamDelta } from '../host';
-import { deliverSteer, replyHooks, startHooks } from './hookSteps';
+import { deliverSteer, replayedResumeHooks, replyHooks, startHooks } from './hookSteps';
 
 export interface LoopDeps extends ToolCallDeps {
   model: Model; // positioned at its next reply; usually a LoggedModel
@@ -42,6 +42,8 @@ export interface LoopDeps extends ToolCallDeps {
   compaction?: CompactionDeps;
   /** A person's messages to the agent, delivered at the next turn (steer.ts, hookSteps.ts); absent: none. */
   steer?: SteerSource;
+  /** A replay of a resumed run: where the recording resumed (steer.ts RecordedResumes); absent: not a replay. */
+  resumes?: RecordedResumes;
   /** The reply's deltas as they stream (Host.onStream); absent: nobody watches. */
   stream?: (delta: StreamDelta) => void;
 }
@@ -76,6 +78,8 @@ export async function runLoop(deps: LoopDeps, signal: AbortSignal): Promise<Loop
     for (;;) {
       if (signal.aborted) return end('cancelled', 'the run was cancelled');
       if (deps.sandbox?.fatal) return end('error', deps.sandbox.fatal, deps.sandbox.fatal);
+      const resumeBlocked = await replayedResumeHooks(deps, signal);
+      if (resumeBlocked !== null) return end('error', resumeBlocked, resumeBlocked);
       switch (s.phase) {
         case 'awaiting_model': {
           const calls = s.modelCalls;

@@ -50,20 +50,13 @@ const keyOf = (p: SteerPoint) => `${p.modelCalls}:${p.gates}`;
 
 /** The steer messages of a recorded log, each at the point it was delivered. */
 export class RecordedSteer implements SteerSource {
-  private readonly at = new Map<string, string[]>();
+  private readonly at: Map<string, string[]>;
 
   constructor(events: readonly KiteEvent[]) {
-    const p: SteerPoint = { modelCalls: 0, gates: 0 }; // counted as the reducer counts them
-    for (const e of events) {
-      if (e.kind === 'model' || (e.kind === 'compaction' && e.summary)) p.modelCalls++;
-      else if (e.kind === 'gate') p.gates++;
-      // Messages a PromptSubmit hook blocked are offered again too (their hooks answer from the recording).
-      else if ((e.kind === 'user' && e.reason === 'steer') || (e.kind === 'warning' && e.code === 'steer_blocked' && e.text !== undefined)) {
-        const list = this.at.get(keyOf(p)) ?? [];
-        list.push(e.text ?? '');
-        this.at.set(keyOf(p), list);
-      }
-    }
+    // Messages a PromptSubmit hook blocked are offered again too (their hooks answer from the recording).
+    this.at = recordedAt(events, (e) =>
+      (e.kind === 'user' && e.reason === 'steer') || (e.kind === 'warning' && e.code === 'steer_blocked' && e.text !== undefined) ? (e.text ?? '') : undefined,
+    );
   }
 
   take(at: SteerPoint): string[] {
@@ -73,3 +66,36 @@ export class RecordedSteer implements SteerSource {
   }
 }
 
+/** A replay of a run that was resumed: how many times the recording resumed at each point, so its
+ *  resume SessionStart hooks answer there again (hookSteps.ts) and the model is told the same. */
+export class RecordedResumes {
+  private readonly at: Map<string, true[]>;
+
+  constructor(events: readonly KiteEvent[]) {
+    this.at = recordedAt(events, (e) => (e.kind === 'resumed' ? true : undefined));
+  }
+
+  take(at: SteerPoint): number {
+    const n = this.at.get(keyOf(at))?.length ?? 0;
+    this.at.delete(keyOf(at));
+    return n;
+  }
+}
+
+/** What `pick` finds in the recording, by the point of the run it sits at. */
+function recordedAt<T>(events: readonly KiteEvent[], pick: (e: KiteEvent) => T | undefined): Map<string, T[]> {
+  const at = new Map<string, T[]>();
+  const p: SteerPoint = { modelCalls: 0, gates: 0 }; // counted as the reducer counts them
+  for (const e of events) {
+    if (e.kind === 'model' || (e.kind === 'compaction' && e.summary)) p.modelCalls++;
+    else if (e.kind === 'gate') p.gates++;
+    else {
+      const found = pick(e);
+      if (found === undefined) continue;
+      const list = at.get(keyOf(p)) ?? [];
+      list.push(found);
+      at.set(keyOf(p), list);
+    }
+  }
+  return at;
+}

@@ -2,15 +2,17 @@
 // with hooks at every event replays to the same hook decisions, the same texts for the model and
 // the same refused calls, while a marker file each hook appends to stays untouched.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnattendedHost } from '../../../src/harness/cli/unattendedHost';
+import type { Host } from '../../../src/harness/host';
+import { resumeRun } from '../../../src/harness/resume';
 import type { HooksConfig } from '../../../src/harness/hooks/hookConfig';
 import { SteerQueue } from '../../../src/harness/loop/steer';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
 import { replayRun } from '../../../src/harness/replay/replayRun';
 import { git } from '../../unit/loop/kit';
-import { hook, hookedRepo, ofKind, readEvents, reply, runIn, say, useOwnTrustStore, WRITES_HI } from './kit';
+import { hook, hookedRepo, ofKind, readEvents, reply, runIn, say, ScriptedModel, use, useOwnTrustStore, WRITES_HI } from './kit';
 
 const mark = (name: string, then: string) => `input=$(cat); echo ${name} >> .hooks-ran.log; ${then}`;
 const HOOKS: HooksConfig = {
@@ -77,5 +79,38 @@ describe('replaying a run with hooks', function () {
       process.env.KITE_STATE_DIR = saved;
     }
     assert.equal(readFileSync(join(root, '.hooks-ran.log'), 'utf8'), ran);
+  });
+
+  it('a resumed run replays with its resume SessionStart context at the point it resumed, answered from the recording', async () => {
+    const root = hookedRepo({
+      SessionStart: [...hook(mark('SessionStart', 'echo "Fresh start."'), { matcher: 'startup' }), ...hook(mark('SessionStart', 'echo "Resumed: re-read hi.txt first."'), { matcher: 'resume' })],
+    });
+    writeFileSync(join(root, '.git', 'info', 'exclude'), '.hooks-ran.log\n');
+    // Attended: the command asks, nobody answers, the run pauses; `kite resume` goes on from there.
+    const giveUp: Host = { approve: () => Promise.reject(new Error('nobody is here')) };
+    const script = [use('run', 'r1', { command: 'touch hi.txt' }), say('Done: hi.txt exists.')];
+    const first = await runIn(root, script, { mode: 'attended' }, giveUp);
+    assert.equal(first.summary.paused, true);
+    const resumed = await resumeRun({ log: first.summary.logPath, modelOverride: new ScriptedModel(script) }, { approve: () => Promise.resolve({ decision: 'approve' }) });
+    assert.equal(resumed.outcome, 'done');
+    const recorded = readEvents(first.summary.logPath);
+    const ran = readFileSync(join(root, '.hooks-ran.log'), 'utf8');
+    assert.equal(ran, 'SessionStart\nSessionStart\n', 'the startup hook ran, then the resume hook');
+
+    backToStart(root, recorded);
+    rmSync(join(root, 'hi.txt')); // untracked: the recorded run started without it
+    const r = await replayRun({ log: first.summary.logPath, root, onDivergence: 'continue' }, new UnattendedHost());
+    assert.equal(readFileSync(join(root, '.hooks-ran.log'), 'utf8'), ran, 'no hook command ran during the replay');
+    assert.equal(r.outcome, 'done');
+    assert.equal(r.divergences, 0, JSON.stringify(r.divergence));
+    const replayed = readEvents(r.logPath);
+    // The same hook answers and texts in the same order (a command's output names its run time: left out),
+    // the resume context after the first reply, before the command's result.
+    const untimed = (events: readonly KiteEvent[]) => story(events).filter((row) => row[0] !== 'tool');
+    assert.deepEqual(untimed(replayed), untimed(recorded));
+    assert.deepEqual(
+      replayed.filter((e) => (e.kind === 'user' && e.reason === 'hook_context') || e.kind === 'model' || e.kind === 'tool').map((e) => (e.kind === 'user' ? e.text : e.kind)),
+      ['Fresh start.', 'model', 'Resumed: re-read hi.txt first.', 'tool', 'model'],
+    );
   });
 });
