@@ -144,16 +144,22 @@ async function main(): Promise<void> {
       await tp.page.screenshot({ path: join(RESULTS, `timeline-${N}.png`) });
       console.log(`page: first rows ${load.firstRows.toFixed(0)} ms after the first message (target <= 500 ms); all ${N} events applied ${load.all.toFixed(0)} ms, painted ${load.painted.toFixed(0)} ms`);
 
+      // KITE_BENCH_TRACE=FILE: a Chrome trace of the scrolling (open it in DevTools' Performance panel).
+      const trace: unknown[] = [];
+      if (process.env.KITE_BENCH_TRACE) {
+        cdp.on('Tracing.dataCollected', (p: { value: unknown[] }) => trace.push(...p.value));
+        await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+      }
       const scroll = await tp.page.evaluate(async () => {
         const list = document.getElementById('list') as HTMLElement;
         const frames: number[] = [];
         // The list's own work per frame (its render of the visible window), apart from vsync waits.
-        const view = (window as unknown as { kiteTimeline: { list: { render(): void } } }).kiteTimeline.list;
+        const view = (window as unknown as { kiteTimeline: { list: { render(inFrame?: boolean): void } } }).kiteTimeline.list;
         const renders: number[] = [];
         const render = view.render.bind(view);
-        view.render = () => {
+        view.render = (inFrame?: boolean) => {
           const t0 = performance.now();
-          render();
+          render(inFrame);
           renders.push(performance.now() - t0);
         };
         // The page's own work in a frame: from the frame's start (the rAF timestamp) to the first task
@@ -183,13 +189,22 @@ async function main(): Promise<void> {
         const steady = frames.splice(0);
         await new Promise((r) => setTimeout(r, 50)); // the last frame's message
         const steadyWork = work.splice(0);
+        performance.mark('kite-jumps-start');
         await run((i) => (list.scrollTop = ((i * 7919) % 1000) / 1000 * max), 120); // jumps across the whole log
+        performance.mark('kite-jumps-end');
         const jumps = frames.splice(0);
         await new Promise((r) => setTimeout(r, 50)); // the last frame's message
         const jumpsWork = work.splice(0);
         view.render = render;
         return { steady: steady.slice(1), jumps: jumps.slice(1), steadyWork: steadyWork.slice(1), jumpsWork: jumpsWork.slice(1), renders, rows: document.querySelectorAll('.row').length, nodes: document.getElementsByTagName('*').length };
       });
+      if (process.env.KITE_BENCH_TRACE) {
+        const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
+        await cdp.send('Tracing.end');
+        await done;
+        writeFileSync(process.env.KITE_BENCH_TRACE, JSON.stringify({ traceEvents: trace }));
+        console.log(`trace: ${process.env.KITE_BENCH_TRACE}`);
+      }
       console.log(`scroll, steady (60 px/frame): frame time ${stats(scroll.steady)} (target <= 16 ms); frames > 20 ms: ${scroll.steady.filter((x) => x > 20).length}`);
       console.log(`scroll, jumps across the log: frame time ${stats(scroll.jumps)} (target <= 16 ms); frames > 20 ms: ${scroll.jumps.filter((x) => x > 20).length}`);
       console.log(`scroll, steady: page work per frame (frame start to the first task after paint) ${stats(scroll.steadyWork)}`);

@@ -7,6 +7,8 @@ import { COST_COLUMN, DURATION_COLUMN, TIME_COLUMN, TOKEN_KINDS, TURN_COLUMN, ro
 import { isAtEnd, scrollToReveal, visibleRange } from '../model/virtualWindow';
 
 export const ROW_HEIGHT = 22;
+/** A cell's stamp while it waits for its label and tooltips (never a real stamp, which is >= 0). */
+const STAMP_PARTIAL = -2;
 
 export interface ListHandlers {
   select(rowIndex: number): void;
@@ -17,21 +19,34 @@ export interface ListHandlers {
 
 interface Cell {
   el: HTMLDivElement;
-  /** What a screen reader reads for the row (the cells are hidden from it). */
-  label: HTMLSpanElement;
-  chevron: HTMLSpanElement;
-  time: HTMLSpanElement;
-  turn: HTMLSpanElement;
-  title: HTMLSpanElement;
-  summary: HTMLSpanElement;
-  status: HTMLSpanElement;
-  ms: HTMLSpanElement;
+  /** The cells' text nodes, kept for the cell's life: a refill changes their data only (no new
+   *  nodes, so no style recalc for them and no new layout objects), and only where it differs. */
+  label: Text;
+  chevron: Text;
+  time: Text;
+  turn: Text;
+  title: Text;
+  summary: Text;
+  status: Text;
+  ms: Text;
   tokens: HTMLSpanElement;
-  cost: HTMLSpanElement;
+  /** The four token figures (input, cache read, cache write, output), in TOKEN_KINDS order. */
+  tokenTexts: Text[];
+  cost: Text;
+  summaryEl: HTMLSpanElement;
   /** What the cell shows now, to skip refilling an unchanged row, and where (-1: hidden). */
   rowIndex: number;
   stamp: number;
   pos: number;
+}
+
+/** Sets a text node's data only when it changes (a same-value write still dirties layout). */
+function setText(node: Text, text: string): void {
+  if (node.data !== text) node.data = text;
+}
+
+function setAttr(el: Element, name: string, value: string): void {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
 export class ListView {
@@ -142,7 +157,7 @@ export class ListView {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      this.render();
+      this.render(true);
     });
   }
 
@@ -150,18 +165,34 @@ export class ListView {
    * Renders the visible window now (also called by the frame callback). A position keeps its cell
    * (cell = position mod pool size) while it stays in the window, so scrolling refills only the
    * cells of rows that came into view, not every visible row.
+   *
+   * `inFrame`: a jump (most of the window new, as when the scrollbar is dragged across a large
+   * log) then fills only the rows on screen, without their screen-reader labels and tooltips, and
+   * leaves the overscan rows and the rest to the next frame: a full refill of the window took two
+   * to four frames at 1M events. A direct call (selection, keys, a new snapshot) renders it all.
    */
-  render(): void {
+  render(inFrame = false): void {
     const visible = this.store.visible;
     const height = this.el.clientHeight || this.viewportHeight;
-    const { start, end } = visibleRange(this.el.scrollTop, height, ROW_HEIGHT, visible.length);
+    const scrollTop = this.el.scrollTop;
+    const { start, end } = visibleRange(scrollTop, height, ROW_HEIGHT, visible.length);
     while (this.pool.length < end - start) this.pool.push(this.makeCell());
     const n = this.pool.length;
+    // The positions actually on screen (the window less its overscan).
+    const first = Math.floor(Math.max(0, scrollTop) / ROW_HEIGHT);
+    const last = first + Math.ceil(height / ROW_HEIGHT) + 1;
+    // A jump: most rows on screen are new ones (a cell still waiting for its label is not new).
+    let fresh = 0;
+    if (inFrame) for (let pos = Math.max(first, start); pos < Math.min(last, end); pos++) if (this.showsOther(this.pool[pos % n] as Cell, pos)) fresh++;
+    const jump = fresh > (last - first) / 2;
+    let deferred = false;
     for (let slot = 0; slot < n; slot++) {
       const cell = this.pool[slot] as Cell;
       // The one position in [start, start + n) that this slot holds.
       const pos = start + ((slot - (start % n) + n) % n);
-      if (pos >= end) {
+      const later = jump && (pos < first || pos >= last) && this.showsOther(cell, pos);
+      if (later) deferred = true;
+      if (pos >= end || later) {
         if (cell.rowIndex !== -1) {
           cell.el.style.display = 'none';
           cell.rowIndex = -1;
@@ -181,12 +212,21 @@ export class ListView {
       }
       if (cell.rowIndex !== rowIndex || cell.stamp !== this.stamp) {
         if (cell.rowIndex === -1) cell.el.style.display = '';
-        this.fill(cell, this.store.row(rowIndex) as Row);
+        this.fill(cell, this.store.row(rowIndex) as Row, !jump);
         cell.rowIndex = rowIndex;
-        cell.stamp = this.stamp;
+        // Filled without its label: STAMP_PARTIAL never equals the stamp, so the next render completes it.
+        cell.stamp = jump ? STAMP_PARTIAL : this.stamp;
+        if (jump) deferred = true;
       }
     }
-    this.pointAtSelection(start, end);
+    // A jump's overscan rows wait for the next frame: only the rows on screen exist until then.
+    this.pointAtSelection(jump ? Math.max(start, first) : start, jump ? Math.min(end, last) : end);
+    if (deferred) this.schedule();
+  }
+
+  /** Whether the cell for `pos` shows another row (or none) there. */
+  private showsOther(cell: Cell, pos: number): boolean {
+    return cell.pos !== pos || cell.rowIndex !== this.store.visible[pos];
   }
 
   /** Screen readers follow the selection while focus stays on the list — but only to a row that
@@ -202,35 +242,35 @@ export class ListView {
     const el = document.createElement('div');
     el.className = 'row';
     el.setAttribute('role', 'treeitem');
-    const span = (cls: string): HTMLSpanElement => {
+    const span = (cls: string, parent: HTMLElement = el): HTMLSpanElement => {
       const s = document.createElement('span');
       s.className = cls;
       // The cells are a picture of the row; its words are in the label.
-      if (cls !== 'sr-only') s.setAttribute('aria-hidden', 'true');
-      el.append(s);
+      if (cls !== 'sr-only' && parent === el) s.setAttribute('aria-hidden', 'true');
+      parent.append(s);
       return s;
     };
-    const cell: Cell = {
-      el,
-      label: span('sr-only'),
-      chevron: span('c-chev'),
-      time: span('c-time'),
-      turn: span('c-turn'),
-      title: span('c-title'),
-      summary: span('c-summary'),
-      status: span('c-status'),
-      ms: span('c-ms'),
-      tokens: span('c-tokens'),
-      cost: span('c-cost'),
-      rowIndex: -1,
-      stamp: -1,
-      pos: -1,
-    };
+    const text = (s: HTMLSpanElement): Text => s.appendChild(document.createTextNode(''));
+    const label = text(span('sr-only'));
+    const chevron = text(span('c-chev'));
+    const time = text(span('c-time'));
+    const turn = text(span('c-turn'));
+    const title = text(span('c-title'));
+    const summaryEl = span('c-summary');
+    const summary = text(summaryEl);
+    const status = text(span('c-status'));
+    const ms = text(span('c-ms'));
+    // `none`: a row without tokens shows no figures (nor their colour dots).
+    const tokens = span('c-tokens none');
+    const tokenTexts = TOKEN_KINDS.map((k) => text(span(k.cls, tokens)));
+    const cost = text(span('c-cost'));
+    const cell: Cell = { el, label, chevron, time, turn, title, summary, summaryEl, status, ms, tokens, tokenTexts, cost, rowIndex: -1, stamp: -1, pos: -1 };
     this.spacer.append(el);
     return cell;
   }
 
-  private fill(cell: Cell, row: Row): void {
+  /** `full`: also the label a screen reader reads and the tooltips (a jump's frame leaves them to the next). */
+  private fill(cell: Cell, row: Row, full = true): void {
     const group = this.store.groups[row.group];
     const collapsed = row.head && group !== undefined && group.collapsed;
     const canCollapse = row.head && group !== undefined && group.count > 1;
@@ -238,46 +278,52 @@ export class ListView {
     if (row.head) cls += ' head';
     if (row.index === this.selected) cls += ' selected';
     if (this.store.filterActive && row.head && !this.store.rowPasses(row)) cls += ' context';
-    cell.el.className = cls;
-    cell.el.dataset.row = String(row.index);
-    cell.el.id = `row-${row.index}`;
-    cell.el.dataset.seq = String(row.seq);
-    cell.el.setAttribute('aria-selected', row.index === this.selected ? 'true' : 'false');
-    cell.el.setAttribute('aria-level', row.head ? '1' : '2');
-    if (canCollapse) cell.el.setAttribute('aria-expanded', collapsed ? 'false' : 'true');
-    else cell.el.removeAttribute('aria-expanded');
+    // Only what differs from the row the cell showed before: an unchanged class or attribute
+    // invalidates nothing, and a jump's refill of every row stays within a frame.
+    const el = cell.el;
+    if (el.className !== cls) el.className = cls;
+    setAttr(el, 'data-row', String(row.index));
+    setAttr(el, 'id', `row-${row.index}`);
+    setAttr(el, 'data-seq', String(row.seq));
+    setAttr(el, 'aria-selected', row.index === this.selected ? 'true' : 'false');
+    setAttr(el, 'aria-level', row.head ? '1' : '2');
+    if (canCollapse) setAttr(el, 'aria-expanded', collapsed ? 'false' : 'true');
+    else if (el.hasAttribute('aria-expanded')) el.removeAttribute('aria-expanded');
     // Only a window of rows exists: say where each sits in the whole tree.
     const place = this.store.treePosition(row.index);
-    cell.el.setAttribute('aria-posinset', String(place?.posinset ?? 1));
-    cell.el.setAttribute('aria-setsize', String(place?.setsize ?? 1));
-    cell.chevron.textContent = canCollapse ? (collapsed ? '▸' : '▾') : '';
-    cell.time.textContent = TIME_COLUMN.text(row);
-    cell.turn.textContent = TURN_COLUMN.text(row);
+    setAttr(el, 'aria-posinset', String(place?.posinset ?? 1));
+    setAttr(el, 'aria-setsize', String(place?.setsize ?? 1));
+    setText(cell.chevron, canCollapse ? (collapsed ? '▸' : '▾') : '');
+    setText(cell.time, TIME_COLUMN.text(row));
+    setText(cell.turn, TURN_COLUMN.text(row));
     // Model text and paths with control or bidi characters are shown escaped, never interpreted.
     const title = showControlChars(row.title, { oneLine: true });
-    cell.title.textContent = title;
+    setText(cell.title, title);
     let summary = showControlChars(row.summary, { oneLine: true });
     if (collapsed && group) {
       const hidden = this.store.filterActive ? group.matches : group.count - 1;
       summary = `${summary}  (+${hidden} ${this.store.filterActive ? 'matching ' : ''}event${hidden === 1 ? '' : 's'})`;
     }
-    cell.summary.textContent = summary;
-    cell.summary.title = summary;
-    cell.status.textContent = row.status;
-    cell.ms.textContent = DURATION_COLUMN.text(row);
-    if (row.tokens) {
-      const t = row.tokens;
-      cell.tokens.replaceChildren(...TOKEN_KINDS.map((k) => tok(k.cls, tokenFigure(t, k.key))));
-      cell.tokens.title = TOKEN_KINDS.map((k) => `${k.name} ${tokenFigure(t, k.key, String)}`).join(' · ') + (t.estimated ? ' (estimated by Kite: the provider reports no usage)' : '');
-    } else if (cell.tokens.firstChild) {
-      cell.tokens.replaceChildren();
-      cell.tokens.title = '';
+    setText(cell.summary, summary);
+    setText(cell.status, row.status);
+    setText(cell.ms, DURATION_COLUMN.text(row));
+    const t = row.tokens;
+    const tokensCls = t ? 'c-tokens' : 'c-tokens none';
+    if (cell.tokens.className !== tokensCls) cell.tokens.className = tokensCls;
+    TOKEN_KINDS.forEach((k, i) => setText(cell.tokenTexts[i] as Text, t ? tokenFigure(t, k.key) : ''));
+    setText(cell.cost, COST_COLUMN.text(row));
+    if (!full) {
+      setText(cell.label, '');
+      return;
     }
-    cell.cost.textContent = COST_COLUMN.text(row);
+    if (cell.summaryEl.title !== summary) cell.summaryEl.title = summary;
+    const tokensTitle = t ? TOKEN_KINDS.map((k) => `${k.name} ${tokenFigure(t, k.key, String)}`).join(' · ') + (t.estimated ? ' (estimated by Kite: the provider reports no usage)' : '') : '';
+    if (cell.tokens.title !== tokensTitle) cell.tokens.title = tokensTitle;
     // Read as labelled content ("time 0:02.3, turn 1, …"), not a run of bare cells. Content, not an
     // aria-label: the row's name then comes from its content, as a treeitem's should.
-    cell.label.textContent = rowLabel(row, title, summary);
-    cell.el.title = row.actions & (ACTION_DIFF | ACTION_OUTPUT) ? 'Enter or double-click to open' : '';
+    setText(cell.label, rowLabel(row, title, summary));
+    const tip = row.actions & (ACTION_DIFF | ACTION_OUTPUT) ? 'Enter or double-click to open' : '';
+    if (el.title !== tip) el.title = tip;
   }
 
   private cellOf(target: EventTarget | null): Cell | null {
@@ -296,11 +342,4 @@ export class ListView {
     this.on.select(cell.rowIndex);
     this.el.focus({ preventScroll: true });
   }
-}
-
-function tok(cls: string, figure: string): HTMLSpanElement {
-  const s = document.createElement('span');
-  s.className = cls;
-  s.textContent = figure;
-  return s;
 }
