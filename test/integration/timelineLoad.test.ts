@@ -23,7 +23,7 @@ const EVENTS = Number(process.env.KITE_IT_TIMELINE_EVENTS ?? 50_000);
 /** Budgets grow with the log (a busy two-core machine writes 1M events in ~1-2 min, loads them in a few). */
 const PER_M = EVENTS / 1_000_000;
 const WRITE_MS = 60_000 + 240_000 * PER_M;
-const LOAD_MS = 120_000 + 600_000 * PER_M;
+const LOAD_MS = 240_000 + 600_000 * PER_M;
 
 interface DapMessage {
   type: string;
@@ -63,6 +63,7 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
     const monitor = (api.longTasks ?? own) as LongTaskMonitor;
     let profile: CpuProfiler | null = null;
     let run: StreamingRun | null = null;
+    let reported = false;
     try {
       run = await streamRun(dir, '20260301-111500-LIVE');
       const live = run.path;
@@ -86,8 +87,8 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       assert.ok(session && session.type === 'kite', 'a kite debug session is active');
       const frames = ((await session.customRequest('stackTrace', { threadId: 1 })) as { stackFrames: { name: string }[] }).stackFrames;
       assert.ok(frames.length > 0, 'the stopped replay has a stack');
-      console.log(`      [explore] top frame ${JSON.stringify(frames[0])}; editors ${vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).join(', ')}`);
       const r = monitor.report();
+      reported = true;
       await profile.stop();
       const written = await run.stop();
       console.log(
@@ -108,6 +109,8 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
         throw new Error(`${String(e)}; the view holds ${JSON.stringify(t.viewState())}`);
       });
     } finally {
+      // A load that did not finish still says how the host fared meanwhile.
+      if (!reported && profile) console.log(`      extension host meanwhile (the test failed): ${JSON.stringify(monitor.report())}`);
       await run?.stop().catch(() => undefined);
       own?.dispose();
       await profile?.stop(); // also when the load failed: the profile shows why
