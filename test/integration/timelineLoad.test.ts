@@ -80,6 +80,10 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       assert.equal(started, true, 'the replay debugger started');
       const stopped = waitFor('the debugger stopped on entry', () => messages.slice(from).find((m) => m.type === 'event' && m.event === 'stopped'), [dapMessage.event], LOAD_MS).then(() => performance.now() - t0);
       stopped.catch(() => undefined); // awaited below; a failure of the load first must not leave it unhandled
+      // VS Code shows the stopped frame's transcript in the active group, over the timeline tab; a
+      // hidden page takes no messages (it reloads when shown): bring the tab back once it did.
+      await waitFor('the transcript of the stopped frame in an editor', () => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'kite-transcript') || undefined, [vscode.window.onDidChangeVisibleTextEditors], LOAD_MS);
+      await vscode.commands.executeCommand('kite.openTimeline', big);
       await waitFor('every event of the big log in its tab', () => t.editorStates().find((s) => s.log === big && s.events === events), [t.onDidApply], LOAD_MS);
       const loadS = (performance.now() - t0) / 1000;
       const stopS = (await stopped) / 1000;

@@ -24,6 +24,7 @@ import { logIsBeingWritten } from '../../harness/events/logLock';
  *  message on the host — on a remote host behind a compressing socket — with the host's other
  *  traffic (its replies, a debugger's messages) waiting behind them. */
 const IN_FLIGHT = 2;
+const DELIVERY_WAIT_MS = 2000;
 
 export interface AppliedState {
   log: string | null;
@@ -175,7 +176,8 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   private async delivered(posted: Promise<unknown>): Promise<void> {
     const queue = this.delivering;
     queue.push(posted);
-    while (queue.length > IN_FLIGHT) await queue.shift();
+    // Never stalled by a page that does not answer: after a while the reader goes on regardless.
+    while (queue.length > IN_FLIGHT) await Promise.race([queue.shift(), new Promise((r) => setTimeout(r, DELIVERY_WAIT_MS))]);
   }
 
   private restart(): void {
