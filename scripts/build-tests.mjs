@@ -1,6 +1,8 @@
 // Bundles the integration suite for the VS Code extension host:
 //   test/integration/index.ts       -> <outdir>/index.js  (the in-host mocha runner, mocha bundled in)
 //   test/integration/*.test.ts      -> <outdir>/<name>.test.js  (one bundle per file, `vscode` external)
+//   test/bench/genLog.ts, test/helpers/streamLog.ts -> <outdir>/genLog.js, streamLog.js  (child
+//                                   processes of timelineLoad.test: the big log, a streaming run)
 //   node scripts/build-tests.mjs                    into out/integration (F5 "Extension Tests", desktop)
 //   node scripts/build-tests.mjs --outdir=DIR       into DIR (scripts/vscode-e2e/run.sh: a private copy)
 // Everything is bundled, so the host needs nothing from node_modules at run time. Any error exits 1.
@@ -16,6 +18,8 @@ const tests = existsSync(srcDir) ? readdirSync(srcDir).filter((f) => f.endsWith(
 const entryPoints = Object.fromEntries([
   ['index', join(srcDir, 'index.ts')],
   ...tests.map((f) => [f.replace(/\.ts$/, ''), join(srcDir, f)]),
+  ['genLog', join(root, 'test/bench/genLog.ts')],
+  ['streamLog', join(root, 'test/helpers/streamLog.ts')],
 ]);
 
 const t0 = Date.now();

@@ -87,7 +87,9 @@ async function main(): Promise<void> {
     const writer = EventWriter.create(dir, 'live-run', () => performance.now() - t0);
     writer.append(strip(ev.sessionStart({ limits: { turns: null, tokens: null, usd: null, wall_s: null } })));
     let followed = 0;
-    const live = new LogTailer(writer.path, (e) => e.type === 'batch' && (followed += e.batch.events.length), { pollMs: 100 });
+    const live = new LogTailer(writer.path, (e) => {
+      if (e.type === 'batch') followed += e.batch.events.length;
+    }, { pollMs: 100 });
     void live.start();
     let streamed = 0;
     const stream = setInterval(() => {

@@ -19,6 +19,13 @@ import { timelineHtml, makeNonce } from './timelineHtml';
 import { WriteIndex } from '../../harness/events/writeResolver';
 import { logIsBeingWritten } from '../../harness/events/logLock';
 
+/** Batch messages posted and not yet taken by the page: the reader waits while there are more. Left
+ *  unchecked, the host reads a big log far faster than the page takes it, and VS Code queues every
+ *  message on the host — on a remote host behind a compressing socket — with the host's other
+ *  traffic (its replies, a debugger's messages) waiting behind them. */
+const IN_FLIGHT = 2;
+const DELIVERY_WAIT_MS = 2000;
+
 export interface AppliedState {
   log: string | null;
   events: number;
@@ -56,6 +63,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   readonly onDidApply = this.applied.event;
   lastApplied: AppliedState | null = null;
   private readonly subscription: vscode.Disposable;
+  private delivering: Promise<unknown>[] = [];
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -159,6 +167,19 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     void this.webview.postMessage(msg);
   }
 
+  /** Posts a batch of events; resolves when the page took it (false when it could not). */
+  private postBatch(msg: HostMessage): Promise<unknown> {
+    return Promise.resolve(this.webview.postMessage(msg)).catch(() => false);
+  }
+
+  /** Resolves once at most IN_FLIGHT batch messages are on their way to the page. */
+  private async delivered(posted: Promise<unknown>): Promise<void> {
+    const queue = this.delivering;
+    queue.push(posted);
+    // Never stalled by a page that does not answer: after a while the reader goes on regardless.
+    while (queue.length > IN_FLIGHT) await Promise.race([queue.shift(), new Promise((r) => setTimeout(r, DELIVERY_WAIT_MS))]);
+  }
+
   private restart(): void {
     this.tailer?.dispose();
     this.tailer = null;
@@ -167,6 +188,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     this.snapshotSent = false;
     this.loaded = false;
     this.lastApplied = null;
+    this.delivering = [];
     const gen = ++this.generation;
     const path = this.log;
     if (!path) {
@@ -190,12 +212,11 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       .catch((e: unknown) => this.post({ type: 'status', live: false, message: `Cannot read ${path}: ${String(e)}` }));
   }
 
-  private onTail(gen: number, source: TimelineSource, e: TailerEvent): void {
+  private onTail(gen: number, source: TimelineSource, e: TailerEvent): Promise<void> | undefined {
     if (gen !== this.generation) return;
     switch (e.type) {
       case 'batch':
-        this.sendBatch(source, e.batch);
-        return;
+        return this.sendBatch(source, e.batch);
       case 'reset':
         this.output?.info(`timeline: ${source.log} shrank or was replaced; reading it again`);
         this.restart();
@@ -211,7 +232,8 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     }
   }
 
-  private sendBatch(source: TimelineSource, batch: TailBatch): void {
+  /** Resolves when the reader may go on (the page is taking the messages). */
+  private sendBatch(source: TimelineSource, batch: TailBatch): Promise<void> {
     if (!batch.initial && batch.events.length && !source.live && this.snapshotSent) {
       source.live = true;
       this.post({ type: 'status', live: true, message: null });
@@ -223,11 +245,12 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     });
     const loading = batch.initial && !batch.done;
     if (batch.initial && batch.done) this.loaded = true;
-    this.sendEvents(source, batch, events, loading);
+    const posted = this.sendEvents(source, batch, events, loading);
     if (this.loaded && this.pendingReveal !== null) {
       this.post({ type: 'reveal', seq: this.pendingReveal });
       this.pendingReveal = null;
     }
+    return this.delivered(posted);
   }
 
   /** Selects the event with this seq in the page (once the history is there). */
@@ -236,15 +259,14 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     else this.pendingReveal = seq;
   }
 
-  private sendEvents(source: TimelineSource, batch: TailBatch, events: KiteEvent[], loading: boolean): void {
+  private sendEvents(source: TimelineSource, batch: TailBatch, events: KiteEvent[], loading: boolean): Promise<unknown> {
     if (!this.snapshotSent) {
       this.snapshotSent = true;
       // About how many events the whole history has, from the bytes the first batch took.
       const total = batch.bytesRead > 0 ? Math.round((events.length * batch.bytesTotal) / batch.bytesRead) : events.length;
-      this.post({ type: 'snapshot', source, total, events, problems: batch.problems, loading });
-      return;
+      return this.postBatch({ type: 'snapshot', source, total, events, problems: batch.problems, loading });
     }
-    this.post({ type: 'append', events, problems: batch.problems, loading });
+    return this.postBatch({ type: 'append', events, problems: batch.problems, loading });
   }
 
   dispose(): void {

@@ -82,7 +82,9 @@ export class LogTailer {
 
   constructor(
     readonly path: string,
-    private readonly emit: (e: TailerEvent) => void,
+    /** A batch's promise (when it returns one) is awaited before the next batch is read: the
+     *  receiver's backpressure (a webview still taking the previous messages). */
+    private readonly emit: (e: TailerEvent) => void | Promise<void>,
     private readonly opts: TailerOptions = {},
   ) {
     this.parser = new LogLineParser(basename(path).replace(/\.jsonl$/, ''), opts.validation ?? 'full');
@@ -108,7 +110,7 @@ export class LogTailer {
       });
       this.watcher.on('error', () => this.kick());
     } catch (e) {
-      this.emit({ type: 'error', message: `cannot watch ${this.path}: ${String(e)}` });
+      void this.emit({ type: 'error', message: `cannot watch ${this.path}: ${String(e)}` });
     }
     const poll = this.opts.pollMs ?? 1000;
     if (poll > 0) {
@@ -186,7 +188,7 @@ export class LogTailer {
     try {
       await stat(this.path);
     } catch {
-      if (!this.disposed) this.emit({ type: 'gone' });
+      if (!this.disposed) void this.emit({ type: 'gone' });
     }
   }
 
@@ -201,8 +203,8 @@ export class LogTailer {
       } while (this.again && !this.disposed);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') this.emit({ type: 'gone' });
-      else this.emit({ type: 'error', message: `reading ${this.path}: ${String(e)}` });
+      if (code === 'ENOENT') void this.emit({ type: 'gone' });
+      else void this.emit({ type: 'error', message: `reading ${this.path}: ${String(e)}` });
     } finally {
       this.reading = false;
     }
@@ -217,7 +219,7 @@ export class LogTailer {
       this.identity ??= identity;
       if (size < this.offset || identity !== this.identity) {
         // Truncated, or replaced / rotated (even by a longer file): the owner starts over with a fresh tailer.
-        this.emit({ type: 'reset' });
+        void this.emit({ type: 'reset' });
         this.dispose();
         return;
       }
@@ -238,16 +240,18 @@ export class LogTailer {
           this.parseLine(data, pos, nl, base, batch);
           pos = nl + 1;
           const full = batch.events.length >= (this.emitted ? this.batchSize : (this.opts.firstBatchSize ?? this.batchSize)) || (batch.events.length > 0 && base + pos - batchStart >= this.batchBytes);
+          let taken: void | Promise<void> = undefined;
           if (full) {
             this.emitted = true;
             batch.bytesRead = base + nl + 1;
-            this.emit({ type: 'batch', batch });
+            taken = this.emit({ type: 'batch', batch });
             batch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
             batchStart = base + pos;
           }
-          // Let the host's event loop run between batches, and within one when its lines are slow
-          // to parse (big events, a busy machine).
+          // Let the host's event loop run between batches (until the receiver took the batch, when
+          // it says when), and within one when its lines are slow to parse (big events, a busy machine).
           if (full || ((++lines & 31) === 0 && performance.now() - sliceStart > this.sliceMs)) {
+            await taken;
             await yieldToLoop();
             sliceStart = performance.now();
             if (this.disposed) return;
@@ -263,7 +267,7 @@ export class LogTailer {
       }
       batch.done = initial;
       batch.bytesRead = this.offset;
-      if (!this.disposed && (batch.events.length || batch.problems.length || initial)) this.emit({ type: 'batch', batch });
+      if (!this.disposed && (batch.events.length || batch.problems.length || initial)) await this.emit({ type: 'batch', batch });
     } finally {
       await fh.close();
     }

@@ -50,6 +50,30 @@ describe('log tailer', () => {
     assert.ok(last?.type === 'batch' && last.batch.bytesRead === last.batch.bytesTotal && last.batch.bytesTotal > 0);
   });
 
+  it('waits for the receiver to take a batch before reading the next (its promise)', async () => {
+    const seen: number[] = [];
+    const pending: (() => void)[] = [];
+    tailer = new LogTailer(
+      join(fixtures, 'demo-run.jsonl'),
+      (e) => {
+        if (e.type !== 'batch') return;
+        seen.push(e.batch.events.length);
+        return new Promise<void>((resolve) => pending.push(resolve));
+      },
+      { batchSize: 20, firstBatchSize: 5, follow: false },
+    );
+    const reading = tailer.start();
+    for (let taken = 0; taken < 4; taken++) {
+      while (pending.length === 0) await new Promise((r) => setImmediate(r));
+      // Only the batch not yet taken is out: the tailer read no further meanwhile.
+      await new Promise((r) => setTimeout(r, 5));
+      assert.equal(seen.length, taken + 1, `batches emitted before the receiver took batch ${taken + 1}`);
+      (pending.shift() as () => void)();
+    }
+    await reading;
+    assert.deepEqual(seen, [5, 20, 20, 0]);
+  });
+
   it('ends a batch once its lines hold batchBytes, letting the event loop run between batches', async () => {
     const c = collector();
     const file = join(fixtures, 'demo-run.jsonl');

@@ -175,7 +175,9 @@ describe('a call’s arguments stored once', () => {
   it('the tailer resolves references in its batches and when an event is read back on demand', async () => {
     const { path, source } = writeDemo();
     const batches: KiteEvent[] = [];
-    const tailer = new LogTailer(path, (t) => (t.type === 'batch' ? batches.push(...t.batch.events) : undefined), { follow: false });
+    const tailer = new LogTailer(path, (t) => {
+      if (t.type === 'batch') batches.push(...t.batch.events);
+    }, { follow: false });
     await tailer.start();
     try {
       assert.deepEqual(batches.map(bodyOf), source.map(bodyOf));
