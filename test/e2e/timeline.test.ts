@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { LogLineParser } from '../../src/harness/protocol/parse';
 import { foldEvents } from '../../src/harness/protocol/reducer';
@@ -12,7 +11,7 @@ import { formatUsd } from '../../webview-ui/model/format';
 import { niceMax } from '../../webview-ui/model/turnSeries';
 import { colourDistance, cssRgb, dominantColour, hexRgb } from './helpers/pixels';
 import { THEMES } from './helpers/themes';
-import { ROOT, RESULTS, launchChromium, openTimeline, type TimelinePage } from './helpers/timelinePage';
+import { ROOT, RESULTS, timelinePages, type TimelinePage } from './helpers/timelinePage';
 import { VIEW_RECENT_EVENTS } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';
 
@@ -57,21 +56,11 @@ async function count(tp: TimelinePage): Promise<string> {
 
 describe('timeline webview in Chromium', function () {
   this.timeout(60_000);
-  let browser: Browser;
+  const pages = timelinePages();
   let tp: TimelinePage;
 
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await tp?.close();
-  });
-
   it('says ready, then shows a row per event grouped by turn, with tokens, cost and stop reasons', async () => {
-    tp = await openTimeline(browser, { height: 1400 });
+    tp = await pages.open({ height: 1400 });
     assert.deepEqual((await tp.posted())[0], { type: 'ready' });
     await loadDemo(tp);
     await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '45 events');
@@ -97,7 +86,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('marks estimated token counts (VS Code language models) with "~" in the row\'s token cells and says so in the tooltip', async () => {
-    tp = await openTimeline(browser, { height: 1400 });
+    tp = await pages.open({ height: 1400 });
     // A vscode-lm run: its replies' usage was counted by Kite, not reported by the provider.
     await loadDemo(tp, demo.map((e) => (e.kind === 'model' && e.turn === 3 ? { ...e, estimated: true as const } : e)));
     const turn3 = tp.page.locator('.row.head[data-seq="14"] .c-tokens');
@@ -111,7 +100,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('with no run yet shows only the message, no empty charts or filters', async () => {
-    tp = await openTimeline(browser, { width: 420, height: 600, theme: 'light' });
+    tp = await pages.open({ width: 420, height: 600, theme: 'light' });
     await tp.send({ type: 'empty', message: 'No Kite run yet.' });
     await tp.page.waitForFunction(() => document.getElementById('empty')?.textContent === 'No Kite run yet.');
     assert.equal(await tp.page.isVisible('#empty'), true);
@@ -124,7 +113,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('filters errors only, by kind, by tool, and by text; the count says how many match', async () => {
-    tp = await openTimeline(browser, { height: 1400 });
+    tp = await pages.open({ height: 1400 });
     await loadDemo(tp);
     await tp.page.click('#errors-only');
     await tp.page.waitForFunction(() => document.getElementById('count')?.textContent === '3 of 45 events');
@@ -178,7 +167,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('navigates with the keyboard: up/down select, left/right collapse and expand turns, Enter acts', async () => {
-    tp = await openTimeline(browser, { height: 1400 });
+    tp = await pages.open({ height: 1400 });
     await loadDemo(tp);
     await tp.page.focus('#list');
     await tp.page.keyboard.press('ArrowDown'); // session start
@@ -216,7 +205,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('acts from a row: diff, full output, raw event and replay post the right messages', async () => {
-    tp = await openTimeline(browser, { height: 1400 });
+    tp = await pages.open({ height: 1400 });
     await loadDemo(tp);
     await tp.page.click('.row[data-seq="40"] .c-summary');
     assert.equal(await tp.page.textContent('#details h2'), 'run — exit 0');
@@ -247,7 +236,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('draws tokens per turn stacked by kind, cumulative cost against the budget, and durations', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     await loadDemo(tp);
     await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
     const bars = await tp.page.$$eval('#chart-tokens g.data > g', (gs) =>
@@ -275,7 +264,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('draws the budget line when the run comes near its dollar limit', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     const start = demo[0] as Extract<KiteEvent, { kind: 'session_start' }>;
     const budget = Number((totalCost * 1.25).toFixed(3));
     await loadDemo(tp, [{ ...start, limits: { ...start.limits, usd: budget } }, ...demo.slice(1)]);
@@ -286,7 +275,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('the header says where commands ran: in the sandbox, or NOT sandboxed as a warning; older logs say nothing', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     const start = demo[0] as Extract<KiteEvent, { kind: 'session_start' }>;
     const limits = { processes: 512, memory_mb: 3072, address_space_mb: null, file_size_mb: 1024, open_files: 4096, cpu_s: null };
     await loadDemo(tp, [{ ...start, sandbox: { kind: 'bwrap', network: 'none', limits, note: null } }, ...demo.slice(1)]);
@@ -305,7 +294,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('appends live events without a new snapshot, and follows the end', async () => {
-    tp = await openTimeline(browser, { height: 500 });
+    tp = await pages.open({ height: 500 });
     await tp.send({ type: 'snapshot', source: { ...source, live: true }, total: 10, events: demo.slice(0, 10), problems: [], loading: false });
     await tp.waitForEvents(10);
     assert.equal(await tp.page.textContent('#run-badge'), 'live');
@@ -327,7 +316,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('ignores a malformed message visibly and keeps its state; a new snapshot replaces the old one', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     await loadDemo(tp);
     await tp.send({ type: 'append', events: [{ kind: 'model', seq: 99 }], problems: [], loading: false });
     await tp.page.waitForFunction(() => !(document.getElementById('banner') as HTMLElement).hidden);
@@ -343,7 +332,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('reveals an event the extension names, even inside a collapsed turn or behind a filter', async () => {
-    tp = await openTimeline(browser, { height: 600 });
+    tp = await pages.open({ height: 600 });
     await loadDemo(tp);
     await tp.page.click('#collapse-all');
     await tp.page.click('#errors-only');
@@ -359,7 +348,7 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('keeps only recent events whole: an older row\'s details are asked of the extension by seq', async () => {
-    tp = await openTimeline(browser, { height: 700 });
+    tp = await pages.open({ height: 700 });
     // The demo run, then enough later events that the demo's are no longer kept in the page.
     const later = Array.from({ length: VIEW_RECENT_EVENTS + 100 }, (_, i): KiteEvent => ({ ...ev.warning({ message: `later ${i}` }), seq: 45 + i, run: 'demo-run', t: 40 + i }));
     await tp.send({ type: 'snapshot', source, total: 45 + later.length, events: [...demo, ...later], problems: [], loading: false });
@@ -391,7 +380,7 @@ describe('timeline webview in Chromium', function () {
   it('shows a log of the original Python Kite, normalized by the parser', async () => {
     const py = fixture('python-kite.jsonl');
     assert.ok(py.length > 5);
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     await loadDemo(tp, py);
     assert.ok((await tp.page.locator('.row.head').count()) >= 2);
     assert.deepEqual(tp.errors, []);
@@ -405,7 +394,7 @@ describe('timeline webview in Chromium', function () {
   for (const theme of ['light', 'dark', 'high-contrast'] as const) {
     it(`paints the ${theme} theme's background, text and search-box colours (screenshot test-results/timeline-${theme}.png)`, async () => {
       const vars = THEMES[theme].vars;
-      tp = await openTimeline(browser, { theme, width: 1280, height: 860 });
+      tp = await pages.open({ theme, width: 1280, height: 860 });
       await loadDemo(tp);
       await tp.page.click('.row[data-seq="19"] .c-summary');
       await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
@@ -415,19 +404,19 @@ describe('timeline webview in Chromium', function () {
       assert.deepEqual(cssRgb(body.bg), hexRgb(vars['--vscode-sideBar-background'] as string), 'body background = --vscode-sideBar-background');
       assert.deepEqual(cssRgb(body.fg), hexRgb(vars['--vscode-foreground'] as string), 'body text = --vscode-foreground');
       const png = await tp.page.screenshot({ path: join(RESULTS, `timeline-${theme}.png`) });
-      const page = await dominantColour(browser, png);
+      const page = await dominantColour(pages.browser(), png);
       assert.ok(colourDistance(page, hexRgb(vars['--vscode-sideBar-background'] as string)) <= 2, `most frequent colour on screen ${JSON.stringify(page)} is the side-bar background ${vars['--vscode-sideBar-background']}`);
       const box = await tp.page.locator('#search').boundingBox();
       assert.ok(box, 'the search box is on screen');
       // Inside the 1 px border: the box's own fill (the placeholder text is a minority of its pixels).
-      const search = await dominantColour(browser, png, { x: box.x + 2, y: box.y + 2, width: box.width - 4, height: box.height - 4 });
+      const search = await dominantColour(pages.browser(), png, { x: box.x + 2, y: box.y + 2, width: box.width - 4, height: box.height - 4 });
       assert.ok(colourDistance(search, hexRgb(vars['--vscode-settings-textInputBackground'] as string)) <= 2, `search box fill ${JSON.stringify(search)} is the text-input background ${vars['--vscode-settings-textInputBackground']}`);
       assert.deepEqual(tp.errors, []);
     });
   }
 
   it('fits a narrow side bar (screenshot test-results/timeline-sidebar.png)', async () => {
-    tp = await openTimeline(browser, { theme: 'dark', width: 420, height: 900 });
+    tp = await pages.open({ theme: 'dark', width: 420, height: 900 });
     await loadDemo(tp);
     const hidden = await tp.page.$eval('.row[data-seq="3"] .c-tokens', (e) => getComputedStyle(e).display);
     assert.equal(hidden, 'none');

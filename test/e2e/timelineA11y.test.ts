@@ -5,11 +5,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { LogLineParser } from '../../src/harness/protocol/parse';
 import { axeViolations, describeViolations } from './helpers/axe';
-import { ROOT, launchChromium, openTimeline, type TimelinePage } from './helpers/timelinePage';
+import { ROOT, timelinePages, type TimelinePage } from './helpers/timelinePage';
 
 function demoLog(): KiteEvent[] {
   const parser = new LogLineParser('demo-run');
@@ -59,18 +58,8 @@ async function tabTo(tp: TimelinePage, target: string, key = 'Tab'): Promise<str
 
 describe('timeline webview accessibility in Chromium', function () {
   this.timeout(90_000);
-  let browser: Browser;
+  const pages = timelinePages();
   let tp: TimelinePage;
-
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await tp?.close();
-  });
 
   const states: { name: string; enter(tp: TimelinePage): Promise<void> }[] = [
     { name: 'initial', enter: async () => {} },
@@ -102,7 +91,7 @@ describe('timeline webview accessibility in Chromium', function () {
   for (const theme of ['dark', 'light', 'high-contrast'] as const) {
     for (const state of states) {
       it(`has no WCAG 2.1 A/AA violation (axe) in the ${theme} theme, ${state.name}`, async () => {
-        tp = await openTimeline(browser, { theme, width: 1280, height: 860 });
+        tp = await pages.open({ theme, width: 1280, height: 860 });
         await load(tp);
         await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
         await state.enter(tp);
@@ -113,7 +102,7 @@ describe('timeline webview accessibility in Chromium', function () {
   }
 
   it('names the search box, the Kind and the Tool filters on the controls a screen reader reaches', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     await load(tp);
     // getByRole computes the accessible name of the inner <input> and comboboxes (shadow DOM).
     assert.equal(await tp.page.getByRole('textbox', { name: 'Search events', exact: true }).count(), 1);
@@ -122,7 +111,7 @@ describe('timeline webview accessibility in Chromium', function () {
   });
 
   it('walks by keyboard only: search → filters → list → row action → details → close, focus where a person expects it', async () => {
-    tp = await openTimeline(browser, { height: 900 });
+    tp = await pages.open({ height: 900 });
     const long = demo.map((e) => (e.seq === 40 && e.kind === 'tool' ? { ...e, output: Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join('\n') } : e));
     await load(tp, long);
     // "/" from anywhere: the search box.
@@ -196,7 +185,7 @@ describe('timeline webview accessibility in Chromium', function () {
   });
 
   it('reads each row as labelled content: what it is, what it says, and each figure named (token kinds too)', async () => {
-    tp = await openTimeline(browser, { height: 1400 });
+    tp = await pages.open({ height: 1400 });
     await load(tp);
     const turn3 = demo.find((e) => e.kind === 'model' && e.turn === 3) as Extract<KiteEvent, { kind: 'model' }>;
     const name = `Turn 3, tool_use. Let me install the latest tooling.  → run. time 0:11.2, turn 3, duration 2.03s, tokens: input 410, cache read 2.2k, cache write 0, output 70, cost $${turn3.cost_usd.toFixed(4)}`;
@@ -206,7 +195,7 @@ describe('timeline webview accessibility in Chromium', function () {
   });
 
   it('says where each row sits in the tree (aria-posinset / aria-setsize), also when filtered', async () => {
-    tp = await openTimeline(browser, { height: 1400 });
+    tp = await pages.open({ height: 1400 });
     await load(tp);
     const place = (seq: number) => tp.page.$eval(`.row[data-seq="${seq}"]`, (r) => [r.getAttribute('aria-level'), r.getAttribute('aria-posinset'), r.getAttribute('aria-setsize')]);
     // Nine first-level rows (the setup and 8 turns); turn 3 holds three events.
@@ -221,7 +210,7 @@ describe('timeline webview accessibility in Chromium', function () {
   });
 
   it('never points aria-activedescendant at a row that is not rendered after scrolling', async () => {
-    tp = await openTimeline(browser, { height: 520 });
+    tp = await pages.open({ height: 520 });
     await load(tp);
     await tp.page.click('.row[data-seq="1"] .c-summary');
     assert.equal(await tp.page.getAttribute('#list', 'aria-activedescendant'), 'row-1');
@@ -241,7 +230,7 @@ describe('timeline webview accessibility in Chromium', function () {
   });
 
   it('announces the outcome, the problems line and the banner in a polite live region', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     await load(tp, demo.slice(0, 44), true);
     const said = () => tp.page.textContent('#announcer');
     assert.equal(await tp.page.getAttribute('#announcer', 'aria-live'), 'polite');
@@ -255,7 +244,7 @@ describe('timeline webview accessibility in Chromium', function () {
   });
 
   it('does not announce the event count as events are appended', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     await load(tp, demo.slice(0, 20), true);
     // Every text any live region takes from now on.
     await tp.page.evaluate(() => {
@@ -274,7 +263,7 @@ describe('timeline webview accessibility in Chromium', function () {
   });
 
   it('gives each chart a text alternative and reads its values by keyboard; Enter shows the turn in the list', async () => {
-    tp = await openTimeline(browser);
+    tp = await pages.open();
     await load(tp);
     await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
     assert.match((await tp.page.getAttribute('#chart-tokens svg', 'aria-label')) ?? '', /^Tokens per turn: 8 turns, the largest bar 4k \(input, cache read, cache write, output\)\. Left and Right arrows/);

@@ -4,10 +4,9 @@
 // once the frames have run, every rendered row's label and tooltip are its own — also after a
 // filter or a live append reuses the cells for other rows.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { ev } from '../helpers/events';
-import { launchChromium, openTimeline, type TimelinePage } from './helpers/timelinePage';
+import { timelinePages, type TimelinePage } from './helpers/timelinePage';
 
 const source = { log: '/tmp/jumps.jsonl', title: 'jumps', live: true };
 
@@ -77,21 +76,11 @@ async function search(tp: TimelinePage, text: string): Promise<void> {
 
 describe('timeline webview: jumps across a long log', function () {
   this.timeout(60_000);
-  let browser: Browser;
+  const pages = timelinePages();
   let tp: TimelinePage;
 
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    await tp?.close();
-  });
-
   it('shows the rows at the new place in the jump\'s frame, and their labels, tooltips and the overscan rows by the next', async () => {
-    tp = await openTimeline(browser, { height: 700 });
+    tp = await pages.open({ height: 700 });
     const all = events(0, 5000);
     await tp.send({ type: 'snapshot', source, total: all.length, events: all.slice(0, 2500), problems: [], loading: true });
     await tp.send({ type: 'append', events: all.slice(2500), problems: [], loading: false });
@@ -120,7 +109,7 @@ describe('timeline webview: jumps across a long log', function () {
   });
 
   it('refills the cells with the new rows\' text after a search and after live appends', async () => {
-    tp = await openTimeline(browser, { height: 700 });
+    tp = await pages.open({ height: 700 });
     const all = events(0, 3000);
     await tp.send({ type: 'snapshot', source, total: all.length, events: all, problems: [], loading: false });
     await tp.waitForEvents(all.length);

@@ -134,3 +134,33 @@ export async function openTimeline(browser: Browser, opts: OpenOptions = {}): Pr
   };
 }
 
+
+/**
+ * Inside a mocha `describe`: one Chromium for the suite, and `open` for a timeline page that closes
+ * after its test (the set-up every timeline suite shares).
+ */
+export function timelinePages(): { open: (opts?: OpenOptions) => Promise<TimelinePage>; browser: () => Browser } {
+  let browser: Browser | undefined;
+  const pages: TimelinePage[] = [];
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const p of pages.splice(0)) await p.close();
+  });
+  const started = (): Browser => {
+    if (!browser) throw new Error('Chromium is not started yet (timelinePages() belongs inside describe)');
+    return browser;
+  };
+  return {
+    open: async (opts) => {
+      const p = await openTimeline(started(), opts);
+      pages.push(p);
+      return p;
+    },
+    browser: started,
+  };
+}
