@@ -22,6 +22,11 @@ class Pace {
   private running = false;
   chunks = 0;
 
+  /** True while the indexer waits for the next chunk to be let through. */
+  get held(): boolean {
+    return this.waiting.length > 0;
+  }
+
   readonly pace = (): Promise<void> => {
     this.chunks++;
     if (this.running) return new Promise((r) => setImmediate(r));
@@ -95,6 +100,20 @@ function tracked<T>(p: Promise<T>): { done: () => boolean; value: Promise<T> } {
 const ticks = async (n = 20) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
+
+/**
+ * Lets the indexer through one chunk at a time until `reached()`: each chunk is consumed before the
+ * next is let through, and an answer that crosses the socket gets time to arrive (a busy machine
+ * delays it by far more than a few ticks) — so the indexer never runs far past what was asked.
+ */
+async function chunkByChunk(pace: Pace, rt: { indexing: { complete: boolean } }, reached: () => boolean): Promise<void> {
+  while (!reached() && !rt.indexing.complete) {
+    pace.step(1);
+    while (!pace.held && !rt.indexing.complete) await ticks(1);
+    const until = Date.now() + 250;
+    while (!reached() && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 /** What the views show at the current stop, minus ids (they are per session). */
 async function views(dc: DebugClient): Promise<unknown> {
@@ -246,20 +265,15 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       const bpSet = tracked(held.dc.setBreakpointsRequest({ source: src, breakpoints: [{ line: firstChunkEvents + 200, condition: 'tokens > 0' }] }));
       await ticks();
       assert.equal(bpSet.done(), false, 'a breakpoint on a line not indexed yet is verified once it is');
-      held.pace.step(1);
-      while (!bpSet.done()) {
-        held.pace.step(1);
-        await ticks(5);
-      }
+      await chunkByChunk(held.pace, rt, bpSet.done);
       const bp = (await bpSet.value).body.breakpoints[0];
       const refBp = (await ref.setBreakpointsRequest({ source: refSrc, breakpoints: [{ line: firstChunkEvents + 200, condition: 'tokens > 0' }] })).body.breakpoints[0];
       assert.equal(bp.verified, refBp.verified);
       assert.equal(bp.line, refBp.line);
+      const start = rt.position;
       const hit = tracked(moved(held.dc, (d) => d.continueRequest({ threadId: 1 })));
-      while (!hit.done()) {
-        held.pace.step(1);
-        await ticks(5);
-      }
+      // The scan lands in-process before its stop crosses the socket: no chunk more once it has.
+      await chunkByChunk(held.pace, rt, () => hit.done() || rt.position !== start);
       const s = await hit.value;
       assert.equal(s.body.reason, 'breakpoint');
       assert.equal(rt.indexing.complete, false, 'it stopped before the whole log was indexed');
