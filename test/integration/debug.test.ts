@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { testEnv } from './env';
+import { writeBigLog } from './loadProcesses';
 import { waitFor } from './waitFor';
 
 interface DapMessage {
@@ -149,6 +150,53 @@ describe('replay debugger in VS Code', function () {
     await vscode.debug.stopDebugging(session);
     await end;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('a log over 8 MiB shows its transcript in parts: a far event opens the part holding it at its line, and a breakpoint set in that part stops there', async function () {
+    this.timeout(180_000);
+    const big = log.replace(/\.jsonl$/, '-big.jsonl');
+    await writeBigLog(big, 12_000);
+    try {
+      let from = messages.length;
+      assert.equal(await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: 'kite', request: 'launch', name: 'IT big', log: big, stopOnEntry: true }), true);
+      await stoppedAfter(from);
+      const session = vscode.debug.activeDebugSession;
+      assert.ok(session);
+      await session.customRequest('setExceptionBreakpoints', { filters: [] }); // only the breakpoint stops
+      from = messages.length;
+      await session.customRequest('goto', { threadId: 1, targetId: 11_001 });
+      await stoppedAfter(from);
+      const frame = (await stack(session))[0];
+      assert.match(frame.name, /^#11000 /);
+      const uri = vscode.Uri.parse(String(frame.source?.path));
+      assert.equal(uri.scheme, 'kite-transcript');
+      assert.equal(uri.query, 'lines=10001-20000', 'the part of the transcript holding the event');
+      // VS Code shows the frame: that part, at the event's line.
+      const editor = await waitFor('the transcript part in an editor at the frame', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && e.selection.active.line === frame.line - 1), [vscode.window.onDidChangeVisibleTextEditors, vscode.window.onDidChangeTextEditorSelection], 60_000);
+      const doc = editor.document;
+      assert.match(doc.lineAt(frame.line - 1).text, /^\s+#11000 /);
+      assert.ok(doc.lineCount < 10_010, `a part of the transcript, not the whole (${doc.lineCount} lines)`);
+      assert.match(doc.getText(), /── lines 10,001–[\d,]+ of [\d,]+ \(this run's transcript is shown in parts of 10,000 lines; the end of the transcript\) ──\n$/);
+      // A breakpoint on a later event line of this part, then continue.
+      let target = frame.line;
+      while (!/^\s+#\d+ /.test(doc.lineAt(target).text)) target++;
+      const seq = /#(\d+) /.exec(doc.lineAt(target).text)?.[1];
+      const bpFrom = messages.length;
+      vscode.debug.addBreakpoints([new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(target, 0)))]);
+      await waitFor('the breakpoint verified by the adapter', () => messages.slice(bpFrom).find((m) => m.type === 'response' && m.command === 'setBreakpoints' && (m.body?.breakpoints as { verified: boolean }[] | undefined)?.[0]?.verified), [changed.event], 30_000);
+      from = messages.length;
+      await session.customRequest('continue', { threadId: 1 });
+      const stopped = await stoppedAfter(from);
+      assert.equal(stopped.body?.reason, 'breakpoint');
+      assert.match((await stack(session))[0].name, new RegExp(`^#${seq} `));
+      const end = ended();
+      await vscode.debug.stopDebugging(session);
+      await end;
+    } finally {
+      vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
+      rmSync(big, { force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 
   it('F5 with a run log open and no "log" in the configuration replays that log', async () => {

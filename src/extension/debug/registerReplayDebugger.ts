@@ -28,7 +28,7 @@ export function registerReplayDebugger(context: vscode.ExtensionContext, folders
           return new vscode.DebugAdapterExecutable(process.execPath, [adapterJs], { env: { ELECTRON_RUN_AS_NODE: '1', KITE_DAP_TRANSCRIPT_URIS: '1' } });
         }
         const { KiteDebugSession } = await import('../../harness/replay/debugSession');
-        return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log) => transcriptUri(log).toString(), writeUri: (log, seq, path) => writeDocUri(log, seq, path).toString() }));
+        return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log, window) => transcriptUri(log, window).toString(), writeUri: (log, seq, path) => writeDocUri(log, seq, path).toString() }));
       },
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ReplayConfigurationProvider(folders)),

@@ -2,12 +2,14 @@
 // adapter names these URIs in its stack frames; this provider renders the same text from the
 // same log (transcript.ts is pure), so breakpoints and highlighted lines always line up.
 import * as vscode from 'vscode';
+import { windowOfQuery, windowQuery, type TranscriptWindow } from '../../harness/replay/transcriptWindow';
 
 export const TRANSCRIPT_SCHEME = 'kite-transcript';
 export const TRANSCRIPT_SUFFIX = '.kite-transcript';
 
-export function transcriptUri(logPath: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: logPath + TRANSCRIPT_SUFFIX });
+/** The transcript of a log, or one window of it (a huge log's: `?lines=FROM-TO`). */
+export function transcriptUri(logPath: string, window: TranscriptWindow | null = null): vscode.Uri {
+  return vscode.Uri.from({ scheme: TRANSCRIPT_SCHEME, path: logPath + TRANSCRIPT_SUFFIX, ...(window ? { query: windowQuery(window) } : {}) });
 }
 
 export function logPathOfTranscript(uri: vscode.Uri): string {
@@ -17,14 +19,18 @@ export function logPathOfTranscript(uri: vscode.Uri): string {
 export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
+  /** The documents made so far, per log: a log that grows re-renders each of its windows. */
+  private readonly made = new Map<string, Set<string>>();
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const log = logPathOfTranscript(uri);
+    const window = windowOfQuery(uri.query);
+    this.made.set(log, (this.made.get(log) ?? new Set()).add(uri.toString()));
     try {
       // Loaded on the first transcript, not at activation (the reader pulls in the zod schemas).
       // Read lazily and built in slices (transcriptDocument.ts): the host's loop keeps answering.
       const { transcriptDocumentText } = await import('../../harness/replay/transcriptDocument');
-      return await transcriptDocumentText(log);
+      return await transcriptDocumentText(log, window);
     } catch (e) {
       return `Cannot show the transcript of ${log}: ${e instanceof Error ? e.message : String(e)}\n`;
     }
@@ -33,9 +39,11 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
   /** Re-render open transcripts of this log (e.g. when a live run appended events). */
   refresh(logPath: string): void {
     this.changed.fire(transcriptUri(logPath));
+    for (const uri of this.made.get(logPath) ?? []) if (uri !== transcriptUri(logPath).toString()) this.changed.fire(vscode.Uri.parse(uri));
   }
 
   dispose(): void {
     this.changed.dispose();
+    void import('../../harness/replay/transcriptDocument').then((m) => m.forgetIndexedLogs());
   }
 }

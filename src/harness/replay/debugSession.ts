@@ -6,11 +6,13 @@ import {
   InitializedEvent,
   LoggingDebugSession,
   OutputEvent,
+  type Source,
   StoppedEvent,
   TerminatedEvent,
   Thread,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { RunState } from '../protocol/reducer';
 import { DEFAULT_EXCEPTION_FILTERS, EXCEPTION_FILTERS, isExceptionFilterId, type ExceptionFilterId } from './breakpoints';
@@ -22,10 +24,10 @@ import { openReplay, verifyLater, type OpenedReplay } from './openReplay';
 import { indexNeedOf } from './indexWaits';
 import type { LogProblem } from '../protocol/parse';
 import { DapError, openErrorOf } from './dapErrors';
-import { TRANSCRIPT_REF, TranscriptLocator } from './transcriptSource';
+import { TranscriptLocator, type TranscriptWindow } from './transcriptSource';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS } from './scope';
-import { eventForLine, transcriptTextSliced } from './transcript';
+import { eventForLine, transcriptTextSliced, transcriptWindowText } from './transcript';
 import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
 import { WriteSources } from './writeSources';
@@ -38,7 +40,9 @@ export { DapError } from './dapErrors';
 export interface KiteDebugSessionOptions {
   /** Where the transcript lives for the client: VS Code passes a `kite-transcript:` URI maker.
    * Without it the transcript is served by reference (the `source` request). */
-  transcriptUri?: (log: string) => string;
+  transcriptUri?: (log: string, window: TranscriptWindow | null) => string;
+  /** A log at least `minBytes` long gets its transcript in windows of `lines` lines (transcriptSource.ts). */
+  transcriptWindows?: { minBytes?: number; lines?: number };
   /** Where a write frame's file content lives for the client: VS Code passes a `kite-file:` URI
    * maker (writeSnapshot.ts). Without it the content is served by reference. */
   writeUri?: (log: string, seq: number, path: string) => string;
@@ -47,6 +51,10 @@ export interface KiteDebugSessionOptions {
   /** How a big log is indexed after the first stop (tests hold it at a chosen point). */
   indexing?: { chunkBytes?: number; pace?: () => Promise<void> };
 }
+
+/** A log this big (about 20,000 events) gets a windowed transcript: each window's text is ~1 MB. */
+export const TRANSCRIPT_WINDOW_MIN_BYTES = 8 << 20;
+export const TRANSCRIPT_WINDOW_LINES = 10_000;
 
 // Answered at once, outside the request queue: they start or end the session.
 const UNQUEUED = new Set(['initialize', 'launch', 'disconnect', 'terminate']);
@@ -73,7 +81,7 @@ export class KiteDebugSession extends LoggingDebugSession {
   private readonly transcript: TranscriptLocator;
   private readonly writes: WriteSources;
   private readonly inspector = new Inspector(this.vars, {
-    transcriptSource: () => this.transcript.source(),
+    transcriptAt: (l) => this.transcriptAt(l),
     writeSource: (path, seq) => this.writes.source(this.logPath, path, seq),
     lineToClient: (l) => this.convertDebuggerLineToClient(l),
   });
@@ -98,7 +106,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (UNQUEUED.has(request.command)) return super.dispatchRequest(request);
     this.enqueue(async () => {
       const rt = this.runtime;
-      const need = rt && !this.terminated ? indexNeedOf(request, rt, { line: (l) => this.convertClientLineToDebugger(l), writeSeq: (ref) => this.writes.seqOf(ref) }) : null;
+      const need = rt && !this.terminated ? indexNeedOf(request, rt, { line: (source, l) => this.wholeLine(source, l) ?? 0, writeSeq: (ref) => this.writes.seqOf(ref) }) : null;
       if (rt && need) await rt.whenIndexed(() => this.terminated || need()).catch(() => undefined); // a failed index is reported once (indexingFailed)
       this.lastRequestAt = performance.now();
       super.dispatchRequest(request);
@@ -159,6 +167,10 @@ export class KiteDebugSession extends LoggingDebugSession {
     const log = resolve(args.log);
     const opened = await this.open(response, log);
     if (!opened) return;
+    const windows = { minBytes: TRANSCRIPT_WINDOW_MIN_BYTES, lines: TRANSCRIPT_WINDOW_LINES, ...this.opts.transcriptWindows };
+    const size = await stat(log).then((st) => st.size, () => 0);
+    // Decided once, before the first frame: a window's lines never change while the session lasts.
+    this.transcript.windowLines = args.mode !== 'live' && size >= windows.minBytes ? windows.lines : 0;
     const recordedRoot = opened.runtime.index.sessionStart?.root ?? '';
     this.root = args.root ? resolve(args.root) : recordedRoot;
     this.logPath = log;
@@ -310,11 +322,24 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.sendErrorResponse(response, { id, format: message, showUser });
   }
 
+  /** Where whole-transcript line `line` is shown to the client (its window's document when windowed). */
+  private transcriptAt(line: number): { source: DebugProtocol.Source; line: number } {
+    const at = this.transcript.at(line);
+    return { source: at.source, line: this.convertDebuggerLineToClient(at.line) };
+  }
+
+  /** A client's line in a transcript document as a line of the whole transcript; null when it is no transcript line. */
+  private wholeLine(source: DebugProtocol.Source | undefined, clientLine: number): number | null {
+    const window = this.transcript.windowOf(source);
+    return window === undefined ? null : this.transcript.wholeLine(window, this.convertClientLineToDebugger(clientLine));
+  }
+
   private logpointOutput(text: string, i: number): void {
     const ev = new OutputEvent(`${text}\n`, 'console') as DebugProtocol.OutputEvent;
     if (this.runtime) {
-      ev.body.source = this.transcript.source();
-      ev.body.line = this.runtime.transcript.lineOfEvent[i];
+      const at = this.transcriptAt(this.runtime.transcript.lineOfEvent[i]);
+      ev.body.source = at.source;
+      ev.body.line = at.line;
     }
     this.sendEvent(ev);
   }
@@ -381,10 +406,13 @@ export class KiteDebugSession extends LoggingDebugSession {
     const rt = this.rt(response);
     if (!rt) return;
     if (!this.transcript.matches(args.source)) return this.fail(response, DapError.badTarget, `${args.source.path ?? args.source.name ?? 'this source'} is not the transcript of this run`);
-    const line = this.convertClientLineToDebugger(args.line);
-    const i = eventForLine(rt.transcript, line);
+    const line = this.wholeLine(args.source, args.line);
+    const i = line === null ? null : eventForLine(rt.transcript, line);
     if (i === null) return this.fail(response, DapError.badTarget, `line ${args.line} is past the end of the transcript`);
-    response.body = { targets: [{ id: i + 1, label: `#${rt.events.at(i).seq} ${rt.events.at(i).kind}  ${summarize(rt.events.at(i))}`.slice(0, 120), line: this.convertDebuggerLineToClient(rt.transcript.lineOfEvent[i]) }] };
+    // The target's line is in the requested document (a turn header's first event may be in the next window: then the header's line).
+    const target = this.transcriptAt(rt.transcript.lineOfEvent[i]);
+    const sameDoc = this.transcript.windowOf(target.source) === this.transcript.windowOf(args.source);
+    response.body = { targets: [{ id: i + 1, label: `#${rt.events.at(i).seq} ${rt.events.at(i).kind}  ${summarize(rt.events.at(i))}`.slice(0, 120), line: sameDoc ? target.line : args.line }] };
     this.sendResponse(response);
   }
 
@@ -406,16 +434,22 @@ export class KiteDebugSession extends LoggingDebugSession {
     }
     const rt = this.rt(response);
     if (!rt) return;
-    if (!this.transcript.matches(args.source)) {
+    const window = this.transcript.windowOf(args.source);
+    if (window === undefined) {
       response.body = { breakpoints: wanted.map(() => ({ verified: false, message: 'not the transcript of this run: Kite breakpoints go on transcript lines' })) };
       return this.sendResponse(response);
     }
-    const results = rt.setLineBreakpoints(wanted.map((b) => ({ ...b, line: this.convertClientLineToDebugger(b.line) })));
+    // A line below a window's last transcript line (its footer) is past that window's end: no event.
+    const results = rt.setLineBreakpoints(
+      wanted.map((b) => ({ ...b, line: this.transcript.wholeLine(window, this.convertClientLineToDebugger(b.line)) ?? Number.MAX_SAFE_INTEGER })),
+      window ?? -1,
+    );
     response.body = {
-      breakpoints: results.map((r) => {
-        const bp = new Breakpoint(r.verified, this.convertDebuggerLineToClient(r.line), undefined, this.transcript.source()) as DebugProtocol.Breakpoint;
+      breakpoints: results.map((r, k) => {
+        const at = r.line === Number.MAX_SAFE_INTEGER ? { source: args.source, line: wanted[k].line } : this.transcriptAt(r.line);
+        const bp = new Breakpoint(r.verified, at.line, undefined, at.source as Source) as DebugProtocol.Breakpoint;
         bp.id = r.id;
-        if (r.message) bp.message = r.message;
+        if (r.message) bp.message = r.line === Number.MAX_SAFE_INTEGER ? `line ${wanted[k].line} is past the end of this part of the transcript` : r.message;
         return bp;
       }),
     };
@@ -426,10 +460,15 @@ export class KiteDebugSession extends LoggingDebugSession {
     const rt = this.rt(response);
     if (!rt) return;
     const out: DebugProtocol.BreakpointLocation[] = [];
-    if (this.transcript.matches(args.source)) {
+    const window = this.transcript.windowOf(args.source);
+    if (window !== undefined) {
       const from = this.convertClientLineToDebugger(args.line);
       const to = args.endLine ? this.convertClientLineToDebugger(args.endLine) : from;
-      for (let l = from; l <= to && l <= rt.transcript.lineCount; l++) if (l >= 1 && rt.transcript.eventOfLine[l - 1] >= 0) out.push({ line: this.convertDebuggerLineToClient(l) });
+      for (let l = Math.max(1, from); l <= to; l++) {
+        const whole = this.transcript.wholeLine(window, l);
+        if (whole === null || whole > rt.transcript.lineCount) break;
+        if (rt.transcript.eventOfLine[whole - 1] >= 0) out.push({ line: this.convertDebuggerLineToClient(l) });
+      }
     }
     response.body = { breakpoints: out };
     this.sendResponse(response);
@@ -496,10 +535,11 @@ export class KiteDebugSession extends LoggingDebugSession {
       );
       return;
     }
-    if (args.sourceReference !== TRANSCRIPT_REF && !(args.source && this.transcript.matches(args.source)))
-      return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
+    const window = this.transcript.windowOfSourceRequest(args);
+    if (window === undefined) return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
     // Built in slices, outside the request queue: stepping goes on while a big transcript is made.
-    void transcriptTextSliced(rt.transcript).then((content) => {
+    const text = window === null ? transcriptTextSliced(rt.transcript) : transcriptWindowText(rt.transcript, this.transcript.linesOf(window));
+    void text.then((content) => {
       response.body = { content, mimeType: 'text/x-kite-transcript' };
       this.sendResponse(response);
     });

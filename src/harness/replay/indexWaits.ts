@@ -11,14 +11,17 @@ export type IndexNeed = (() => boolean) | null;
 const WHOLE_LOG: IndexNeed = () => false;
 
 export interface NeedContext {
-  /** The session's client-to-debugger line conversion. */
-  line(clientLine: number): number;
+  /** A client's line in a transcript document (a window or the whole) as a line of the whole transcript (0: none). */
+  line(source: DebugProtocol.Source | undefined, clientLine: number): number;
   /** The write event a source reference stands for, if it is one. */
   writeSeq(ref: number | undefined): number | undefined;
 }
 
+const sourceOf = (request: DebugProtocol.Request): DebugProtocol.Source | undefined => (request.arguments as { source?: DebugProtocol.Source } | undefined)?.source;
+
 export function indexNeedOf(request: DebugProtocol.Request, rt: ReplayRuntime<RunState>, ctx: NeedContext): IndexNeed {
-  const line = (l: number) => ctx.line(l);
+  const source = sourceOf(request);
+  const line = (l: number) => ctx.line(source, l);
   if (rt.indexing.complete) return null;
   const args = (request.arguments ?? {}) as Record<string, unknown>;
   const lineAtLeast = (l: number): IndexNeed => () => rt.transcript.lineCount >= l;

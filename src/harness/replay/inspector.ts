@@ -17,7 +17,8 @@ export const FRAME_TURN = 3;
 export const FRAME_SESSION = 4;
 
 export interface InspectorContext {
-  transcriptSource(): Source;
+  /** Where whole-transcript line `line` is shown: its document (a window of a huge log's) and client line. */
+  transcriptAt(line: number): { source: DebugProtocol.Source; line: number };
   /** Where the content of `path` at the write event `seq` is served (writeSnapshot.ts). */
   writeSource(path: string, seq: number): Source;
   lineToClient(line: number): number;
@@ -51,13 +52,16 @@ export class Inspector {
       // The file as this write left it (a read-only document), never the live workspace file.
       frames.push(new StackFrame(FRAME_FILE, `write ${writePath}`, this.ctx.writeSource(writePath, e.seq), line(editLine(content.known ? content.content : null, args)), 1));
     }
-    const src = this.ctx.transcriptSource();
-    frames.push(new StackFrame(FRAME_EVENT, `#${e.seq} ${e.kind}  ${summarize(e)}`.slice(0, 140), src, line(rt.transcript.lineOfEvent[i]), 1));
+    const frame = (id: number, name: string, transcriptLine: number) => {
+      const at = this.ctx.transcriptAt(transcriptLine);
+      return new StackFrame(id, name, at.source as Source, at.line, 1);
+    };
+    frames.push(frame(FRAME_EVENT, `#${e.seq} ${e.kind}  ${summarize(e)}`.slice(0, 140), rt.transcript.lineOfEvent[i]));
     const g = rt.transcript.groups[rt.index.groupOfEvent[i]];
     const turn = groupTurn(rt.index, i);
-    frames.push(new StackFrame(FRAME_TURN, turn ? `Turn ${turn}` : 'Start (before the first turn)', src, line(g.headerLine), 1));
+    frames.push(frame(FRAME_TURN, turn ? `Turn ${turn}` : 'Start (before the first turn)', g.headerLine));
     const start = rt.index.sessionStart;
-    frames.push(new StackFrame(FRAME_SESSION, `Run ${e.run}${start ? ` · ${start.feature} "${start.title}"` : ''}`, src, line(1), 1));
+    frames.push(frame(FRAME_SESSION, `Run ${e.run}${start ? ` · ${start.feature} "${start.title}"` : ''}`, 1));
     return frames;
   }
 

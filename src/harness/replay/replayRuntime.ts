@@ -65,7 +65,8 @@ export class ReplayRuntime<S = unknown> {
   private readonly snapshotEvery: number;
   position = 0;
   private nextId = 1;
-  private lineBps = new Map<number, Breakpoint[]>(); // event index -> breakpoints
+  private lineBps = new Map<number, Breakpoint[]>(); // event index -> breakpoints (all documents)
+  private readonly lineBpScopes = new Map<number, { at: number; bp: Breakpoint }[]>(); // per document
   private fnBps = new Map<string, Breakpoint[]>(); // tool name -> breakpoints
   private exceptions = new Set<ExceptionFilterId>(DEFAULT_EXCEPTION_FILTERS);
   lastStop: Stop | null = null;
@@ -202,19 +203,25 @@ export class ReplayRuntime<S = unknown> {
 
   // ---- breakpoints -------------------------------------------------------------------------
 
-  setLineBreakpoints(specs: (BreakpointSpec & { line: number })[]): LineBreakpointResult[] {
-    this.lineBps = new Map();
-    return specs.map((s) => {
+  /**
+   * Replaces the line breakpoints of one document (`scope`: a transcript window, or the whole
+   * transcript); those of other documents stay as they are, ids and hit counts included.
+   */
+  setLineBreakpoints(specs: (BreakpointSpec & { line: number })[], scope = 0): LineBreakpointResult[] {
+    const placed: { at: number; bp: Breakpoint }[] = [];
+    const results = specs.map((s) => {
       const bp = compileBreakpoint(this.nextId++, s);
       const at = eventForLine(this.transcript, s.line);
       if (at === null) return { id: bp.id, verified: false, line: s.line, message: `line ${s.line} is past the end of the transcript (${this.transcript.lineCount} lines)` };
       const line = this.transcript.lineOfEvent[at];
       if (bp.error) return { id: bp.id, verified: false, line, message: bp.error };
-      const list = this.lineBps.get(at) ?? [];
-      list.push(bp);
-      this.lineBps.set(at, list);
+      placed.push({ at, bp });
       return { id: bp.id, verified: true, line };
     });
+    this.lineBpScopes.set(scope, placed);
+    this.lineBps = new Map();
+    for (const list of this.lineBpScopes.values()) for (const { at, bp } of list) this.lineBps.set(at, [...(this.lineBps.get(at) ?? []), bp]);
+    return results;
   }
 
   setFunctionBreakpoints(specs: (BreakpointSpec & { name: string })[]): { id: number; verified: boolean; message?: string }[] {

@@ -1,14 +1,16 @@
 // Runs the replay debug adapter over stdio until the client disconnects. Shared by the
 // stand-alone bundle (dist/debugAdapter.js) and `kite debug-adapter`.
 import { KiteDebugSession } from './debugSession';
+import { windowQuery, type TranscriptWindow } from './transcriptWindow';
 import { writeDocUriString } from './writeSnapshot';
 
 /** Set by the VS Code extension when it runs this adapter as a process (live mode). */
 export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
 
-/** `kite-transcript:` URI of a log's transcript, encoded like vscode.Uri.from({scheme, path}). */
-export function transcriptUriString(log: string): string {
-  return 'kite-transcript:' + `${log}.kite-transcript`.split('/').map(encodeURIComponent).join('/');
+/** `kite-transcript:` URI of a log's transcript (or a window of it), encoded like vscode.Uri.from({scheme, path, query}). */
+export function transcriptUriString(log: string, window: TranscriptWindow | null = null): string {
+  const path = 'kite-transcript:' + `${log}.kite-transcript`.split('/').map(encodeURIComponent).join('/');
+  return window ? `${path}?${encodeURIComponent(windowQuery(window))}` : path;
 }
 
 export function runDebugAdapter(): Promise<number> {

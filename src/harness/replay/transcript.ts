@@ -10,6 +10,7 @@ import { COMPLETE, type IndexProgress } from './indexProgress';
 import { showControlChars } from '../protocol/controlChars';
 import { tokensOf } from '../protocol/totals';
 import { eventLine, fmtInt, fmtUsd, oneLine } from './eventSummary';
+import { windowLabel, type TranscriptWindow } from './transcriptWindow';
 
 export interface TurnGroup {
   turn: number; // 0 for the events before the first model call
@@ -147,5 +148,24 @@ export async function transcriptTextSliced(t: Transcript, slice = 2000): Promise
     lines[l - 1] = t.line(l);
     if (l % slice === 0) await new Promise<void>((r) => setImmediate(r));
   }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The document of one window of a huge log's transcript (transcriptSource.ts): lines [from, to]
+ * of the whole, then a footer saying which part this is (below the window's lines, so it shifts
+ * nothing). Built in slices like the whole text.
+ */
+export async function transcriptWindowText(t: Transcript, w: TranscriptWindow, slice = 2000): Promise<string> {
+  const to = Math.min(w.to, t.lineCount);
+  const lines: string[] = [];
+  for (let l = w.from; l <= to; l++) {
+    lines.push(t.line(l));
+    if ((l - w.from + 1) % slice === 0) await new Promise<void>((r) => setImmediate(r));
+  }
+  const whole = fmtInt(t.lineCount);
+  const part = `this run's transcript is shown in parts of ${fmtInt(w.to - w.from + 1)} lines`;
+  if (w.from > to) lines.push(`── ${windowLabel(w)}: past the end of the transcript (${whole} lines; ${part}) ──`);
+  else lines.push('', `── ${windowLabel({ from: w.from, to })} of ${whole} (${part}; ${to < t.lineCount ? 'stepping past the last line opens the next part' : 'the end of the transcript'}) ──`);
   return lines.join('\n') + '\n';
 }

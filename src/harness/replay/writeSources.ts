@@ -3,10 +3,11 @@
 // the adapter serves itself through the `source` request, from the same writeSnapshot.
 import { Source } from '@vscode/debugadapter';
 import { basename } from 'node:path';
+import { LAST_TRANSCRIPT_REF } from './transcriptSource';
 import { WRITE_DOC_SCHEME, writeDocPath } from './writeSnapshot';
 
-/** Source references of write documents start above the transcript's (1). */
-const FIRST_REF = 1000;
+/** Source references of write documents start above the transcript's and its windows'. */
+const FIRST_REF = LAST_TRANSCRIPT_REF + 1;
 
 export class WriteSources {
   private readonly refs = new Map<string, number>();

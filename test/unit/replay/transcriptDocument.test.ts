@@ -38,4 +38,21 @@ describe('transcript documents (kite-transcript:)', () => {
     assert.match(doc, /! line 4 of the log skipped/);
     assert.match(doc, /torn last line/);
   });
+
+  it('a window is its lines of the whole document with a footer below; a log that grew is read again, not served from the kept index', async () => {
+    const w = EventWriter.create(tempDir(), 'demo', () => 0);
+    const run = buildRun();
+    for (const e of run.slice(0, 30)) w.append(bodyOf(e));
+    const whole = (await transcriptDocumentText(w.path)).split('\n');
+    const part = (await transcriptDocumentText(w.path, { from: 11, to: 20 })).split('\n');
+    assert.deepEqual(part.slice(0, 10), whole.slice(10, 20));
+    assert.equal(part[10], '');
+    assert.match(part[11], /^── lines 11–20 of \d+ \(this run's transcript is shown in parts of 10 lines; stepping past the last line opens the next part\) ──$/);
+    const past = await transcriptDocumentText(w.path, { from: 1001, to: 1010 });
+    assert.match(past, /^── lines 1,001–1,010: past the end of the transcript/);
+    for (const e of run.slice(30)) w.append(bodyOf(e));
+    const grown = (await transcriptDocumentText(w.path)).split('\n');
+    assert.ok(grown.length > whole.length, 'the appended events are in the document');
+    assert.equal(await transcriptDocumentText(w.path), await readWhole(w.path));
+  });
 });
