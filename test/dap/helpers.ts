@@ -6,7 +6,9 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
+import { KiteDebugSession, type KiteDebugSessionOptions } from '../../src/harness/replay/debugSession';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 
 export const ROOT = resolve(__dirname, '../..');
@@ -119,4 +121,29 @@ export async function child(dc: DebugClient, v: DebugProtocol.Variable | undefin
   const k = kids.find((x) => x.name === name);
   if (!k) throw new Error(`no child "${name}" in ${JSON.stringify(kids.map((x) => x.name))}`);
   return k;
+}
+
+/** A KiteDebugSession with these options in this process, over a socket (for options a process cannot take). */
+export async function inProcessSession(opts: KiteDebugSessionOptions): Promise<{ dc: DebugClient; session: () => KiteDebugSession; close: () => Promise<void> }> {
+  let session: KiteDebugSession | null = null;
+  const server: Server = createServer((socket) => {
+    session = new KiteDebugSession(opts);
+    session.setRunAsServer(true);
+    session.start(socket, socket);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dc = new DebugClient('node', '', 'kite');
+  dc.defaultTimeout = 30_000;
+  await dc.start((server.address() as AddressInfo).port);
+  return {
+    dc,
+    session: () => {
+      if (!session) throw new Error('no session yet');
+      return session;
+    },
+    close: async () => {
+      await dc.stop();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }

@@ -6,14 +6,13 @@ import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import assert from 'node:assert/strict';
 import { readFileSync, truncateSync, appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLog } from '../../src/harness/events/reader';
-import { KiteDebugSession } from '../../src/harness/replay/debugSession';
+import type { KiteDebugSession } from '../../src/harness/replay/debugSession';
 import { RunBuilder } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
-import { launch, moved, where, writeLog } from './helpers';
+import { inProcessSession, launch, moved, where, writeLog } from './helpers';
 
 /** Holds indexing between chunks until released: `step(n)` lets n more chunks through, `free()` all. */
 class Pace {
@@ -61,27 +60,13 @@ interface InProcess {
 /** A KiteDebugSession in this process, indexing `chunkBytes` at a time under the test's control. */
 async function inProcess(chunkBytes = 8192): Promise<InProcess> {
   const pace = new Pace();
-  let session: KiteDebugSession | null = null;
-  const server: Server = createServer((socket) => {
-    session = new KiteDebugSession({ indexing: { chunkBytes, pace: pace.pace } });
-    session.setRunAsServer(true);
-    session.start(socket, socket);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const dc = new DebugClient('node', '', 'kite');
-  dc.defaultTimeout = 30_000;
-  await dc.start((server.address() as AddressInfo).port);
+  const s = await inProcessSession({ indexing: { chunkBytes, pace: pace.pace } });
   return {
-    dc,
+    ...s,
     pace,
-    session: () => {
-      if (!session) throw new Error('no session yet');
-      return session;
-    },
     close: async () => {
       pace.free();
-      await dc.stop();
-      await new Promise<void>((r) => server.close(() => r()));
+      await s.close();
     },
   };
 }

@@ -6,36 +6,17 @@ import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KiteDebugSession, TRANSCRIPT_WINDOW_LINES, TRANSCRIPT_WINDOW_MIN_BYTES, type KiteDebugSessionOptions } from '../../src/harness/replay/debugSession';
+import { TRANSCRIPT_WINDOW_LINES, TRANSCRIPT_WINDOW_MIN_BYTES, type KiteDebugSessionOptions } from '../../src/harness/replay/debugSession';
 import { transcriptDocumentText, forgetIndexedLogs } from '../../src/harness/replay/transcriptDocument';
 import { windowOfQuery } from '../../src/harness/replay/transcriptWindow';
 import { writeLargeLog } from '../helpers/largeLog';
-import { adapterBundle, launch, moved, where } from './helpers';
+import { adapterBundle, inProcessSession, launch, moved, where } from './helpers';
 
 const WINDOW = 50;
 
-/** A session in this process with the given options, over a socket. */
-async function session(opts: KiteDebugSessionOptions): Promise<{ dc: DebugClient; close: () => Promise<void> }> {
-  const server = createServer((socket) => {
-    const s = new KiteDebugSession(opts);
-    s.setRunAsServer(true);
-    s.start(socket, socket);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const dc = new DebugClient('node', '', 'kite');
-  dc.defaultTimeout = 30_000;
-  await dc.start((server.address() as AddressInfo).port);
-  return {
-    dc,
-    close: async () => {
-      await dc.stop();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
+const session = (opts: KiteDebugSessionOptions) => inProcessSession(opts);
 
 /** The text of a source as the adapter serves it, split into lines (1-based: lines[n - 1]). */
 async function linesOf(dc: DebugClient, source: DebugProtocol.Source): Promise<string[]> {
