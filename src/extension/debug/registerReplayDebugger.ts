@@ -7,12 +7,11 @@ import { basename } from 'node:path';
 import { ReplayConfigurationProvider } from './replayConfigurationProvider';
 import type { RunLogFolders } from '../runLogFolders';
 import { activeLog, parseReplayArg, pickRun, rootOfLog } from './runLogs';
-import { TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
+import { DEBUG_TYPE, TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
 import { WriteDocuments, writeDocUri } from './writeDocuments';
 import { adapterRunsOutOfProcess } from '../../harness/replay/adapterPlacement';
 import { WRITE_DOC_SCHEME } from '../../harness/replay/writeSnapshot';
 
-export const DEBUG_TYPE = 'kite';
 export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders): void {
   const adapterJs = context.asAbsolutePath('dist/debugAdapter.js');
   const transcripts = new TranscriptDocuments();

@@ -106,7 +106,14 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (UNQUEUED.has(request.command)) return super.dispatchRequest(request);
     this.enqueue(async () => {
       const rt = this.runtime;
-      const need = rt && !this.terminated ? indexNeedOf(request, rt, { line: (source, l) => this.wholeLine(source, l) ?? 0, writeSeq: (ref) => this.writes.seqOf(ref) }) : null;
+      const need = rt && !this.terminated ? indexNeedOf(request, rt, {
+              line: (source, l) => this.wholeLine(source, l) ?? 0,
+              writeSeq: (ref) => this.writes.seqOf(ref),
+              transcriptWindow: (args) => {
+                const w = this.transcript.windowOfSourceRequest(args);
+                return w === undefined || w === null ? w : this.transcript.linesOf(w);
+              },
+            }) : null;
       if (rt && need) await rt.whenIndexed(() => this.terminated || need()).catch(() => undefined); // a failed index is reported once (indexingFailed)
       this.lastRequestAt = performance.now();
       super.dispatchRequest(request);

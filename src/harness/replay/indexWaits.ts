@@ -5,6 +5,7 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { RunState } from '../protocol/reducer';
 import type { ReplayRuntime } from './replayRuntime';
+import type { TranscriptWindow } from './transcriptWindow';
 
 export type IndexNeed = (() => boolean) | null;
 
@@ -15,6 +16,8 @@ export interface NeedContext {
   line(source: DebugProtocol.Source | undefined, clientLine: number): number;
   /** The write event a source reference stands for, if it is one. */
   writeSeq(ref: number | undefined): number | undefined;
+  /** The transcript window a `source` request names (null: the whole transcript; undefined: not the transcript). */
+  transcriptWindow(args: DebugProtocol.SourceArguments): TranscriptWindow | null | undefined;
 }
 
 const sourceOf = (request: DebugProtocol.Request): DebugProtocol.Source | undefined => (request.arguments as { source?: DebugProtocol.Source } | undefined)?.source;
@@ -69,7 +72,12 @@ export function indexNeedOf(request: DebugProtocol.Request, rt: ReplayRuntime<Ru
       // 0, so event `seq` is at position seq); the transcript's text needs the whole log (its header counts the events).
       const src = args.source as { sourceReference?: number } | undefined;
       const seq = ctx.writeSeq(src?.sourceReference ?? (args.sourceReference as number | undefined));
-      if (seq === undefined) return WHOLE_LOG;
+      if (seq === undefined) {
+        // A window after the first needs its lines and one more (is there a next part?); the first
+        // shows the run header, which counts the events: the whole log, as the whole transcript.
+        const w = ctx.transcriptWindow(args as unknown as DebugProtocol.SourceArguments);
+        return w && w.from > 1 ? () => rt.transcript.lineCount > w.to : WHOLE_LOG;
+      }
       return () => rt.length > seq && rt.events.at(seq).seq === seq && rt.settledAt(seq);
     }
     default:

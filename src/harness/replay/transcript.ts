@@ -163,9 +163,9 @@ export async function transcriptWindowText(t: Transcript, w: TranscriptWindow, s
     lines.push(t.line(l));
     if ((l - w.from + 1) % slice === 0) await new Promise<void>((r) => setImmediate(r));
   }
-  const whole = fmtInt(t.lineCount);
+  // No total line count: a window is served as soon as the indexer is past it (indexWaits.ts).
   const part = `this run's transcript is shown in parts of ${fmtInt(w.to - w.from + 1)} lines`;
-  if (w.from > to) lines.push(`── ${windowLabel(w)}: past the end of the transcript (${whole} lines; ${part}) ──`);
-  else lines.push('', `── ${windowLabel({ from: w.from, to })} of ${whole} (${part}; ${to < t.lineCount ? 'stepping past the last line opens the next part' : 'the end of the transcript'}) ──`);
+  if (w.from > to) lines.push(`── ${windowLabel(w)}: past the end of the transcript (${part}) ──`);
+  else lines.push('', `── ${windowLabel({ from: w.from, to })} (${part}; ${to < t.lineCount ? 'stepping past the last line opens the next part' : 'the end of the transcript'}) ──`);
   return lines.join('\n') + '\n';
 }
