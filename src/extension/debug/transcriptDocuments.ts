@@ -1,8 +1,7 @@
 // Virtual documents for run transcripts: `kite-transcript:<log path>.kite-transcript` (a huge
 // log's in windows: `?lines=FROM-TO`). The debug adapter names these URIs in its stack frames;
-// while it runs it serves their text, else this provider renders the same text from the same log
-// (transcript.ts is pure), so breakpoints and highlighted lines always line up.
-import { resolve } from 'node:path';
+// this provider renders the same text from the same log (transcript.ts is pure), so breakpoints
+// and highlighted lines always line up.
 import * as vscode from 'vscode';
 import { windowOfQuery, windowQuery, type TranscriptWindow } from '../../harness/replay/transcriptWindow';
 
@@ -25,39 +24,18 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
   readonly onDidChange = this.changed.event;
   /** The documents made so far, per log: a log that grows re-renders each of its windows. */
   private readonly made = new Map<string, Set<string>>();
-  /** Kite debug sessions running now (their adapters can serve a transcript's text). */
-  private readonly sessions = new Set<vscode.DebugSession>();
-  private readonly subscriptions = [
-    vscode.debug.onDidStartDebugSession((s) => s.type === DEBUG_TYPE && this.sessions.add(s)),
-    vscode.debug.onDidTerminateDebugSession((s) => this.sessions.delete(s)),
-  ];
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const log = logPathOfTranscript(uri);
     const window = windowOfQuery(uri.query);
     this.made.set(log, (this.made.get(log) ?? new Set()).add(uri.toString()));
     try {
-      // A replay of this log is running: its adapter has the log indexed (in its own process for a
-      // big log), so it serves the text and the host indexes nothing (issue 17).
-      const served = await this.fromAdapter(log, uri);
-      if (served !== null) return served;
       // Loaded on the first transcript, not at activation (the reader pulls in the zod schemas).
       // Read lazily and built in slices (transcriptDocument.ts): the host's loop keeps answering.
       const { transcriptDocumentText } = await import('../../harness/replay/transcriptDocument');
       return await transcriptDocumentText(log, window);
     } catch (e) {
       return `Cannot show the transcript of ${log}: ${e instanceof Error ? e.message : String(e)}\n`;
-    }
-  }
-
-  private async fromAdapter(log: string, uri: vscode.Uri): Promise<string | null> {
-    const session = [...this.sessions].find((x) => typeof x.configuration.log === 'string' && resolve(x.configuration.log) === log);
-    if (!session) return null;
-    try {
-      const r = (await session.customRequest('source', { source: { path: uri.toString() }, sourceReference: 0 })) as { content?: unknown } | undefined;
-      return typeof r?.content === 'string' ? r.content : null;
-    } catch {
-      return null; // the session ended meanwhile, or cannot serve it: the text is made here
     }
   }
 
@@ -69,7 +47,6 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
 
   dispose(): void {
     this.changed.dispose();
-    for (const d of this.subscriptions) d.dispose();
     void import('../../harness/replay/transcriptDocument').then((m) => m.forgetIndexedLogs());
   }
 }
