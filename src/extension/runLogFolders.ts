@@ -3,8 +3,9 @@
 // through this one object, so a custom log_dir shows everywhere, and an edit of the config moves
 // them all to the new folder.
 import { readdir, stat } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import * as vscode from 'vscode';
+import { compareRunLogNames } from '../harness/events/runLogOrder';
 
 // Loaded on first use: the config schema (zod) stays off the activation path.
 type Harness = [typeof import('../harness/events/logFiles'), typeof import('../harness/config/config')];
@@ -93,7 +94,7 @@ export class RunLogFolders implements vscode.Disposable {
         if (s?.isFile()) out.push({ path: join(dir, n), mtime: s.mtimeMs });
       }
     }
-    return out.sort((a, b) => b.mtime - a.mtime || b.path.localeCompare(a.path));
+    return out.sort((a, b) => b.mtime - a.mtime || compareRunLogNames(basename(b.path), basename(a.path)));
   }
 
   /**

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunLogFolders } from '../runLogFolders';
 import { formatTokens, formatUsd } from '../runTracker';
+import { compareRunLogNames } from '../../harness/events/runLogOrder';
 import { readLogSummary, type RunLogSummary } from '../../harness/events/runLogSummary';
 
 export interface RunNode {
@@ -70,7 +71,7 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     } catch {
       return [];
     }
-    names.sort().reverse(); // names start with YYYYMMDD-HHMMSS
+    names.sort((a, b) => compareRunLogNames(b, a)); // newest first
     const running = this.runningLogs();
     const nodes = await Promise.all(
       names.slice(0, 200).map(async (n) => {

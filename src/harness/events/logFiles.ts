@@ -5,6 +5,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { ConfigError, loadConfig, type KiteConfig } from '../config/config';
 import { LogReadError } from './reader';
+import { compareRunLogNames } from './runLogOrder';
 
 /** The absolute log folder of the workspace at `root` (throws ConfigError for a bad config). */
 export function workspaceLogDir(root: string, config: KiteConfig = loadConfig(root)): string {
@@ -58,7 +59,7 @@ export function findLogs(args: readonly string[], cwd = process.cwd()): string[]
       out.push(
         ...readdirSync(dir)
           .filter((f) => f.endsWith('.jsonl'))
-          .sort()
+          .sort(compareRunLogNames)
           .map((f) => resolve(dir, f)),
       );
     } else out.push(p);
