@@ -22,7 +22,7 @@ function events(from: number, n: number): KiteEvent[] {
 
 interface Shown {
   /** Row elements on screen (not hidden spare cells), top to bottom. */
-  rows: { seq: number; y: number; summary: string; label: string; tip: string }[];
+  rows: { seq: number; y: number; summary: string; label: string; tip: string; spare: boolean }[];
   scrollTop: number;
   height: number;
 }
@@ -45,6 +45,8 @@ function shownNextFrame(tp: TimelinePage, act: string): Promise<Shown> {
         summary: r.querySelector('.c-summary')?.textContent ?? '',
         label: r.querySelector('.sr-only')?.textContent ?? '',
         tip: r.querySelector('.c-summary')?.getAttribute('title') ?? '',
+        // A jump leaves the cells it does not need yet where they were (off screen), out of the accessibility tree.
+        spare: r.getAttribute('aria-hidden') === 'true',
       }))
       .sort((a, b) => a.y - b.y);
     return { rows, scrollTop: list.scrollTop, height: list.clientHeight };
@@ -90,6 +92,11 @@ describe('timeline webview: jumps across a long log', function () {
     await shownNextFrame(tp, 'wait');
 
     const jumped = await shownNextFrame(tp, 'jump');
+    // Spare cells claim no row, are off screen and hidden from screen readers; the others are not spare.
+    for (const r of jumped.rows) {
+      assert.equal(r.spare, Number.isNaN(r.seq), `row ${r.seq} at ${r.y}`);
+      if (r.spare) assert.ok(r.y + 22 <= jumped.scrollTop || r.y >= jumped.scrollTop + jumped.height, `a spare cell on screen at ${r.y}`);
+    }
     // The rows on screen: each at its own place (row index = position: nothing is filtered), in order, none missing.
     const first = Math.floor(jumped.scrollTop / 22);
     const onScreen = jumped.rows.filter((r) => r.y + 22 > jumped.scrollTop && r.y < jumped.scrollTop + jumped.height);
@@ -102,6 +109,7 @@ describe('timeline webview: jumps across a long log', function () {
     });
     const settled = await shownNextFrame(tp, 'wait');
     assertComplete(settled);
+    assert.ok(settled.rows.every((r) => !r.spare), 'no spare cell left shown once the overscan rows are in');
     // The overscan rows are back: more rows rendered than fit on screen, on both sides.
     assert.ok((settled.rows[0]?.y ?? Infinity) < settled.scrollTop, 'a row rendered above the screen');
     assert.ok((settled.rows.at(-1)?.y ?? 0) > settled.scrollTop + settled.height, 'a row rendered below the screen');

@@ -1,9 +1,8 @@
 // The virtualized event list: a spacer as tall as all visible rows, and a small pool of row
 // elements positioned over the visible window. Scrolling or appending touches only the pool.
-import { ACTION_DIFF, ACTION_OUTPUT, type Row } from '../model/rows';
-import { showControlChars } from '../../src/harness/protocol/controlChars';
+import type { Row } from '../model/rows';
 import type { TimelineStore } from '../model/timelineStore';
-import { COST_COLUMN, DURATION_COLUMN, TIME_COLUMN, TOKEN_KINDS, TURN_COLUMN, rowLabel, tokenFigure } from '../model/rowColumns';
+import { type Cell, fill, lookOf, makeCell, place, retire, rowClass } from './rowCell';
 import { isAtEnd, scrollToReveal, visibleRange } from '../model/virtualWindow';
 
 export const ROW_HEIGHT = 22;
@@ -15,38 +14,6 @@ export interface ListHandlers {
   /** Enter on a row: toggle a turn, or run the row's main action. */
   activate(rowIndex: number): void;
   toggle(group: number, collapsed: boolean): void;
-}
-
-interface Cell {
-  el: HTMLDivElement;
-  /** The cells' text nodes, kept for the cell's life: a refill changes their data only (no new
-   *  nodes, so no style recalc for them and no new layout objects), and only where it differs. */
-  label: Text;
-  chevron: Text;
-  time: Text;
-  turn: Text;
-  title: Text;
-  summary: Text;
-  status: Text;
-  ms: Text;
-  tokens: HTMLSpanElement;
-  /** The four token figures (input, cache read, cache write, output), in TOKEN_KINDS order. */
-  tokenTexts: Text[];
-  cost: Text;
-  summaryEl: HTMLSpanElement;
-  /** What the cell shows now, to skip refilling an unchanged row, and where (-1: hidden). */
-  rowIndex: number;
-  stamp: number;
-  pos: number;
-}
-
-/** Sets a text node's data only when it changes (a same-value write still dirties layout). */
-function setText(node: Text, text: string): void {
-  if (node.data !== text) node.data = text;
-}
-
-function setAttr(el: Element, name: string, value: string): void {
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
 export class ListView {
@@ -163,8 +130,10 @@ export class ListView {
 
   /**
    * Renders the visible window now (also called by the frame callback). A position keeps its cell
-   * (cell = position mod pool size) while it stays in the window, so scrolling refills only the
-   * cells of rows that came into view, not every visible row.
+   * while it stays in the window, so scrolling refills only the rows that came into view; a row
+   * new to the window takes a free cell that showed a row of the same look (classes, token
+   * figures), so the refill changes text and position, not styles: after a jump most cells then
+   * keep their classes, and the page restyles a few elements instead of every row's subtree.
    *
    * `inFrame`: a jump (most of the window new, as when the scrollbar is dragged across a large
    * log) then fills only the rows on screen, without their screen-reader labels and tooltips, and
@@ -176,57 +145,65 @@ export class ListView {
     const height = this.el.clientHeight || this.viewportHeight;
     const scrollTop = this.el.scrollTop;
     const { start, end } = visibleRange(scrollTop, height, ROW_HEIGHT, visible.length);
-    while (this.pool.length < end - start) this.pool.push(this.makeCell());
-    const n = this.pool.length;
+    while (this.pool.length < end - start) this.pool.push(makeCell(this.spacer));
     // The positions actually on screen (the window less its overscan).
     const first = Math.floor(Math.max(0, scrollTop) / ROW_HEIGHT);
     const last = first + Math.ceil(height / ROW_HEIGHT) + 1;
+    // Cells that still show their row at their position keep it; the others are free.
+    const kept: (Cell | undefined)[] = new Array(end - start);
+    const free: Cell[] = [];
+    for (const cell of this.pool) {
+      const pos = cell.pos;
+      if (pos >= start && pos < end && cell.rowIndex === visible[pos] && kept[pos - start] === undefined) kept[pos - start] = cell;
+      else free.push(cell);
+    }
     // A jump: most rows on screen are new ones (a cell still waiting for its label is not new).
     let fresh = 0;
-    if (inFrame) for (let pos = Math.max(first, start); pos < Math.min(last, end); pos++) if (this.showsOther(this.pool[pos % n] as Cell, pos)) fresh++;
+    if (inFrame) for (let pos = Math.max(first, start); pos < Math.min(last, end); pos++) if (!kept[pos - start]) fresh++;
     const jump = fresh > (last - first) / 2;
-    let deferred = false;
-    for (let slot = 0; slot < n; slot++) {
-      const cell = this.pool[slot] as Cell;
-      // The one position in [start, start + n) that this slot holds.
-      const pos = start + ((slot - (start % n) + n) % n);
-      const later = jump && (pos < first || pos >= last) && this.showsOther(cell, pos);
-      if (later) deferred = true;
-      if (pos >= end || later) {
-        if (cell.rowIndex !== -1) {
-          cell.el.style.display = 'none';
-          cell.rowIndex = -1;
-          cell.pos = -1;
-          // A spare cell must not still claim the row it last showed (nor its selection).
-          cell.el.className = 'row';
-          delete cell.el.dataset.row;
-          delete cell.el.dataset.seq;
-          cell.el.removeAttribute('id');
-        }
-        continue;
-      }
-      const rowIndex = visible[pos] as number;
-      if (cell.pos !== pos) {
-        cell.el.style.transform = `translateY(${pos * ROW_HEIGHT}px)`;
-        cell.pos = pos;
-      }
-      if (cell.rowIndex !== rowIndex || cell.stamp !== this.stamp) {
-        if (cell.rowIndex === -1) cell.el.style.display = '';
-        this.fill(cell, this.store.row(rowIndex) as Row, !jump);
-        cell.rowIndex = rowIndex;
-        // Filled without its label: STAMP_PARTIAL never equals the stamp, so the next render completes it.
-        cell.stamp = jump ? STAMP_PARTIAL : this.stamp;
-        if (jump) deferred = true;
-      }
+    // The positions filled now: a jump's overscan rows wait for the next frame.
+    const from = jump ? Math.max(start, first) : start;
+    const to = jump ? Math.min(end, last) : end;
+    const byLook = new Map<string, Cell[]>();
+    for (const cell of free) {
+      const same = byLook.get(cell.look);
+      if (same) same.push(cell);
+      else byLook.set(cell.look, [cell]);
     }
-    // A jump's overscan rows wait for the next frame: only the rows on screen exist until then.
-    this.pointAtSelection(jump ? Math.max(start, first) : start, jump ? Math.min(end, last) : end);
-    if (deferred) this.schedule();
+    const unmatched: number[] = [];
+    const classes: string[] = [];
+    for (let pos = from; pos < to; pos++) {
+      if (kept[pos - start]) continue;
+      const row = this.store.row(visible[pos] as number) as Row;
+      const cls = rowClass(this.store, row, this.selected);
+      classes[pos - from] = cls;
+      const cell = byLook.get(lookOf(cls, row))?.pop();
+      if (cell) this.show(cell, pos, row, cls, jump);
+      else unmatched.push(pos);
+    }
+    // Rows without a cell of their look take any free cell left (their refill restyles it).
+    const rest = [...byLook.values()].flat();
+    for (const pos of unmatched) this.show(rest.pop() as Cell, pos, this.store.row(visible[pos] as number) as Row, classes[pos - from] as string, jump);
+    // Unused cells: after a jump, those off screen stay where they are (for the next frame's rows).
+    for (const cell of rest) retire(cell, jump && (cell.at < first || cell.at >= last));
+    // Kept cells whose row looks different now (selection, collapse, a filter), or that still wait for their label.
+    for (let pos = start; pos < end; pos++) {
+      const cell = kept[pos - start];
+      if (!cell || cell.stamp === this.stamp) continue;
+      const row = this.store.row(cell.rowIndex) as Row;
+      this.show(cell, pos, row, rowClass(this.store, row, this.selected), jump);
+    }
+    this.pointAtSelection(from, to);
+    // A jump's labels, tooltips and overscan rows come in the next frame.
+    if (jump) this.schedule();
   }
 
-  /** Whether the cell for `pos` shows another row (or none) there. */
-  private showsOther(cell: Cell, pos: number): boolean {
-    return cell.pos !== pos || cell.rowIndex !== this.store.visible[pos];
+  private show(cell: Cell, pos: number, row: Row, cls: string, jump: boolean): void {
+    place(cell, pos, ROW_HEIGHT);
+    fill(cell, this.store, row, cls, this.selected, !jump);
+    cell.rowIndex = row.index;
+    // Filled without its label: STAMP_PARTIAL never equals the stamp, so the next render completes it.
+    cell.stamp = jump ? STAMP_PARTIAL : this.stamp;
   }
 
   /** Screen readers follow the selection while focus stays on the list — but only to a row that
@@ -236,94 +213,6 @@ export class ListView {
     const id = pos >= start && pos < end ? `row-${this.selected}` : null;
     if (id === null) this.el.removeAttribute('aria-activedescendant');
     else if (this.el.getAttribute('aria-activedescendant') !== id) this.el.setAttribute('aria-activedescendant', id);
-  }
-
-  private makeCell(): Cell {
-    const el = document.createElement('div');
-    el.className = 'row';
-    el.setAttribute('role', 'treeitem');
-    const span = (cls: string, parent: HTMLElement = el): HTMLSpanElement => {
-      const s = document.createElement('span');
-      s.className = cls;
-      // The cells are a picture of the row; its words are in the label.
-      if (cls !== 'sr-only' && parent === el) s.setAttribute('aria-hidden', 'true');
-      parent.append(s);
-      return s;
-    };
-    const text = (s: HTMLSpanElement): Text => s.appendChild(document.createTextNode(''));
-    const label = text(span('sr-only'));
-    const chevron = text(span('c-chev'));
-    const time = text(span('c-time'));
-    const turn = text(span('c-turn'));
-    const title = text(span('c-title'));
-    const summaryEl = span('c-summary');
-    const summary = text(summaryEl);
-    const status = text(span('c-status'));
-    const ms = text(span('c-ms'));
-    // `none`: a row without tokens shows no figures (nor their colour dots).
-    const tokens = span('c-tokens none');
-    const tokenTexts = TOKEN_KINDS.map((k) => text(span(k.cls, tokens)));
-    const cost = text(span('c-cost'));
-    const cell: Cell = { el, label, chevron, time, turn, title, summary, summaryEl, status, ms, tokens, tokenTexts, cost, rowIndex: -1, stamp: -1, pos: -1 };
-    this.spacer.append(el);
-    return cell;
-  }
-
-  /** `full`: also the label a screen reader reads and the tooltips (a jump's frame leaves them to the next). */
-  private fill(cell: Cell, row: Row, full = true): void {
-    const group = this.store.groups[row.group];
-    const collapsed = row.head && group !== undefined && group.collapsed;
-    const canCollapse = row.head && group !== undefined && group.count > 1;
-    let cls = `row k-${row.kind} l-${row.level}`;
-    if (row.head) cls += ' head';
-    if (row.index === this.selected) cls += ' selected';
-    if (this.store.filterActive && row.head && !this.store.rowPasses(row)) cls += ' context';
-    // Only what differs from the row the cell showed before: an unchanged class or attribute
-    // invalidates nothing, and a jump's refill of every row stays within a frame.
-    const el = cell.el;
-    if (el.className !== cls) el.className = cls;
-    setAttr(el, 'data-row', String(row.index));
-    setAttr(el, 'id', `row-${row.index}`);
-    setAttr(el, 'data-seq', String(row.seq));
-    setAttr(el, 'aria-selected', row.index === this.selected ? 'true' : 'false');
-    setAttr(el, 'aria-level', row.head ? '1' : '2');
-    if (canCollapse) setAttr(el, 'aria-expanded', collapsed ? 'false' : 'true');
-    else if (el.hasAttribute('aria-expanded')) el.removeAttribute('aria-expanded');
-    // Only a window of rows exists: say where each sits in the whole tree.
-    const place = this.store.treePosition(row.index);
-    setAttr(el, 'aria-posinset', String(place?.posinset ?? 1));
-    setAttr(el, 'aria-setsize', String(place?.setsize ?? 1));
-    setText(cell.chevron, canCollapse ? (collapsed ? '▸' : '▾') : '');
-    setText(cell.time, TIME_COLUMN.text(row));
-    setText(cell.turn, TURN_COLUMN.text(row));
-    // Model text and paths with control or bidi characters are shown escaped, never interpreted.
-    const title = showControlChars(row.title, { oneLine: true });
-    setText(cell.title, title);
-    let summary = showControlChars(row.summary, { oneLine: true });
-    if (collapsed && group) {
-      const hidden = this.store.filterActive ? group.matches : group.count - 1;
-      summary = `${summary}  (+${hidden} ${this.store.filterActive ? 'matching ' : ''}event${hidden === 1 ? '' : 's'})`;
-    }
-    setText(cell.summary, summary);
-    setText(cell.status, row.status);
-    setText(cell.ms, DURATION_COLUMN.text(row));
-    const t = row.tokens;
-    const tokensCls = t ? 'c-tokens' : 'c-tokens none';
-    if (cell.tokens.className !== tokensCls) cell.tokens.className = tokensCls;
-    TOKEN_KINDS.forEach((k, i) => setText(cell.tokenTexts[i] as Text, t ? tokenFigure(t, k.key) : ''));
-    setText(cell.cost, COST_COLUMN.text(row));
-    if (!full) {
-      setText(cell.label, '');
-      return;
-    }
-    if (cell.summaryEl.title !== summary) cell.summaryEl.title = summary;
-    const tokensTitle = t ? TOKEN_KINDS.map((k) => `${k.name} ${tokenFigure(t, k.key, String)}`).join(' · ') + (t.estimated ? ' (estimated by Kite: the provider reports no usage)' : '') : '';
-    if (cell.tokens.title !== tokensTitle) cell.tokens.title = tokensTitle;
-    // Read as labelled content ("time 0:02.3, turn 1, …"), not a run of bare cells. Content, not an
-    // aria-label: the row's name then comes from its content, as a treeitem's should.
-    setText(cell.label, rowLabel(row, title, summary));
-    const tip = row.actions & (ACTION_DIFF | ACTION_OUTPUT) ? 'Enter or double-click to open' : '';
-    if (el.title !== tip) el.title = tip;
   }
 
   private cellOf(target: EventTarget | null): Cell | null {
