@@ -72,7 +72,7 @@ describe('timeline webview: streaming turn and Tell the agent (Chromium)', funct
     await tp.send({ type: 'stream', turn: 1, text: ' stale', thinking: '' });
     await tp.page.waitForTimeout(50); // a frame: the row would have been redrawn by now
     assert.equal(await row.isVisible(), false);
-    const turnRow = tp.page.locator('.row', { hasText: 'Turn 1' }).first();
+    const turnRow = tp.page.locator('.row.k-model', { hasText: 'Turn 1' }).first();
     assert.match((await turnRow.locator('.c-summary').textContent()) ?? '', /Let me look at ledger\.js first\./);
   });
 
@@ -90,7 +90,7 @@ describe('timeline webview: streaming turn and Tell the agent (Chromium)', funct
 
   it("the details of a reply show its thinking collapsed, apart from the reply's text", async () => {
     await load(tp, [...start, reply]);
-    await tp.page.locator('.row', { hasText: 'Turn 1' }).first().click();
+    await tp.page.locator('.row.k-model', { hasText: 'Turn 1' }).first().click();
     const details = tp.page.locator('#details');
     await details.waitFor({ state: 'visible' });
     const block = details.locator('.thinking-blocks details.thinking');
@@ -146,7 +146,7 @@ describe('timeline webview: streaming turn and Tell the agent (Chromium)', funct
     await load(tp, [...start, reply]);
     await tp.send({ type: 'stream', turn: 2, text: 'Now the test.', thinking: 'A half paisa case.' });
     await tp.page.locator('#stream-row').waitFor({ state: 'visible' });
-    await tp.page.locator('.row', { hasText: 'Turn 1' }).first().click();
+    await tp.page.locator('.row.k-model', { hasText: 'Turn 1' }).first().click();
     await tp.page.locator('#details').waitFor({ state: 'visible' });
     const v = await axeViolations(tp.page);
     assert.equal(v.length, 0, describeViolations(v));

@@ -109,6 +109,7 @@ export function retire(cell: Cell, keepShown: boolean): void {
     el.removeAttribute('id');
   }
   if (cell.at === -1) return;
+  blank(cell);
   if (!keepShown) {
     el.style.display = 'none';
     cell.at = -1;
@@ -116,6 +117,12 @@ export function retire(cell: Cell, keepShown: boolean): void {
     el.setAttribute('aria-hidden', 'true');
     cell.spare = true;
   }
+}
+
+/** Empties a free cell's text: a spare one stays in the page, and its last row's words must not be
+ *  found there (the webview's Find, a test's text match) at a place where that row no longer is. */
+function blank(cell: Cell): void {
+  for (const node of [cell.label, cell.chevron, cell.time, cell.turn, cell.title, cell.summary, cell.status, cell.ms, cell.cost, ...cell.tokenTexts]) setText(node, '');
 }
 
 /** Puts a cell at list position `pos` (before filling it with that position's row). */

@@ -61,7 +61,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     const heading = await frame.locator('#details h2', { hasText: 'You told the agent' }).waitFor({ timeout: 10_000 }).then(() => true, () => false);
     const body = (await frame.locator('#details .body').textContent().catch(() => '')) ?? '';
     check('its details hold the whole message', heading && body.includes(STEER), body.slice(0, 120));
-    const turn2Row = frame.locator('.row', { hasText: 'Turn 2' }).first();
+    const turn2Row = frame.locator('.row.k-model', { hasText: 'Turn 2' }).first();
     check("the agent's answer follows in Turn 2", ((await turn2Row.textContent()) ?? '').includes('LEGACY_ROUNDING'));
     await screenshot('steer');
 

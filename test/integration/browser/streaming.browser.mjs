@@ -36,7 +36,7 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     check('the reply lands in the log when the model finishes', logged);
     const gone = await frame.locator('#stream-row').waitFor({ state: 'hidden', timeout: 15_000 }).then(() => true, () => false);
     check('the logged reply replaces the streaming row', gone);
-    const turn1 = frame.locator('.row', { hasText: 'Turn 1' }).first();
+    const turn1 = frame.locator('.row.k-model', { hasText: 'Turn 1' }).first();
     check("Turn 1's row holds the whole reply", ((await turn1.textContent().catch(() => '')) ?? '').includes('The fee is computed in floating point'));
   } finally {
     await runCommand('Kite: Stop Agent').catch(() => {});
