@@ -6,10 +6,13 @@
 //   - a run streams into another log at 50 events/s (EventWriter) and a second tailer follows it,
 //   - the replay debugger opens the big log (openReplay + entry) and folds it in the background
 //     (it runs inline in the extension host in VS Code).
+//   - the extension builds the transcript documents VS Code asks for when the debugger stops on
+//     entry (the first window of a huge log's transcript, then the next, as a step past its end
+//     opens it: transcriptDocument.ts, in this loop as in the extension host).
 // Target: no task longer than 50 ms. This is a bench, not the real VS Code integration run (the
 // extension host's own work — webview posts, the editor — is not in it). Prints; asserts nothing.
 //   npx tsx test/bench/hostBlocking.bench.ts [events]      (KITE_BENCH_LOG=<log> to reuse one)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -18,7 +21,9 @@ import { EventWriter } from '../../src/harness/events/writer';
 import { WriteIndex } from '../../src/harness/events/writeResolver';
 import { VIEW_BATCH, VIEW_BATCH_BYTES, trimEventForView } from '../../src/harness/protocol/webviewMessages';
 import { adapterRunsOutOfProcess } from '../../src/harness/replay/adapterPlacement';
+import { TRANSCRIPT_WINDOW_LINES, TRANSCRIPT_WINDOW_MIN_BYTES } from '../../src/harness/replay/debugSession';
 import { openReplay } from '../../src/harness/replay/openReplay';
+import { forgetIndexedLogs, transcriptDocumentText } from '../../src/harness/replay/transcriptDocument';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { adapterBundle } from '../dap/helpers';
@@ -27,10 +32,11 @@ import { writeLargeLog } from '../helpers/largeLog';
 
 const N = Number(process.argv[2] ?? 100_000);
 const WINDOW_S = Number(process.env.KITE_BENCH_WINDOW_S ?? 20);
-// KITE_BENCH_ONLY=timeline|debugger: one load beside the stream, to see which one holds the loop.
+// KITE_BENCH_ONLY=timeline|debugger|transcript: one load beside the stream, to see which one holds the loop.
 const ONLY = process.env.KITE_BENCH_ONLY ?? '';
-const withTimeline = ONLY !== 'debugger';
-const withDebugger = ONLY !== 'timeline';
+const withTimeline = ONLY === '' || ONLY === 'timeline';
+const withDebugger = ONLY === '' || ONLY === 'debugger';
+const withTranscript = ONLY === '' || ONLY === 'transcript';
 
 /** The longest gaps between ticks of a 5 ms interval, minus the interval: tasks that held the loop. */
 function driftMonitor(): { stop(): number[] } {
@@ -109,7 +115,12 @@ async function main(): Promise<void> {
     const warming = { cancelled: false };
     const warm = opened?.runtime.warm(warming); // waits for the index, then folds
 
-    while (performance.now() < deadline && (timelineDone < 0 || !withTimeline)) await new Promise((r) => setTimeout(r, 100));
+    // The transcript documents of the stop on entry: the first window (or the whole text of a
+    // small log), then the next one.
+    let transcriptMs = -1;
+    const transcript = withTranscript ? buildTranscriptDocuments(big).then((ms) => (transcriptMs = ms)) : Promise.resolve();
+
+    while (performance.now() < deadline && ((withTimeline && timelineDone < 0) || (withTranscript && transcriptMs < 0))) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, Math.max(0, Math.min(2000, deadline - performance.now()))));
     warming.cancelled = true;
     clearInterval(stream);
@@ -117,15 +128,27 @@ async function main(): Promise<void> {
     hist.disable();
     timeline.dispose();
     live.dispose();
-    await Promise.allSettled([timelineRead, warm, adapter?.stop()]);
+    await Promise.allSettled([timelineRead, warm, adapter?.stop(), transcript]);
+    forgetIndexedLogs();
     opened?.lazy?.close();
     const window = (performance.now() - t0) / 1000;
-    console.log(`${ONLY ? `only the ${ONLY} beside the stream; ` : ''}measured ${window.toFixed(1)} s: timeline ${timelineEvents} of the log's events${timelineDone >= 0 ? ` loaded in ${(timelineDone / 1000).toFixed(1)} s` : ' (not finished in the window)'}, ${streamed} events streamed at 50/s (${followed} followed), debugger launch to entry ${launchMs.toFixed(0)} ms (${!withDebugger ? 'no debugger' : outOfProcess ? 'adapter in its own process, as VS Code runs it for a log over 16 MB' : 'adapter inline, as VS Code runs it for a smaller log'})`);
+    console.log(`${ONLY ? `only the ${ONLY} beside the stream; ` : ''}measured ${window.toFixed(1)} s: timeline ${timelineEvents} of the log's events${timelineDone >= 0 ? ` loaded in ${(timelineDone / 1000).toFixed(1)} s` : ' (not finished in the window)'}, ${streamed} events streamed at 50/s (${followed} followed), debugger launch to entry ${launchMs.toFixed(0)} ms (${!withDebugger ? 'no debugger' : outOfProcess ? 'adapter in its own process, as VS Code runs it for a log over 16 MB' : 'adapter inline, as VS Code runs it for a smaller log'}), transcript documents ${!withTranscript ? 'not built' : transcriptMs >= 0 ? `built in ${(transcriptMs / 1000).toFixed(1)} s` : 'not finished in the window'}`);
     console.log(`longest task on the event loop (5 ms interval drift): ${gaps[0]?.toFixed(0) ?? 0} ms (target <= 50 ms); next longest ${gaps.slice(1, 5).map((g) => g.toFixed(0)).join(', ')} ms; ${gaps.filter((g) => g > 50).length} tasks over 50 ms`);
     console.log(`event loop delay (monitorEventLoopDelay): max ${(hist.max / 1e6).toFixed(0)} ms, p99 ${(hist.percentile(99) / 1e6).toFixed(0)} ms`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Builds the transcript documents of a stop on entry as the extension does: the first window and
+ *  the next for a huge log, the whole text otherwise. Resolves with the time it took. */
+async function buildTranscriptDocuments(log: string): Promise<number> {
+  const t = performance.now();
+  if (statSync(log).size > TRANSCRIPT_WINDOW_MIN_BYTES) {
+    await transcriptDocumentText(log, { from: 1, to: TRANSCRIPT_WINDOW_LINES });
+    await transcriptDocumentText(log, { from: TRANSCRIPT_WINDOW_LINES + 1, to: 2 * TRANSCRIPT_WINDOW_LINES });
+  } else await transcriptDocumentText(log);
+  return performance.now() - t;
 }
 
 /** The stand-alone adapter on `log`, launched and stopped on entry over DAP (stdio). */

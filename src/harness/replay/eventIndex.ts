@@ -9,7 +9,7 @@ import type { EventKind, EventOf, KiteEvent } from '../protocol/events';
 import { UNUSUAL_STOPS } from './breakpoints';
 import { argPath } from './eventSummary';
 import { eventList, type EventList } from './eventList';
-import { f64, i32, u8, type Grow } from './growArray';
+import { f64, i32, u8, type Grow, type TypedArray } from './growArray';
 
 export interface CallInfo {
   id: string;
@@ -342,8 +342,17 @@ export class EventIndexBuilder {
 
   /** Nothing more will be added: drop the tables' spare capacity. */
   finish(): void {
-    for (const t of Object.values(this.tables)) t.trim();
-    this.modelOfGroup.trim();
+    for (const g of this.growing()) g.trim();
+  }
+
+  /** The tables that grow as events are added (a big log's indexer trims them one task at a time). */
+  growing(): Grow<TypedArray>[] {
+    return [...this.perEvent(), this.modelOfGroup];
+  }
+
+  /** The tables with one entry per event (a big log's indexer sizes them for the whole file). */
+  perEvent(): Grow<TypedArray>[] {
+    return Object.values(this.tables);
   }
 
   private callFor(e: IndexFacts, i: number): number {

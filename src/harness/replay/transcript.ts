@@ -33,8 +33,9 @@ export interface Transcript {
   readonly eventOfLine: Int32Array; // (line - 1) -> event index, or -1 for the run header, -(2 + group) for turn headers
   readonly groupOfEvent: Int32Array; // event index -> index into groups
   readonly groups: TurnGroup[];
-  /** Take in the events indexed since the last call (a log still being indexed). */
-  extend(): void;
+  /** Take in the events indexed since the last call (a log still being indexed), at most `limit`
+   *  of them; true while some are left. */
+  extend(limit?: number): boolean;
 }
 
 function runHeader(index: EventIndex, name: string): string {
@@ -61,17 +62,25 @@ function groupHeader(index: EventIndex, gi: number): string {
   return `── Turn ${g.turn} ──`;
 }
 
-/** The transcript of an indexed log: its line structure now, each line's text on demand. `indexing`: complete, or how far a log being indexed has got. */
-export function transcriptOf(index: EventIndex, name = 'run', indexing: IndexProgress = COMPLETE): Transcript {
+/** The transcript of an indexed log: its line structure now (of the first `firstEvents` events;
+ *  extend() takes in the rest), each line's text on demand. `indexing`: complete, or how far a
+ *  log being indexed has got. */
+export function transcriptOf(index: EventIndex, name = 'run', indexing: IndexProgress = COMPLETE, firstEvents = Infinity): Transcript {
   const eventOfLine = i32();
   const lineOfEvent = i32();
   const groups: TurnGroup[] = [];
+  // A whole index: the exact sizes now (no doubling of both tables on one event later).
+  if (indexing.complete) {
+    lineOfEvent.reserve(index.events.length);
+    eventOfLine.reserve(index.events.length + index.groups.length + 1);
+  }
   eventOfLine.push(-1);
   let trimmed = false;
-  const extend = (): void => {
+  const extend = (limit = Infinity): boolean => {
     const n = index.events.length;
     const groupOf = index.groupOfEvent;
-    for (let i = lineOfEvent.length; i < n; i++) {
+    const end = Math.min(n, lineOfEvent.length + limit);
+    for (let i = lineOfEvent.length; i < end; i++) {
       const gi = groupOf[i];
       while (groups.length <= gi) {
         const g = index.groups[groups.length];
@@ -87,8 +96,9 @@ export function transcriptOf(index: EventIndex, name = 'run', indexing: IndexPro
       lineOfEvent.trim();
       trimmed = true;
     }
+    return lineOfEvent.length < n;
   };
-  extend();
+  extend(firstEvents);
   const text = (l: number): string => {
     const v = eventOfLine.view[l - 1];
     if (v >= 0) return `    ${eventLine(index.events.at(v))}`;
@@ -112,6 +122,14 @@ export function transcriptOf(index: EventIndex, name = 'run', indexing: IndexPro
     groups,
     extend,
   };
+}
+
+/** transcriptOf a whole indexed log, its line table built a slice of events at a time with the
+ *  event loop free between slices (the extension host: 1M events took ~80 ms in one task). */
+export async function transcriptOfSliced(index: EventIndex, name = 'run', slice = 100_000): Promise<Transcript> {
+  const t = transcriptOf(index, name, COMPLETE, 0);
+  while (t.extend(slice)) await new Promise<void>((r) => setImmediate(r));
+  return t;
 }
 
 /** The transcript of events in memory (the extension's transcript documents, tests). */
@@ -142,13 +160,27 @@ export function transcriptText(t: Transcript): string {
  * 1M-event transcript parses every event, and the loop it runs on (the extension host, the
  * adapter answering requests) must not stop for that long.
  */
-export async function transcriptTextSliced(t: Transcript, slice = 2000): Promise<string> {
+export async function transcriptTextSliced(t: Transcript): Promise<string> {
   const lines: string[] = new Array<string>(t.lineCount);
+  const pace = slicePacer();
   for (let l = 1; l <= t.lineCount; l++) {
     lines[l - 1] = t.line(l);
-    if (l % slice === 0) await new Promise<void>((r) => setImmediate(r));
+    if (pace.due(l)) await pace.yield();
   }
   return lines.join('\n') + '\n';
+}
+
+/** When a slice of line making has held the loop long enough (lines cost from ~1 µs to a whole
+ *  event's parse, so a fixed number of lines per slice was either too many or too few). */
+function slicePacer(ms = 8): { due(l: number): boolean; yield(): Promise<void> } {
+  let since = performance.now();
+  return {
+    due: (l) => l % 64 === 0 && performance.now() - since >= ms,
+    yield: async () => {
+      await new Promise<void>((r) => setImmediate(r));
+      since = performance.now();
+    },
+  };
 }
 
 /**
@@ -156,12 +188,13 @@ export async function transcriptTextSliced(t: Transcript, slice = 2000): Promise
  * of the whole, then a footer saying which part this is (below the window's lines, so it shifts
  * nothing). Built in slices like the whole text.
  */
-export async function transcriptWindowText(t: Transcript, w: TranscriptWindow, slice = 2000): Promise<string> {
+export async function transcriptWindowText(t: Transcript, w: TranscriptWindow): Promise<string> {
   const to = Math.min(w.to, t.lineCount);
   const lines: string[] = [];
+  const pace = slicePacer();
   for (let l = w.from; l <= to; l++) {
     lines.push(t.line(l));
-    if ((l - w.from + 1) % slice === 0) await new Promise<void>((r) => setImmediate(r));
+    if (pace.due(l)) await pace.yield();
   }
   // No total line count: a window is served as soon as the indexer is past it (indexWaits.ts).
   const part = `this run's transcript is shown in parts of ${fmtInt(w.to - w.from + 1)} lines`;

@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { readLog, runIdOf, type LogProblem } from '../events/reader';
 import { openLazyLog, verifyChain, type LazyLog } from './lazyLog';
-import { buildTranscript, transcriptOf, transcriptTextSliced, transcriptWindowText, type Transcript } from './transcript';
+import { buildTranscript, transcriptOfSliced, transcriptTextSliced, transcriptWindowText, type Transcript } from './transcript';
 import type { TranscriptWindow } from './transcriptWindow';
 
 interface IndexedLog {
@@ -46,7 +46,7 @@ async function indexLog(log: string, size: number, mtimeMs: number): Promise<Ind
     throw e;
   }
   const problems = [...lazy.problems, ...later].sort((a, b) => a.line - b.line);
-  return { log, size, mtimeMs, transcript: transcriptOf(lazy.index, runIdOf(log)), problems, lazy: lazy.log };
+  return { log, size, mtimeMs, transcript: await transcriptOfSliced(lazy.index, runIdOf(log)), problems, lazy: lazy.log };
 }
 
 /** The indexed log, reused while the file is unchanged (same size and modification time). */
