@@ -37,6 +37,7 @@ const ONLY = process.env.KITE_BENCH_ONLY ?? '';
 const withTimeline = ONLY === '' || ONLY === 'timeline';
 const withDebugger = ONLY === '' || ONLY === 'debugger';
 const withTranscript = ONLY === '' || ONLY === 'transcript';
+const SHOW_GAPS = process.env.KITE_BENCH_GAPS === '1';
 
 /** The longest gaps between ticks of a 5 ms interval, minus the interval: tasks that held the loop. */
 function driftMonitor(): { stop(): number[] } {
@@ -45,6 +46,8 @@ function driftMonitor(): { stop(): number[] } {
   const t = setInterval(() => {
     const now = performance.now();
     gaps.push(now - last - 5);
+    // KITE_BENCH_GAPS=1: where each long gap was on the monotonic clock a --cpu-prof profile uses (µs).
+    if (SHOW_GAPS && now - last - 5 > 40) console.log(`gap ${(now - last - 5).toFixed(0)} ms: profile µs ${Number(process.hrtime.bigint() / 1000n) - Math.round((now - last) * 1000)}..${Number(process.hrtime.bigint() / 1000n)}`);
     last = now;
   }, 5);
   return {

@@ -6,7 +6,7 @@
 import type { EventKind, KiteEvent } from '../protocol/events';
 import { applyEvent, type RunState } from '../protocol/reducer';
 import type { LogFormat } from './reader';
-import { thousands } from './timeline';
+import { thousands } from '../protocol/thousands';
 
 /** The kinds whose effect on the fold timelineTail reads. A model event's content is not read. */
 export const TAIL_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['session_start', 'model', 'gate', 'compaction', 'paused', 'resumed', 'session_end']);

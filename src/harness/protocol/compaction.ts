@@ -1,6 +1,7 @@
 // What a `compaction` event puts into the conversation, written once: the reducer's fold (resume,
 // replay, the debugger) and the live loop both go through conversation.ts, which calls these.
 import type { EventOf } from './events';
+import { thousands } from './thousands';
 
 export type CompactionEvent = EventOf<'compaction'>;
 
@@ -22,6 +23,6 @@ export function compactionLine(e: CompactionEvent): string {
   const parts: string[] = [];
   if (e.stubbed.length) parts.push(`stubbed ${e.stubbed.length} old tool result${e.stubbed.length === 1 ? '' : 's'}`);
   if (e.summary) parts.push(`summarized turns ${e.summary.turns[0]}–${e.summary.turns[1]} (${e.summary.kept.length} kept verbatim)`);
-  parts.push(`~${e.tokens_before.toLocaleString('en-US')} → ~${e.tokens_after.toLocaleString('en-US')} tokens of ${e.window.toLocaleString('en-US')}`);
+  parts.push(`~${thousands(e.tokens_before)} → ~${thousands(e.tokens_after)} tokens of ${thousands(e.window)}`);
   return parts.join(' · ');
 }

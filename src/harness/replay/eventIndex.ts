@@ -9,7 +9,7 @@ import type { EventKind, EventOf, KiteEvent } from '../protocol/events';
 import { UNUSUAL_STOPS } from './breakpoints';
 import { argPath } from './eventSummary';
 import { eventList, type EventList } from './eventList';
-import { f64, i32, u8, type Grow, type TypedArray } from './growArray';
+import { f64, i32, u8, type Grow, type TypedArray } from '../events/growArray';
 
 export interface CallInfo {
   id: string;

@@ -3,6 +3,7 @@ import { compactionLine } from '../protocol/compaction';
 import { showControlChars } from '../protocol/controlChars';
 import { assertNever, type KiteEvent } from '../protocol/events';
 import { hookLabel } from '../protocol/hookLabel';
+import { thousands } from '../protocol/thousands';
 
 export function oneLine(text: string, max = 100): string {
   // Cut before collapsing whitespace: transcripts of 100k events summarize megabytes of output.
@@ -34,7 +35,7 @@ export function compactJson(v: unknown, max = 100): string {
 
 export function fmtInt(n: number): string {
   // Not toLocaleString: Intl formatting is the slowest part of a 100k-line transcript.
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return thousands(Math.round(n));
 }
 
 export function fmtUsd(n: number): string {

@@ -11,7 +11,7 @@ import { LogLineParser, type LogProblem } from '../protocol/parse';
 import { LogReadError, runIdOf } from '../events/reader';
 import { EventIndexBuilder, factsOfEvent, type IndexFacts } from './eventIndex';
 import type { EventList } from './eventList';
-import { f64, i32, trimEach } from './growArray';
+import { f64, i32, trimEach } from '../events/growArray';
 import { Waiters, type IndexProgress } from './indexProgress';
 import { KeySet, topLevelFields, type FieldValue } from './lineFields';
 

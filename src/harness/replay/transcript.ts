@@ -5,7 +5,7 @@
 import type { EventOf, KiteEvent } from '../protocol/events';
 import { EventIndex } from './eventIndex';
 import type { EventList } from './eventList';
-import { i32 } from './growArray';
+import { i32 } from '../events/growArray';
 import { COMPLETE, type IndexProgress } from './indexProgress';
 import { showControlChars } from '../protocol/controlChars';
 import { tokensOf } from '../protocol/totals';

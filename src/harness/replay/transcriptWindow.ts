@@ -1,6 +1,7 @@
 // A window of a huge log's transcript: a run of the whole transcript's lines shown as its own
 // document (transcriptSource.ts says why). Pure: named in URIs the adapter makes and the
 // extension's transcript documents read.
+import { thousands } from '../protocol/thousands';
 
 /** Lines [from, to] of the whole transcript (1-based, inclusive). */
 export interface TranscriptWindow {
@@ -24,5 +25,6 @@ export function windowOfQuery(query: string): TranscriptWindow | null {
 
 /** A window's line range for people: "lines 10,001–20,000". */
 export function windowLabel(w: TranscriptWindow): string {
-  return `lines ${w.from.toLocaleString('en-US')}–${w.to.toLocaleString('en-US')}`;
+  // Not toLocaleString: loading Intl's locale data held the loop ~20 ms on the first window.
+  return `lines ${thousands(w.from)}–${thousands(w.to)}`;
 }
