@@ -121,22 +121,24 @@ export const VIEW_ARG_LIMIT = 240;
 function trimValue(v: unknown, max: number, depth: number): unknown {
   if (typeof v === 'string') return v.length > max ? `${v.slice(0, max)}… [${v.length} characters in all]` : v;
   if (v === null || typeof v !== 'object' || depth > 12) return v;
+  // Copies only what changes, and allocates nothing for what does not (no entries or mapped
+  // arrays): this runs on every event a big timeline sends, on the extension host.
   if (Array.isArray(v)) {
-    let changed = false;
-    const out = v.map((x) => {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
       const y = trimValue(x, max, depth + 1);
-      if (y !== x) changed = true;
-      return y;
-    });
-    return changed ? out : v;
-  }
-  let copy: Record<string, unknown> | null = null;
-  for (const [k, x] of Object.entries(v)) {
-    const y = trimValue(x, ARG_KEYS.has(k) ? Math.min(max, VIEW_ARG_LIMIT) : max, depth + 1);
-    if (y !== x) {
-      copy ??= { ...(v as Record<string, unknown>) };
-      copy[k] = y;
+      if (y !== x) (out ??= v.slice())[i] = y;
     }
+    return out ?? v;
+  }
+  const o = v as Record<string, unknown>;
+  let copy: Record<string, unknown> | null = null;
+  for (const k in o) {
+    if (!Object.hasOwn(o, k)) continue;
+    const x = o[k];
+    const y = trimValue(x, ARG_KEYS.has(k) ? Math.min(max, VIEW_ARG_LIMIT) : max, depth + 1);
+    if (y !== x) (copy ??= { ...o })[k] = y;
   }
   return copy ?? v;
 }
