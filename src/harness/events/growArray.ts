@@ -68,3 +68,16 @@ export async function trimEach(arrays: Iterable<Grow<TypedArray>>): Promise<void
     await new Promise<void>((r) => setImmediate(r));
   }
 }
+
+/** The shortest event line there can be (`{"kind":"x","t":0}` and its line break): no log of n bytes
+ *  holds more than n / MIN_LINE_BYTES events, whatever its first lines suggest. */
+const MIN_LINE_BYTES = 20;
+
+/**
+ * How many events a log of `fileBytes` holds, judged from the first `readBytes` holding `events`
+ * (a tenth more for the rest; the spare is trimmed at the end), at most one per MIN_LINE_BYTES:
+ * first lines much shorter than the rest must not reserve gigabytes.
+ */
+export function expectedEvents(fileBytes: number, readBytes: number, events: number): number {
+  return Math.min(Math.ceil((fileBytes / readBytes) * events * 1.1), Math.ceil(fileBytes / MIN_LINE_BYTES));
+}

@@ -12,7 +12,7 @@ import { ArgsRefResolver, canonicalJson, isRefEvent, resolveArgsRef, type ArgsRe
 import type { KiteEvent } from '../protocol/events';
 import { LogLineParser, parseEventLine, type LogProblem, type Validation } from '../protocol/parse';
 import { sha256 } from '../tools/hash';
-import { f64 } from './growArray';
+import { expectedEvents, f64 } from './growArray';
 
 export interface TailBatch {
   events: KiteEvent[];
@@ -281,7 +281,7 @@ export class LogTailer {
    * 870K events, on the extension host while a big timeline loads.
    */
   private reserveFor(fileBytes: number, readBytes: number): void {
-    const expected = Math.ceil((fileBytes / readBytes) * this.seqs.length * 1.1);
+    const expected = expectedEvents(fileBytes, readBytes, this.seqs.length);
     for (const g of [this.seqs, this.starts, this.ends]) g.reserve(expected);
   }
 

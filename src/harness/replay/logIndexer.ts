@@ -11,7 +11,7 @@ import { LogLineParser, type LogProblem } from '../protocol/parse';
 import { LogReadError, runIdOf } from '../events/reader';
 import { EventIndexBuilder, factsOfEvent, type IndexFacts } from './eventIndex';
 import type { EventList } from './eventList';
-import { f64, i32, trimEach } from '../events/growArray';
+import { expectedEvents, f64, i32, trimEach } from '../events/growArray';
 import { Waiters, type IndexProgress } from './indexProgress';
 import { KeySet, topLevelFields, type FieldValue } from './lineFields';
 
@@ -263,7 +263,7 @@ export class LogIndexer implements IndexProgress {
     const events = this.starts.length;
     if (events === 0 || scanned === 0) return;
     const fileBytes = (await fh.stat()).size;
-    const expected = Math.ceil(((fileBytes / scanned) * events) * 1.1);
+    const expected = expectedEvents(fileBytes, scanned, events);
     if (expected <= 2 * events) return;
     for (const g of [...this.builder.perEvent(), this.starts, this.lengths, this.lines, this.prevModel]) g.reserve(expected);
   }

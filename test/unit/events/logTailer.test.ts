@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
 import { LogTailer, type TailerEvent } from '../../../src/harness/events/logTailer';
+import { expectedEvents } from '../../../src/harness/events/growArray';
+import { writeLargeLog } from '../../helpers/largeLog';
 
 const fixtures = join(__dirname, '../../fixtures/logs');
 const demoLines = readFileSync(join(fixtures, 'demo-run.jsonl'), 'utf8').trim().split('\n');
@@ -136,6 +138,23 @@ describe('log tailer', () => {
     assert.equal(await tailer.rawLine(19), demoLines[19]);
     assert.equal(await tailer.rawLine(0), demoLines[0]);
     assert.equal(await tailer.rawLine(45), null);
+  });
+
+  it('a log longer than its sizing sample (tables sized from the first 1,000 lines) keeps every line by seq', async () => {
+    const log = join(dir, '20260301-101500-F9.jsonl');
+    const info = writeLargeLog(log, 3000);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    const c = collector();
+    tailer = new LogTailer(log, c.emit, { follow: false });
+    await tailer.start();
+    assert.equal(tailer.count, info.events);
+    for (const seq of [0, 999, 1000, 1001, 2047, info.events - 1]) assert.equal(await tailer.rawLine(seq), lines[seq], `seq ${seq}`);
+    assert.equal(await tailer.rawLine(info.events), null);
+  });
+
+  it('sizes a log from its first lines, but never above one event per 20 bytes', () => {
+    assert.equal(expectedEvents(1_000_000, 10_000, 100), 11_000);
+    assert.equal(expectedEvents(1_000_000, 10_000, 5_000), 50_000);
   });
 
   // How fast appends arrive is measured in test/bench/timeline.bench.ts, not asserted here.
