@@ -3,7 +3,6 @@
 // `view` while it grows (the debugger answers requests while a big log is still being indexed).
 export type TypedArray = Float64Array | Int32Array | Uint8Array;
 
-
 export class Grow<T extends TypedArray> {
   private data: T;
   length = 0;
@@ -49,11 +48,6 @@ export class Grow<T extends TypedArray> {
     if (this.data.length === this.length) return;
     const spare = this.data.length - this.length;
     this.data = (spare > this.length >> 2 ? this.data.slice(0, this.length) : this.data.subarray(0, this.length)) as T;
-  }
-
-  /** The filled part (a copy, so the spare capacity is freed). */
-  done(): T {
-    return this.data.slice(0, this.length) as T;
   }
 }
 
