@@ -67,11 +67,16 @@ export async function trimEach(arrays: Iterable<Grow<TypedArray>>): Promise<void
  *  holds more than n / MIN_LINE_BYTES events, whatever its first lines suggest. */
 const MIN_LINE_BYTES = 20;
 
+/** Reserved at most (16M events, ~16 times the issue's biggest log): past it the tables grow by
+ *  doubling as before. A crafted log of huge size (a sparse file) must not ask for tables no
+ *  allocator gives, failing the open of a log that would otherwise read. */
+const MAX_RESERVED_EVENTS = 1 << 24;
+
 /**
  * How many events a log of `fileBytes` holds, judged from the first `readBytes` holding `events`
  * (a tenth more for the rest; the spare is trimmed at the end), at most one per MIN_LINE_BYTES:
  * first lines much shorter than the rest must not reserve gigabytes.
  */
 export function expectedEvents(fileBytes: number, readBytes: number, events: number): number {
-  return Math.min(Math.ceil((fileBytes / readBytes) * events * 1.1), Math.ceil(fileBytes / MIN_LINE_BYTES));
+  return Math.min(Math.ceil((fileBytes / readBytes) * events * 1.1), Math.ceil(fileBytes / MIN_LINE_BYTES), MAX_RESERVED_EVENTS);
 }

@@ -152,9 +152,11 @@ describe('log tailer', () => {
     assert.equal(await tailer.rawLine(info.events), null);
   });
 
-  it('sizes a log from its first lines, but never above one event per 20 bytes', () => {
+  it('sizes a log from its first lines, but never above one event per 20 bytes nor above 16M events', () => {
     assert.equal(expectedEvents(1_000_000, 10_000, 100), 11_000);
     assert.equal(expectedEvents(1_000_000, 10_000, 5_000), 50_000);
+    // A sparse file of a terabyte: no more than 16M events reserved (beyond, the tables double as they fill).
+    assert.equal(expectedEvents(2 ** 40, 100_000, 1_000), 1 << 24);
   });
 
   // How fast appends arrive is measured in test/bench/timeline.bench.ts, not asserted here.
