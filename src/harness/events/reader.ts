@@ -14,6 +14,7 @@ import type { KiteEvent } from '../protocol/events';
 import { LogLineParser, type LogFormat, type LogProblem, type Validation } from '../protocol/parse';
 import { sha256 } from '../tools/hash';
 import { ChainChecker } from './chain';
+import { KindBytes, peekEnvelope } from './envelopePeek';
 
 export type { LogProblem, LogFormat };
 
@@ -55,6 +56,12 @@ export function runIdOf(path: string): string {
 export interface StreamOptions {
   /** `structural` for views and reports that act on nothing (protocol/parse.ts); default `full`. */
   validation?: Validation;
+  /**
+   * Kinds the caller does nothing with (`kite timeline`'s rowless kinds): a line of one of them in
+   * Kite's own layout is checked for its envelope only (events/envelopePeek.ts) — it counts, links
+   * the hash chain, and is not parsed or handed on. Lines in any other layout are read as usual.
+   */
+  skipKinds?: ReadonlySet<string>;
 }
 
 /** Opens a log for reading; a missing file or a folder is a LogReadError naming the path. */
@@ -97,6 +104,7 @@ export class LogRangeReader {
   private lastBadBytes: number | null = null;
   private bytes = 0;
   private readonly refs = new ArgsRefResolver(sha256);
+  private readonly skipKinds: KindBytes | null;
 
   constructor(
     private readonly path: string,
@@ -105,6 +113,7 @@ export class LogRangeReader {
     private readonly chain = new ChainChecker(),
   ) {
     this.parser = new LogLineParser(runIdOf(path), opts.validation);
+    this.skipKinds = opts.skipKinds?.size ? new KindBytes(opts.skipKinds) : null;
   }
 
   /** Reads the lines in bytes [start, end) of the open log (end: Infinity for the rest of the file). */
@@ -150,6 +159,7 @@ export class LogRangeReader {
   private handle(raw: Buffer, terminated: boolean): void {
     const { problems, chain } = this;
     const lineNo = ++this.lineNo;
+    if (terminated && this.skipKinds !== null && this.skipped(raw, lineNo)) return;
     const text = raw.toString('utf8');
     if (text.trim() === '') return;
     if (terminated) this.completeLines++;
@@ -179,6 +189,20 @@ export class LogRangeReader {
       this.torn = true;
       problems.push({ line: lineNo, message: `line ${lineNo}: torn last line, the writer stopped mid-event (${Buffer.byteLength(text)} bytes ignored)` });
     } else problems.push(r.problem);
+  }
+
+  /** A line of a skipped kind, in Kite's layout: its envelope checked, its chain link kept. */
+  private skipped(raw: Buffer, lineNo: number): boolean {
+    const peek = peekEnvelope(raw, this.skipKinds!);
+    if (peek === null) return false;
+    this.completeLines++;
+    const broken = this.chain.event(peek.prev, lineNo);
+    this.chain.line(raw);
+    this.format ??= 'kite';
+    this.count++;
+    this.lastBadBytes = null;
+    if (broken) this.problems.push(broken);
+    return true;
   }
 }
 

@@ -5,7 +5,7 @@ import { compactionLine } from '../protocol/compaction';
 import { hookLabel } from '../protocol/hookLabel';
 import { showControlChars } from '../protocol/controlChars';
 import { describeSandbox } from '../protocol/sandboxInfo';
-import type { KiteEvent } from '../protocol/events';
+import type { EventKind, KiteEvent } from '../protocol/events';
 import { checkExitText } from '../protocol/checkExit';
 import { thousands } from '../protocol/thousands';
 
@@ -40,6 +40,12 @@ export interface TimelineOptions {
   /** Show the first line of what the agent said in each turn (a row under the turn). */
   says?: boolean;
 }
+
+/**
+ * Kinds that never have a row of their own (the formatter returns null and remembers nothing of
+ * them): `kite timeline` reads their lines for the envelope only (events/envelopePeek.ts).
+ */
+export const ROWLESS_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['approval_request', 'intent', 'model_retry', 'proposed']);
 
 const paint = (on: boolean, code: number, s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
 
@@ -133,7 +139,7 @@ export class TimelineFormatter {
       case 'user':
         // What the person told the agent is part of the story; Kite's own texts are not.
         return e.reason === 'steer' ? `${secs(e.t)}  ${paint(c, 36, 'you said')}: ${clip(e.text, 120)}` : null;
-      case 'approval_request':
+      case 'approval_request': // ROWLESS_KINDS
       case 'intent':
       case 'model_retry':
       case 'proposed':

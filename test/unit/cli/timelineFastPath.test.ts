@@ -111,6 +111,21 @@ describe('kite timeline: the fast path prints what the full path prints', () => 
     assert.match(o.stdout, /out=7( |$)/m);
   });
 
+  it('lines without a row are read for their envelope: an edit in one still breaks the chain at the next line; one in another layout is parsed and its problem reported', async () => {
+    const lines = chained(variedRun());
+    const rowless = lines.flatMap((l, i) => (/"kind":"(intent|proposed|approval_request)"/.test(l) ? [i] : []));
+    assert.ok(rowless.length > 40);
+    const [edited, relaid] = [rowless[5], rowless[20]];
+    lines[edited] = lines[edited].replace(/"name":"([a-z_]+)"/, '"name":"$1x"'); // still valid: only the chain tells
+    assert.notEqual(lines[edited], chained(variedRun())[edited]);
+    lines[relaid] = lines[relaid].replace('"seq":', '"seq": ').replace(/}$/, ',}'); // another layout, and broken
+    const path = join(dir, 'rowless.jsonl');
+    writeFileSync(path, lines.join('\n') + '\n');
+    const o = await assertSame(path);
+    assert.match(o.stderr, new RegExp(`line ${edited + 2}: hash chain broken`));
+    assert.match(o.stderr, new RegExp(`line ${relaid + 1}: invalid JSON`));
+  });
+
   it('the demo run without a chain and a log of the original Kite: the same output', async () => {
     const path = join(dir, 'demo.jsonl');
     writeFileSync(path, buildRun().map((e) => JSON.stringify(e)).join('\n') + '\n');

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { formatSummary, formatTimeline } from '../../../src/harness/events/timeline';
+import { formatSummary, formatTimeline, ROWLESS_KINDS, TimelineFormatter } from '../../../src/harness/events/timeline';
+import { TAIL_KINDS } from '../../../src/harness/events/timelineTail';
+import { ev as build } from '../../helpers/events';
 import { LOG_VERSION, type EventBody, type KiteEvent } from '../../../src/harness/protocol/events';
 
 let seq = 0;
@@ -102,6 +104,19 @@ describe('timeline text', () => {
       '    4.0s  end  cancelled — the run was cancelled during the gate',
       '    5.0s  end  done',
     ]);
+  });
+
+  it('the rowless kinds (read for their envelope only) have no row, leave the formatter as it was and fold nothing the last line reads', () => {
+    const samples: Record<string, KiteEvent> = { proposed: build.proposed(), approval_request: build.approvalRequest(), intent: build.intent(), model_retry: build.modelRetry() };
+    assert.deepEqual([...ROWLESS_KINDS].sort(), Object.keys(samples).sort());
+    const denied = build.tool({ id: 'x', error_code: 'denied', is_error: true });
+    const plain = new TimelineFormatter().row(denied);
+    const f = new TimelineFormatter();
+    for (const [kind, e] of Object.entries(samples)) {
+      assert.equal(f.row({ ...e, id: 'x' } as KiteEvent), null, kind);
+      assert.ok(!TAIL_KINDS.has(e.kind), kind);
+    }
+    assert.equal(f.row(denied), plain, 'what the formatter remembers is unchanged');
   });
 
   it('the summary line: feature, outcome, turns, tokens, cost, commit, log path', () => {

@@ -1,0 +1,95 @@
+// The envelope peek (events/envelopePeek.ts) must agree with JSON.parse on every line Kite's own
+// writer writes, and say nothing (null: parse it as usual) for any line it cannot vouch for.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KindBytes, peekEnvelope } from '../../../src/harness/events/envelopePeek';
+import { EventWriter } from '../../../src/harness/events/writer';
+import { EVENT_KINDS } from '../../../src/harness/protocol/events';
+import { buildRun, ev, strip } from '../../helpers/events';
+import { writeLargeLog } from '../../helpers/largeLog';
+import { tempDir } from '../loop/kit';
+
+const WANTED = ['proposed', 'approval_request', 'intent', 'model_retry'];
+const wanted = new KindBytes(WANTED);
+const peek = (line: string) => peekEnvelope(Buffer.from(line, 'utf8'), wanted);
+
+/** A log as the writer writes it: the demo run plus one event of every other kind, with a chain. */
+function writtenLines(): string[] {
+  const dir = tempDir();
+  const w = EventWriter.create(dir, '20260301-101500-F4');
+  for (const e of buildRun()) w.append(strip(e));
+  w.append(strip(ev.modelRetry()));
+  for (let i = 0; i < 3; i++) w.append(strip(ev.intent({ id: `late${i}` })));
+  return readFileSync(w.path, 'utf8').split('\n').filter(Boolean);
+}
+
+describe('envelope peek: the kind and prev of a line without parsing it', () => {
+  it('agrees with JSON.parse on every line the writer writes: the wanted kinds found, the others not', () => {
+    const lines = writtenLines();
+    const kinds = new Set(lines.map((l) => (JSON.parse(l) as { kind: string }).kind));
+    for (const k of WANTED) assert.ok(kinds.has(k), `the log has a ${k} line`);
+    let found = 0;
+    for (const line of lines) {
+      const parsed = JSON.parse(line) as { kind: string; prev: string | null };
+      const p = peek(line);
+      if (WANTED.includes(parsed.kind)) {
+        assert.deepEqual(p, { kind: parsed.kind, prev: parsed.prev }, line.slice(0, 160));
+        found++;
+      } else assert.equal(p, null, `${parsed.kind} is not wanted`);
+    }
+    assert.ok(found >= 8);
+    assert.ok(EVENT_KINDS.length > WANTED.length);
+  });
+
+  it('a line in any other layout is left to the parser (null)', () => {
+    const line = writtenLines().find((l) => l.includes('"kind":"intent"'))!;
+    assert.notEqual(peek(line), null);
+    const variants: Record<string, string> = {
+      'keys in another order': line.replace('{"v":1,"seq":', '{"seq":').replace(',"run":', ',"v":1,"run":'),
+      'a space after a colon': line.replace('"seq":', '"seq": '),
+      'a carriage return at the end': `${line}\r`,
+      'a space after the closing brace': `${line} `,
+      'not closed': line.slice(0, line.lastIndexOf('"')),
+      'cut after the kind': line.slice(0, line.indexOf('"kind":"intent"') + 16),
+      'seq with a leading zero': line.replace(/"seq":(\d+)/, '"seq":0$1'),
+      'seq a string': line.replace(/"seq":(\d+)/, '"seq":"$1"'),
+      'negative t': line.replace(/"t":([\d.]+)/, '"t":-$1'),
+      't a string': line.replace(/"t":([\d.]+)/, '"t":"$1"'),
+      'a newer version': line.replace('{"v":1,', '{"v":2,'),
+      'prev in upper case': line.replace(/"prev":"([0-9a-f]{64})"/, (_m, h: string) => `"prev":"${h.toUpperCase()}"`),
+      'prev one digit short': line.replace(/"prev":"[0-9a-f]([0-9a-f]{63})"/, '"prev":"$1"'),
+      'prev a number': line.replace(/"prev":"[0-9a-f]{64}"/, '"prev":12'),
+      'a run id with an escape': line.replace(/"run":"([^"]*)"/, '"run":"a\\"b"'),
+      'a kind that only starts like a wanted one': line.replace('"kind":"intent"', '"kind":"intention"'),
+      'a kind not followed by a comma': line.replace('"kind":"intent",', '"kind":"intent" ,'),
+    };
+    for (const [what, v] of Object.entries(variants)) {
+      assert.notEqual(v, line, `${what}: the variant differs`);
+      assert.equal(peek(v), null, what);
+    }
+  });
+
+  it('prev null, an exponent in t and a long run id are in the layout', () => {
+    const base = '{"v":1,"seq":0,"run":"R","t":0,"prev":null,"kind":"intent","id":"c1","name":"run","effect":"exec","args":{"command":"ls"},"padding":"' + 'x'.repeat(80) + '"}';
+    assert.deepEqual(peek(base), { kind: 'intent', prev: null });
+    assert.deepEqual(peek(base.replace('"t":0,', '"t":1.5e+21,')), { kind: 'intent', prev: null });
+    const long = base.replace('"run":"R"', `"run":"${'r'.repeat(300)}"`);
+    assert.deepEqual(peek(long), { kind: 'intent', prev: null });
+  });
+
+  it('the bench generator\'s realistic mix (3,000 events) peeks as it parses', () => {
+    const path = join(tempDir(), 'big.jsonl');
+    writeLargeLog(path, 3000);
+    let found = 0;
+    for (const line of readFileSync(path, 'utf8').split('\n').filter(Boolean)) {
+      const parsed = JSON.parse(line) as { kind: string; prev: string | null };
+      const p = peek(line);
+      if (WANTED.includes(parsed.kind)) {
+        assert.deepEqual(p, { kind: parsed.kind, prev: parsed.prev });
+        found++;
+      } else assert.equal(p, null);
+    }
+    assert.ok(found > 1000, `${found} lines of wanted kinds`);
+  });
+});
