@@ -160,7 +160,7 @@ export class LogRangeReader {
     const { problems, chain } = this;
     const lineNo = ++this.lineNo;
     if (terminated && this.skipKinds !== null && this.skipped(raw, lineNo)) return;
-    const text = raw.toString('utf8');
+    const text = raw.toString(); // utf8; without arguments Node skips its encoding lookup (every line of every log)
     if (text.trim() === '') return;
     if (terminated) this.completeLines++;
     const r = this.parser.parse(text, lineNo);

@@ -5,6 +5,13 @@
 // only needs to know that each field has the type the code reads; where the check fails the
 // caller falls back to the full zod parse, which says exactly what is wrong (protocol/parse.ts).
 // Derived from the schema, so the schema stays the one definition of an event.
+// Compiled to JavaScript source (one function per object, array, record, tuple and union, run
+// through `new Function`) rather than to closures: a closure shared by every field reads `v[key]`
+// with a different key each time, which V8 serves from its slow megamorphic cache; generated code
+// has its own property-load site per field, and checks an event in a third of the time (issue 17).
+// Only indexes and identifier-safe keys of our own schemas reach the source — every value is
+// passed in as a constant. Where code cannot be generated (a page whose CSP forbids eval), every
+// check says "not sure" and zod decides: slower, never wrong.
 import type { z } from 'zod';
 
 export type ShapeCheck = (value: unknown) => boolean;
@@ -17,13 +24,22 @@ interface Def {
 const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
 
 const INT_FORMATS = new Set(['safeint', 'int32', 'uint32']);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const IS_RECORD = (v: string) => `(typeof ${v} === "object" && ${v} !== null && !Array.isArray(${v}))`;
 
 /** Thrown at compile time for a schema construct this checker does not know: use zod for it. */
 export class UnsupportedShape extends Error {}
 
 export function compileShapeCheck(schema: z.ZodType): ShapeCheck {
-  return compile(defOf(schema));
+  const g = new Generator();
+  let entry: string;
+  try {
+    entry = g.check(defOf(schema), 'v');
+  } catch (e) {
+    if (e instanceof UnsupportedShape) return () => false;
+    throw e;
+  }
+  return g.build(entry);
 }
 
 /** Which options of a discriminated union this checker cannot compile (they always go to zod). */
@@ -32,7 +48,7 @@ export function unsupportedOptions(schema: z.ZodType): string[] {
   const options = (def.options as unknown[] | undefined) ?? [];
   return options.flatMap((o) => {
     try {
-      compileObject(defOf(o));
+      new Generator().objectFunction(defOf(o));
       return [];
     } catch (e) {
       if (!(e instanceof UnsupportedShape)) throw e;
@@ -41,124 +57,124 @@ export function unsupportedOptions(schema: z.ZodType): string[] {
   });
 }
 
-/** An option with a construct this checker does not know always fails the check: zod decides it. */
-function compileOrZod(def: Def): ShapeCheck {
-  try {
-    return compileObject(def);
-  } catch (e) {
-    if (e instanceof UnsupportedShape) return () => false;
-    throw e;
-  }
-}
+/** Source of the check: helper functions `h0…`, constants in `K`. */
+class Generator {
+  private readonly constants: unknown[] = [];
+  private readonly functions: string[] = [];
+  private readonly setup: string[] = [];
 
-function compile(def: Def): ShapeCheck {
-  switch (def.type) {
-    case 'string':
-      return (v) => typeof v === 'string';
-    case 'boolean':
-      return (v) => typeof v === 'boolean';
-    case 'null':
-      return (v) => v === null;
-    case 'unknown':
-    case 'any':
-      return () => true;
-    case 'number': {
-      const checks = (def.checks as { _zod: { def: { format?: string } } }[] | undefined) ?? [];
-      const int = checks.some((c) => INT_FORMATS.has(c._zod.def.format ?? ''));
-      return int ? (v) => typeof v === 'number' && Number.isInteger(v) : (v) => typeof v === 'number' && Number.isFinite(v);
+  /** The check as a function, or "not sure" everywhere when code cannot be generated here. */
+  build(entry: string): ShapeCheck {
+    const source = `"use strict";\n${this.functions.join('\n')}\n${this.setup.join('\n')}\nreturn function check(v) { return ${entry}; };`;
+    try {
+      return new Function('K', source)(this.constants) as ShapeCheck;
+    } catch {
+      return () => false;
     }
-    case 'literal': {
-      const values = def.values as unknown[];
-      if (values.length === 1) {
-        const only = values[0];
-        return (v) => v === only;
+  }
+
+  private constant(value: unknown): string {
+    this.constants.push(value);
+    return `K[${this.constants.length - 1}]`;
+  }
+
+  private fn(params: string, body: string): string {
+    const name = `h${this.functions.length}`;
+    this.functions.push(`function ${name}(${params}) {\n${body}\n}`);
+    return name;
+  }
+
+  private property(v: string, key: string): string {
+    return IDENTIFIER.test(key) ? `${v}.${key}` : `${v}[${this.constant(key)}]`;
+  }
+
+  /** A boolean expression: does variable `v` have the shape of `def`? */
+  check(def: Def, v: string): string {
+    switch (def.type) {
+      case 'string':
+        return `typeof ${v} === "string"`;
+      case 'boolean':
+        return `typeof ${v} === "boolean"`;
+      case 'null':
+        return `${v} === null`;
+      case 'unknown':
+      case 'any':
+        return 'true';
+      case 'number': {
+        const checks = (def.checks as { _zod: { def: { format?: string } } }[] | undefined) ?? [];
+        return checks.some((c) => INT_FORMATS.has(c._zod.def.format ?? '')) ? `Number.isInteger(${v})` : `Number.isFinite(${v})`;
       }
-      const set = new Set(values);
-      return (v) => set.has(v);
+      case 'literal': {
+        const values = def.values as unknown[];
+        return values.length === 1 ? `${v} === ${this.constant(values[0])}` : `${this.constant(new Set(values))}.has(${v})`;
+      }
+      case 'enum':
+        return `${this.constant(new Set(Object.values(def.entries as Record<string, unknown>)))}.has(${v})`;
+      case 'optional':
+        return `(${v} === undefined || ${this.check(defOf(def.innerType), v)})`;
+      case 'nullable':
+        return `(${v} === null || ${this.check(defOf(def.innerType), v)})`;
+      case 'array':
+        return `${this.fn('a', `if (!Array.isArray(a)) return false;\nfor (let i = 0; i < a.length; i++) { const x = a[i]; if (!(${this.check(defOf(def.element), 'x')})) return false; }\nreturn true;`)}(${v})`;
+      case 'tuple': {
+        const items = (def.items as unknown[]).map((x, i) => `{ const x = a[${i}]; if (!(${this.check(defOf(x), 'x')})) return false; }`);
+        const n = items.length;
+        const rest = def.rest ? `for (let i = ${n}; i < a.length; i++) { const x = a[i]; if (!(${this.check(defOf(def.rest), 'x')})) return false; }` : `if (a.length > ${n}) return false;`;
+        return `${this.fn('a', `if (!Array.isArray(a) || a.length < ${n}) return false;\n${rest}\n${items.join('\n')}\nreturn true;`)}(${v})`;
+      }
+      case 'record': {
+        if (defOf(def.keyType).type !== 'string') throw new UnsupportedShape(`record keys of type ${defOf(def.keyType).type}`);
+        return `${this.fn('o', `if (!${IS_RECORD('o')}) return false;\nfor (const k in o) { const x = o[k]; if (!(${this.check(defOf(def.valueType), 'x')})) return false; }\nreturn true;`)}(${v})`;
+      }
+      case 'object':
+        return `${this.objectFunction(def)}(${v})`;
+      case 'union':
+        return this.union(def, v);
+      default:
+        throw new UnsupportedShape(`zod type "${def.type}"`);
     }
-    case 'enum': {
-      const set = new Set(Object.values(def.entries as Record<string, unknown>));
-      return (v) => set.has(v);
-    }
-    case 'optional': {
-      const inner = compile(defOf(def.innerType));
-      return (v) => v === undefined || inner(v);
-    }
-    case 'nullable': {
-      const inner = compile(defOf(def.innerType));
-      return (v) => v === null || inner(v);
-    }
-    case 'array': {
-      const element = compile(defOf(def.element));
-      return (v) => {
-        if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
-        return true;
-      };
-    }
-    case 'tuple': {
-      const items = (def.items as unknown[]).map((x) => compile(defOf(x)));
-      const rest = def.rest ? compile(defOf(def.rest)) : null;
-      return (v) => {
-        if (!Array.isArray(v) || v.length < items.length || (rest === null && v.length > items.length)) return false;
-        for (let i = 0; i < v.length; i++) if (!(i < items.length ? items[i] : rest!)(v[i])) return false;
-        return true;
-      };
-    }
-    case 'record': {
-      if (defOf(def.keyType).type !== 'string') throw new UnsupportedShape(`record keys of type ${defOf(def.keyType).type}`);
-      const value = compile(defOf(def.valueType));
-      return (v) => {
-        if (!isRecord(v)) return false;
-        for (const k in v) if (!value(v[k])) return false;
-        return true;
-      };
-    }
-    case 'object':
-      return compileObject(def);
-    case 'union':
-      return compileUnion(def);
-    default:
-      throw new UnsupportedShape(`zod type "${def.type}"`);
   }
-}
 
-function compileObject(def: Def): ShapeCheck {
-  const catchall = def.catchall ? defOf(def.catchall).type : undefined;
-  if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any' && catchall !== 'never') throw new UnsupportedShape(`object catchall ${catchall}`);
-  const shape = def.shape as Record<string, unknown>;
-  // zod requires a key typed unknown to be present (only .optional() may be absent).
-  const field = (d: Def): ShapeCheck => (d.type === 'unknown' || d.type === 'any' ? (v) => v !== undefined : compile(d));
-  const fields = Object.entries(shape).map(([key, s]) => [key, field(defOf(s))] as const);
-  const strict = catchall === 'never'; // z.strictObject: no other keys
-  return (v) => {
-    if (!isRecord(v)) return false;
-    for (let i = 0; i < fields.length; i++) if (!fields[i][1](v[fields[i][0]])) return false;
-    if (strict) for (const k in v) if (!Object.hasOwn(shape, k)) return false;
-    return true;
-  };
-}
+  /** The name of a function checking an object of this shape. */
+  objectFunction(def: Def): string {
+    const catchall = def.catchall ? defOf(def.catchall).type : undefined;
+    if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'any' && catchall !== 'never') throw new UnsupportedShape(`object catchall ${catchall}`);
+    const shape = def.shape as Record<string, unknown>;
+    const fields = Object.entries(shape).map(([key, s], i) => {
+      const d = defOf(s);
+      // zod requires a key typed unknown to be present (only .optional() may be absent).
+      const ok = d.type === 'unknown' || d.type === 'any' ? `f${i} !== undefined` : this.check(d, `f${i}`);
+      return `{ const f${i} = ${this.property('o', key)}; if (!(${ok})) return false; }`;
+    });
+    // z.strictObject: no other keys
+    const strict = catchall === 'never' ? `for (const k in o) if (!Object.hasOwn(${this.constant(shape)}, k)) return false;` : '';
+    return this.fn('o', `if (!${IS_RECORD('o')}) return false;\n${fields.join('\n')}\n${strict}\nreturn true;`);
+  }
 
-function compileUnion(def: Def): ShapeCheck {
-  const options = (def.options as unknown[]).map(defOf);
-  const discriminator = def.discriminator as string | undefined;
-  if (discriminator) {
+  private union(def: Def, v: string): string {
+    const options = (def.options as unknown[]).map(defOf);
+    const discriminator = def.discriminator as string | undefined;
+    if (!discriminator) return `(${options.map((o) => this.check(o, v)).join(' || ')})`;
     // One option per discriminator value: look it up instead of trying each.
-    const byValue = new Map<unknown, ShapeCheck>();
+    const entries: string[] = [];
     for (const o of options) {
       const lit = defOf((o.shape as Record<string, unknown>)[discriminator]);
       if (lit.type !== 'literal') throw new UnsupportedShape(`discriminator ${discriminator} of type ${lit.type}`);
-      for (const value of lit.values as unknown[]) byValue.set(value, compileOrZod(o));
+      const check = this.objectOrZod(o);
+      for (const value of lit.values as unknown[]) entries.push(`[${this.constant(value)}, ${check}]`);
     }
-    return (v) => {
-      if (!isRecord(v)) return false;
-      const check = byValue.get(v[discriminator]);
-      return check !== undefined && check(v);
-    };
+    const table = `m${this.setup.length}`;
+    this.setup.push(`const ${table} = new Map([${entries.join(', ')}]);`);
+    return `${this.fn('o', `if (!${IS_RECORD('o')}) return false;\nconst c = ${table}.get(${this.property('o', discriminator)});\nreturn c !== undefined && c(o);`)}(${v})`;
   }
-  const checks = options.map(compile);
-  return (v) => {
-    for (let i = 0; i < checks.length; i++) if (checks[i](v)) return true;
-    return false;
-  };
+
+  /** An option with a construct this checker does not know always fails the check: zod decides it. */
+  private objectOrZod(def: Def): string {
+    try {
+      return this.objectFunction(def);
+    } catch (e) {
+      if (!(e instanceof UnsupportedShape)) throw e;
+      return this.fn('', 'return false;'); // what it generated before giving up stays unused
+    }
+  }
 }
