@@ -3,12 +3,19 @@
 // reader of the log folder (CLI, harness server, Runs view, timeline, debugger) asks here.
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { ConfigError, loadConfig, type KiteConfig } from '../config/config';
+import type { KiteConfig } from '../config/config';
 import { LogReadError } from './reader';
 import { compareRunLogNames } from './runLogOrder';
 
+/**
+ * The config module, loaded when a path needs the configured log folder: its zod schemas cost
+ * ~20 ms to build, and `kite timeline <file>` never needs them (issue 17).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const configModule = (): typeof import('../config/config') => require('../config/config');
+
 /** The absolute log folder of the workspace at `root` (throws ConfigError for a bad config). */
-export function workspaceLogDir(root: string, config: KiteConfig = loadConfig(root)): string {
+export function workspaceLogDir(root: string, config: KiteConfig = configModule().loadConfig(root)): string {
   return resolve(root, config.log_dir);
 }
 
@@ -31,7 +38,7 @@ export function workspaceOfLog(log: string): string | undefined {
     try {
       if (sameDir(workspaceLogDir(root), dir)) return root;
     } catch (e) {
-      if (!(e instanceof ConfigError)) throw e;
+      if (!(e instanceof configModule().ConfigError)) throw e;
     }
     if (dirname(root) === root) return undefined;
   }

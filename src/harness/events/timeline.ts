@@ -29,9 +29,13 @@ export function argsPreview(args: unknown): string {
   return clip(JSON.stringify(args) ?? '');
 }
 
+/** Whitespace that one-line text folds: a run of two, or any but a plain space (tested before replacing: most text has none). */
+const FOLDABLE = /\s\s|[^\S ]/;
+
 function clip(s: string, w = ARGS_WIDTH): string {
   // Escapes first: model text and commands must not drive the terminal (\r would hide what runs).
-  const one = showControlChars(s).replace(/\s+/g, ' ');
+  const safe = showControlChars(s);
+  const one = FOLDABLE.test(safe) ? safe.replace(/\s+/g, ' ') : safe;
   return one.length > w ? `${one.slice(0, w - 1)}…` : one;
 }
 

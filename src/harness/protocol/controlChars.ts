@@ -6,6 +6,10 @@
 // C0 controls (but \t and \n), DEL, C1 controls, and the bidi embeddings/overrides/isolates.
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const UNSAFE_OR_NEWLINE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// Non-global twins: a test is a third of a replace, and most text has nothing to escape (every
+// row of a big timeline passes here, issue 17).
+const HAS_UNSAFE = new RegExp(UNSAFE.source);
+const HAS_UNSAFE_OR_NEWLINE = new RegExp(UNSAFE_OR_NEWLINE.source);
 
 const NAMED: Record<string, string> = { '\r': '\\r', '\n': '\\n', '\t': '\\t', '\x1b': '\\x1b', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' };
 
@@ -19,6 +23,7 @@ function escapeOne(ch: string): string {
 /** `s` with every terminal control, C1 control and bidi control shown as an escape (\x1b, \r, \u202e).
  *  Newlines and tabs stay as they are unless `oneLine` (then they are escaped too). */
 export function showControlChars(s: string, opts: { oneLine?: boolean } = {}): string {
+  if (!(opts.oneLine ? HAS_UNSAFE_OR_NEWLINE : HAS_UNSAFE).test(s)) return s;
   return s.replace(opts.oneLine ? UNSAFE_OR_NEWLINE : UNSAFE, escapeOne);
 }
 

@@ -61,6 +61,24 @@ describe('kite starts from a V8 code cache', function () {
     assert.equal(v.stdout.trim(), '0.1.0');
   });
 
+  it('each command has a cache of its own (what the run that wrote it compiled), each used as it is by its command', () => {
+    const xdg = tempDir('kite-cc-');
+    const dir = join(xdg, 'kite', 'v8');
+    const version = () => spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: xdg } }).stdout.trim();
+    assert.equal(version(), '0.1.0');
+    timeline(xdg);
+    const files = cacheFiles(dir).sort();
+    assert.equal(files.length, 2, files.join(', '));
+    assert.ok(files.some((f) => f.endsWith('-timeline.bin')) && files.some((f) => f.endsWith('-_.bin')), files.join(', '));
+    const sizes = Object.fromEntries(files.map((f) => [f, statSync(join(dir, f)).size]));
+    assert.ok(sizes[files.find((f) => f.endsWith('-timeline.bin'))!] > sizes[files.find((f) => f.endsWith('-_.bin'))!], 'the timeline cache holds the reader too');
+    const before = files.map((f) => statSync(join(dir, f)).ino);
+    assert.equal(version(), '0.1.0');
+    timeline(xdg);
+    assert.deepEqual(cacheFiles(dir).sort(), files);
+    assert.deepEqual(files.map((f) => statSync(join(dir, f)).ino), before, 'neither was rewritten');
+  });
+
   it('a corrupt cache is never handed to V8: same output, and the file is replaced by a good one', () => {
     const xdg = tempDir('kite-cc-');
     const dir = join(xdg, 'kite', 'v8');
