@@ -50,6 +50,19 @@ export class ChainChecker {
     this.previous = lineHash(bytes);
   }
 
+  /** Whether the 64 bytes at `at` of `bytes` spell the hash the next event's prev must be (no string made). */
+  expects(bytes: Uint8Array, at: number): boolean {
+    const want = this.previous;
+    if (want === null || at + want.length > bytes.length) return false;
+    for (let k = 0; k < want.length; k++) if (bytes[at + k] !== want.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /** The hash the next event's prev must be (null: no line yet). */
+  get expected(): string | null {
+    return this.previous;
+  }
+
   /** An event that parsed, before its own line() call; `prev` undefined: it carries none. The problem, or null. */
   event(prev: string | null | undefined, line: number): LogProblem | null {
     if (prev === undefined) {

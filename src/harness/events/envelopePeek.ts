@@ -11,7 +11,8 @@ import { LOG_VERSION } from '../protocol/events';
 
 export interface PeekedEnvelope {
   kind: string;
-  prev: string | null;
+  /** Where prev's 64 characters start (between quotes, not yet checked: see prevHex), or null for `"prev":null`. */
+  prevAt: number | null;
 }
 
 const bytes = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -82,10 +83,19 @@ export function peekEnvelope(line: Buffer, kinds: KindBytes): PeekedEnvelope | n
   if (i === -1) return null;
   const kind = kinds.at(line, i);
   if (kind === null) return null;
-  if (isNull) return literal(line, prevAt, NULL) === -1 ? null : { kind, prev: null };
+  if (isNull) return literal(line, prevAt, NULL) === -1 ? null : { kind, prevAt: null };
   if (line[prevAt] !== QUOTE || line[prevAt + 65] !== QUOTE) return null;
-  for (let k = prevAt + 1; k < prevAt + 65; k++) if (!isHex(line[k])) return null;
-  return { kind, prev: line.toString('latin1', prevAt + 1, prevAt + 65) };
+  return { kind, prevAt: prevAt + 1 };
+}
+
+/**
+ * The prev at `at` as a string when it is 64 lowercase hex digits (Kite's layout), else null. Only
+ * for a prev that is not the hash the chain expects: the expected one is compared as bytes
+ * (ChainChecker.expects) and no string is made for it.
+ */
+export function prevHex(line: Buffer, at: number): string | null {
+  for (let k = at; k < at + 64; k++) if (!isHex(line[k])) return null;
+  return line.toString('latin1', at, at + 64);
 }
 
 /** A set of kinds matched against bytes: `at` names the kind spelled at `i` and closed by `",`, or null. */

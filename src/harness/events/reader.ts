@@ -14,7 +14,7 @@ import type { KiteEvent } from '../protocol/events';
 import { LogLineParser, type LogFormat, type LogProblem, type Validation } from '../protocol/parse';
 import { sha256 } from '../tools/hash';
 import { ChainChecker } from './chain';
-import { KindBytes, peekEnvelope } from './envelopePeek';
+import { KindBytes, peekEnvelope, prevHex } from './envelopePeek';
 
 export type { LogProblem, LogFormat };
 
@@ -195,8 +195,12 @@ export class LogRangeReader {
   private skipped(raw: Buffer, lineNo: number): boolean {
     const peek = peekEnvelope(raw, this.skipKinds!);
     if (peek === null) return false;
+    const { chain } = this;
+    // The expected hash compared as bytes (the common case makes no string); any other prev as text.
+    const prev = peek.prevAt === null ? null : chain.expects(raw, peek.prevAt) ? chain.expected : prevHex(raw, peek.prevAt);
+    if (prev === null && peek.prevAt !== null) return false; // not hex: not Kite's layout, parse it
     this.completeLines++;
-    const broken = this.chain.event(peek.prev, lineNo);
+    const broken = chain.event(prev, lineNo);
     this.chain.line(raw);
     this.format ??= 'kite';
     this.count++;

@@ -223,11 +223,10 @@ function remember(s: RunState, c: CallState, e: EventOf<RecordedKind>): void {
 
 /** The reply's text blocks, joined: a closing summary when the model says done. */
 export function replyText(content: readonly { type: string; text?: string }[]): string {
-  return content
-    .filter((b) => b.type === 'text')
-    .map((b) => b.text ?? '')
-    .join('\n')
-    .trim();
+  // A loop, not filter/map/join: every model event of every fold passes here (issue 17).
+  let text: string | null = null;
+  for (const b of content) if (b.type === 'text') text = text === null ? (b.text ?? '') : `${text}\n${b.text ?? ''}`;
+  return text === null ? '' : text.trim();
 }
 
 export function applyEvent(s: RunState, e: KiteEvent): RunState {

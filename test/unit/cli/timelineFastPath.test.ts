@@ -119,11 +119,14 @@ describe('kite timeline: the fast path prints what the full path prints', () => 
     lines[edited] = lines[edited].replace(/"name":"([a-z_]+)"/, '"name":"$1x"'); // still valid: only the chain tells
     assert.notEqual(lines[edited], chained(variedRun())[edited]);
     lines[relaid] = lines[relaid].replace('"seq":', '"seq": ').replace(/}$/, ',}'); // another layout, and broken
+    const wrongPrev = rowless[30];
+    lines[wrongPrev] = lines[wrongPrev].replace(/"prev":"[0-9a-f]{64}"/, `"prev":"${'ab'.repeat(32)}"`); // a link to no line
     const path = join(dir, 'rowless.jsonl');
     writeFileSync(path, lines.join('\n') + '\n');
     const o = await assertSame(path);
     assert.match(o.stderr, new RegExp(`line ${edited + 2}: hash chain broken`));
     assert.match(o.stderr, new RegExp(`line ${relaid + 1}: invalid JSON`));
+    assert.match(o.stderr, new RegExp(`line ${wrongPrev + 1}: hash chain broken: "prev" is abababababab…`));
   });
 
   it('the demo run without a chain and a log of the original Kite: the same output', async () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KindBytes, peekEnvelope } from '../../../src/harness/events/envelopePeek';
+import { KindBytes, peekEnvelope, prevHex } from '../../../src/harness/events/envelopePeek';
 import { EventWriter } from '../../../src/harness/events/writer';
 import { EVENT_KINDS } from '../../../src/harness/protocol/events';
 import { buildRun, ev, strip } from '../../helpers/events';
@@ -12,7 +12,15 @@ import { tempDir } from '../loop/kit';
 
 const WANTED = ['proposed', 'approval_request', 'intent', 'model_retry'];
 const wanted = new KindBytes(WANTED);
-const peek = (line: string) => peekEnvelope(Buffer.from(line, 'utf8'), wanted);
+/** Kind and prev as the reader takes them: a prev that is not 64 lowercase hex digits is not the layout. */
+function peek(line: string): { kind: string; prev: string | null } | null {
+  const bytes = Buffer.from(line, 'utf8');
+  const p = peekEnvelope(bytes, wanted);
+  if (p === null) return null;
+  if (p.prevAt === null) return { kind: p.kind, prev: null };
+  const prev = prevHex(bytes, p.prevAt);
+  return prev === null ? null : { kind: p.kind, prev };
+}
 
 /** A log as the writer writes it: the demo run plus one event of every other kind, with a chain. */
 function writtenLines(): string[] {
