@@ -45,9 +45,9 @@ function privateDir(dir: string): string | null {
 /**
  * The cache file for this bundle's exact content on this Node, one per command: a cache holds the
  * functions the run that wrote it compiled, so `kite timeline` from a cache `kite --version` wrote
- * still compiled its reader each time (~40 ms of a 100k-event timeline, issue 17).
+ * still compiled its reader each time (~90 ms CPU of a 100k-event timeline, issue 17).
  */
-export function codeCacheFile(dir: string, source: string, command = commandOf(process.argv)): string {
+export function codeCacheFile(dir: string, source: string, command: string): string {
   const key = createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest('hex');
   return join(dir, `cli-${key.slice(0, 40)}-${command}.bin`);
 }
@@ -115,7 +115,7 @@ export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv = proces
   const source = readFileSync(bundle, 'utf8');
   const dirPath = codeCacheDir(env);
   const dir = dirPath === null ? null : privateDir(dirPath);
-  const file = dir === null ? null : codeCacheFile(dir, source);
+  const file = dir === null ? null : codeCacheFile(dir, source, commandOf(process.argv));
   const cached = file === null ? null : readCodeCache(file);
   // The CommonJS wrapper on the bundle's first line, so line numbers in stack traces stay right.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {

@@ -1,7 +1,7 @@
 // A look at a line's envelope without decoding or parsing it: the kind and `prev` of a line laid out
 // as Kite's writer lays it out (events/writer.ts: `{"v":1,"seq":N,"run":"…","t":N,"prev":…,"kind":"…",`
 // then the body). Why: `kite timeline` has no row for a third of a big log's bytes (proposed,
-// approval_request, intent), and decoding and JSON.parse of those lines was a tenth of its time
+// approval_request, intent, model_retry: events/timeline.ts ROWLESS_KINDS), and decoding and JSON.parse of those lines was a tenth of its time
 // (issue 17). Read byte by byte: a regex would need the line decoded first, which costs as much as
 // what is saved. A line in any other layout is null and the caller parses it as usual.
 // What this vouches for is the envelope only: the body after the kind is not looked at (a key
@@ -63,13 +63,7 @@ export function peekEnvelope(line: Buffer, kinds: KindBytes): PeekedEnvelope | n
   if (n < 100 || line[n - 1] !== CLOSE) return null; // 100: shorter than any envelope with a kind and a body
   let i = literal(line, 0, HEAD);
   if (i === -1) return null;
-  // seq: digits, no leading zero (as JSON writes it)
-  if (line[i] === 0x30) i++;
-  else {
-    const from = i;
-    while (isDigit(line[i])) i++;
-    if (i === from) return null;
-  }
+  i = line[i] === 0x30 ? i + 1 : digits(line, i); // seq: no leading zero, as JSON writes it
   i = literal(line, i, RUN);
   if (i === -1) return null;
   while (i < n && isRunChar(line[i])) i++;

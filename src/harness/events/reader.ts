@@ -196,12 +196,15 @@ export class LogRangeReader {
     const peek = peekEnvelope(raw, this.skipKinds!);
     if (peek === null) return false;
     const { chain } = this;
-    // The expected hash compared as bytes (the common case makes no string); any other prev as text.
-    const prev = peek.prevAt === null ? null : chain.expects(raw, peek.prevAt) ? chain.expected : prevHex(raw, peek.prevAt);
-    if (prev === null && peek.prevAt !== null) return false; // not hex: not Kite's layout, parse it
+    let prev: string | null = null;
+    if (peek.prevAt !== null) {
+      // The expected hash compared as bytes (the common case makes no string); any other prev as text.
+      prev = chain.expects(raw, peek.prevAt) ? chain.expected : prevHex(raw, peek.prevAt);
+      if (prev === null) return false; // not hex: not Kite's layout, parse it
+    }
     this.completeLines++;
     const broken = chain.event(prev, lineNo);
-    this.chain.line(raw);
+    chain.line(raw);
     this.format ??= 'kite';
     this.count++;
     this.lastBadBytes = null;
