@@ -11,6 +11,7 @@ import {
   type ViewMessage,
 } from '../src/harness/protocol/webviewMessages';
 import type { KiteEvent } from '../src/harness/protocol/events';
+import { unpack } from '../src/harness/protocol/packedMessage';
 import { KIND_FILTERS, NO_FILTER, type Filter } from './model/filters';
 import { ACTION_DIFF, ACTION_OUTPUT, type Row } from './model/rows';
 import { TimelineStore } from './model/timelineStore';
@@ -109,10 +110,12 @@ export class TimelineApp {
 
   /** Validates and applies one message from the extension. */
   handle(raw: unknown): void {
-    const parsed = HostMessageSchema.safeParse(raw);
-    if (!parsed.success) {
+    const unpacked = unpack(raw); // a history batch arrives packed (protocol/packedMessage.ts)
+    const parsed = 'message' in unpacked ? HostMessageSchema.safeParse(unpacked.message) : null;
+    if (!parsed?.success) {
       // Not ours (or malformed): say so once, visibly, and keep the state.
-      this.statusMessage = `Ignored an invalid message from the extension — ${describeIssues(parsed.error)}`;
+      const why = parsed ? describeIssues(parsed.error) : 'error' in unpacked ? unpacked.error : '';
+      this.statusMessage = `Ignored an invalid message from the extension — ${why}`;
       this.scheduleFrame(false);
       return;
     }

@@ -10,6 +10,7 @@ import { RunLogFolders } from './runLogFolders';
 import { longTaskMonitorFromEnv, type LongTaskMonitor } from './longTaskMonitor';
 import { registerRestore } from './restore/registerRestore';
 import type { KiteParts } from './wireKite';
+import type { TranscriptDocuments } from './debug/transcriptDocuments';
 
 export interface KiteApi {
   version: string;
@@ -21,6 +22,8 @@ export interface KiteApi {
   timeline: TimelineApi;
   /** The event-loop stall monitor KITE_LONG_TASK_LOG=FILE turned on (null: not asked for). */
   longTasks: LongTaskMonitor | null;
+  /** The transcript documents (test hook: how many this host made by reading the log itself). */
+  transcripts: Pick<TranscriptDocuments, 'readHere'>;
 }
 
 export function activate(context: vscode.ExtensionContext): KiteApi {
@@ -47,13 +50,13 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
   );
   // Registered at once (light: the webview session code loads when a timeline first opens).
   const timeline = registerTimeline(context, folders, log);
-  registerReplayDebugger(context, folders); // the adapter itself loads on the first debug session
+  const transcripts = registerReplayDebugger(context, folders); // the adapter itself loads on the first debug session
   // The model's reply as it streams, into the timeline of its run.
   void ready.then((parts) => context.subscriptions.push(parts.onDidStream((n) => timeline.stream(n))), () => undefined);
   registerRestore(context, folders, () => timeline.followed(), log);
   const activationMs = performance.now() - t0;
   log.info(`Kite activated in ${activationMs.toFixed(1)} ms`);
-  return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline, longTasks };
+  return { version: String(context.extension.packageJSON.version), activationMs, ready, timeline, longTasks, transcripts };
 }
 
 export function deactivate(): void {}

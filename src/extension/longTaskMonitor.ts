@@ -7,11 +7,13 @@
 // No 'vscode' import: the integration test and the unit test use it as it is.
 import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { getHeapStatistics } from 'node:v8';
 import { PerformanceObserver, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 
 const TICK_MS = 10;
 const FLUSH_MS = 2000;
 const KEPT = 20;
+const HEAP_EVERY_MS = 1000;
 
 export interface Stall {
   /** How long the loop was held (the tick's lateness), ms. */
@@ -39,6 +41,8 @@ export interface LongTaskReport {
   seconds: number;
   /** Garbage collection pauses meanwhile (a stall as long as one was likely that pause). */
   gc: { longestMs: number; over50: number; totalMs: number };
+  /** The most JavaScript heap in use (sampled each second), MB: a collection's pauses grow with it. */
+  heapMaxMB: number;
 }
 
 export class LongTaskMonitor {
@@ -54,6 +58,8 @@ export class LongTaskMonitor {
   private dirty = false;
   private readonly gcObserver: PerformanceObserver;
   private gc = { longestMs: 0, over50: 0, totalMs: 0 };
+  private heapMax = 0;
+  private heapSampledAt = 0;
 
   constructor(private readonly file: string | null = null) {
     this.histogram = monitorEventLoopDelay({ resolution: TICK_MS });
@@ -80,6 +86,7 @@ export class LongTaskMonitor {
     this.lastCpu = process.cpuUsage();
     this.stalls = [];
     this.gc = { longestMs: 0, over50: 0, totalMs: 0 };
+    this.heapMax = 0;
     this.histogram.reset();
     this.dirty = true;
   }
@@ -95,6 +102,7 @@ export class LongTaskMonitor {
       delayP99Ms: this.samples ? ms(this.histogram.percentile(99)) : 0,
       seconds: Math.round((performance.now() - this.started) / 100) / 10,
       gc: { ...this.gc },
+      heapMaxMB: Math.round(this.heapMax / 2 ** 20),
     };
   }
 
@@ -115,6 +123,10 @@ export class LongTaskMonitor {
     this.lastCpu = cpu;
     this.samples++;
     this.dirty = true;
+    if (now - this.heapSampledAt >= HEAP_EVERY_MS) {
+      this.heapSampledAt = now;
+      this.heapMax = Math.max(this.heapMax, getHeapStatistics().used_heap_size);
+    }
     if (late <= 1) return;
     if (late > 50) this.over50++;
     const kept = this.stalls;

@@ -13,6 +13,7 @@ import { colourDistance, cssRgb, dominantColour, hexRgb } from './helpers/pixels
 import { THEMES } from './helpers/themes';
 import { ROOT, RESULTS, timelinePages, type TimelinePage } from './helpers/timelinePage';
 import { VIEW_RECENT_EVENTS } from '../../src/harness/protocol/webviewMessages';
+import { pack } from '../../src/harness/protocol/packedMessage';
 import { ev } from '../helpers/events';
 
 function fixture(name: string): KiteEvent[] {
@@ -329,6 +330,27 @@ describe('timeline webview in Chromium', function () {
     await tp.send({ type: 'append', events: [], problems: [{ line: 6, message: 'line 6: invalid JSON (Unexpected token)' }], loading: false });
     await tp.page.waitForFunction(() => !(document.getElementById('problems') as HTMLElement).hidden);
     assert.equal(await tp.page.textContent('#problems'), '1 unreadable line skipped — line 6: invalid JSON (Unexpected token)');
+  });
+
+  it('takes a history packed as the extension sends it (the bytes of its JSON in one ArrayBuffer): the same rows; bytes that are not JSON are ignored visibly', async () => {
+    tp = await pages.open();
+    await loadDemo(tp);
+    const plain = await rowTexts(tp);
+    /** Posts a packed message the way VS Code delivers it: the ArrayBuffer itself, transferred. */
+    const sendPacked = (bytes: ArrayBuffer) =>
+      tp.page.evaluate((b64) => {
+        const buf = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer;
+        window.postMessage({ type: 'packed', json: buf }, '*', [buf]);
+      }, Buffer.from(bytes).toString('base64'));
+    await sendPacked(pack({ type: 'snapshot', source, total: 5, events: demo.slice(0, 5), problems: [], loading: true }).json);
+    await tp.waitForEvents(5);
+    await sendPacked(pack({ type: 'append', events: demo.slice(5), problems: [], loading: false }).json);
+    await tp.waitForEvents(demo.length);
+    assert.deepEqual(await rowTexts(tp), plain);
+    await sendPacked(new TextEncoder().encode('{"type":"append","events":[').buffer as ArrayBuffer);
+    await tp.page.waitForFunction(() => !(document.getElementById('banner') as HTMLElement).hidden);
+    assert.match((await tp.page.textContent('#banner')) ?? '', /^Ignored an invalid message from the extension — a packed message that is not JSON \(/);
+    assert.equal(await count(tp), '45 events', 'the state is kept');
   });
 
   it('reveals an event the extension names, even inside a collapsed turn or behind a filter', async () => {

@@ -29,3 +29,10 @@ export async function startCpuProfile(file: string | undefined): Promise<CpuProf
     },
   };
 }
+
+/** Opt-in heap snapshot of the extension host (what it holds: open it in Chrome DevTools' Memory tab). */
+export async function writeHeapSnapshot(file: string | undefined): Promise<void> {
+  if (!file) return;
+  const { writeHeapSnapshot: write } = await import('node:v8');
+  write(file);
+}

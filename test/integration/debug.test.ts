@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { KiteApi } from '../../src/extension/extension';
 import { testEnv } from './env';
 import { writeBigLog } from './loadProcesses';
 import { waitFor } from './waitFor';
@@ -156,6 +157,7 @@ describe('replay debugger in VS Code', function () {
     this.timeout(180_000);
     const big = log.replace(/\.jsonl$/, '-big.jsonl');
     await writeBigLog(big, 12_000);
+    const api = (await vscode.extensions.getExtension<KiteApi>('kite-dev.kite')!.activate()).transcripts;
     try {
       let from = messages.length;
       assert.equal(await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: 'kite', request: 'launch', name: 'IT big', log: big, stopOnEntry: true }), true);
@@ -192,7 +194,14 @@ describe('replay debugger in VS Code', function () {
       const end = ended();
       await vscode.debug.stopDebugging(session);
       await end;
+      // No session holds the log any more: a part opened now is made by the extension.
+      const readBefore = api.readHere;
+      const first = await vscode.workspace.openTextDocument(uri.with({ query: 'lines=1-10000' }));
+      assert.match(first.lineAt(0).text, /big/, 'line 1 names the run');
+      assert.match(first.getText(), /^ {4}#0 /m);
+      assert.equal(api.readHere, readBefore + 1, 'read by the extension once the session ended');
     } finally {
+      if (vscode.debug.activeDebugSession) await vscode.debug.stopDebugging(); // a failure above must not leave it to the next tests
       vscode.debug.removeBreakpoints(vscode.debug.breakpoints);
       rmSync(big, { force: true });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -6,6 +6,7 @@
 // that the monitor measured.
 //   KITE_IT_TIMELINE_EVENTS=1000000   the issue's size (default 20,000: CI runs this on every push)
 //   KITE_IT_CPU_PROF=/tmp/host.cpuprofile   also a CPU profile of the extension host over the window
+//   KITE_IT_HEAP_SNAPSHOT=/tmp/host.heapsnapshot   and a heap snapshot of it once the log is loaded
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteApi } from '../../src/extension/extension';
 import { LongTaskMonitor } from '../../src/extension/longTaskMonitor';
-import { startCpuProfile, type CpuProfiler } from './cpuProfile';
+import { startCpuProfile, writeHeapSnapshot, type CpuProfiler } from './cpuProfile';
 import { KITE_ID } from './extensionHelpers';
 import { streamRun, writeBigLog, type StreamingRun } from './loadProcesses';
 import { waitFor } from './waitFor';
@@ -59,6 +60,7 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
     const tw = performance.now();
     const events = await writeBigLog(big, EVENTS); // in a child process, before the measured window
     const writeS = (performance.now() - tw) / 1000;
+    const readHere = api.transcripts.readHere;
     const own = api.longTasks ? null : new LongTaskMonitor();
     const monitor = (api.longTasks ?? own) as LongTaskMonitor;
     let profile: CpuProfiler | null = null;
@@ -86,6 +88,8 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       await vscode.commands.executeCommand('kite.openTimeline', big);
       await waitFor('every event of the big log in its tab', () => t.editorStates().find((s) => s.log === big && s.events === events), [t.onDidApply], LOAD_MS);
       const loadS = (performance.now() - t0) / 1000;
+      // The transcript came from the session's adapter, which holds the log's index: never indexed twice.
+      assert.equal(api.transcripts.readHere, readHere, 'the extension host read the big log for a transcript document');
       const stopS = (await stopped) / 1000;
       const session = vscode.debug.activeDebugSession;
       assert.ok(session && session.type === 'kite', 'a kite debug session is active');
@@ -94,11 +98,12 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       const r = monitor.report();
       reported = true;
       await profile.stop();
+      await writeHeapSnapshot(process.env.KITE_IT_HEAP_SNAPSHOT);
       const written = await run.stop();
       console.log(
         `      extension host while a ${events}-event timeline loaded (${loadS.toFixed(1)} s; log written outside the host in ${writeS.toFixed(1)} s), ${written} events streamed at 50/s and the debugger launched on the log (stopped on entry after ${stopS.toFixed(1)} s): ` +
           `longest task ${r.longestMs} ms (target <= 50 ms; CPU in it ${r.longest[0]?.cpuMs ?? 0} ms), ${r.over50} over 50 ms, next ${r.longest.slice(1, 5).map((s) => `${s.ms} (CPU ${s.cpuMs})`).join(', ')} ms; ` +
-          `event loop delay max ${r.delayMaxMs} ms, p99 ${r.delayP99Ms} ms; garbage collection: longest pause ${r.gc.longestMs} ms, ${r.gc.over50} over 50 ms, ${r.gc.totalMs} ms in all; ${r.samples} samples over ${r.seconds} s${own ? '' : ' (KITE_LONG_TASK_LOG monitor)'}`,
+          `event loop delay max ${r.delayMaxMs} ms, p99 ${r.delayP99Ms} ms; garbage collection: longest pause ${r.gc.longestMs} ms, ${r.gc.over50} over 50 ms, ${r.gc.totalMs} ms in all; heap used at most ${r.heapMaxMB} MB; ${r.samples} samples over ${r.seconds} s${own ? '' : ' (KITE_LONG_TASK_LOG monitor)'}`,
       );
       assert.ok(r.samples > 10, `the monitor measured only ${r.samples} ticks`);
       // The view kept up with the stream meanwhile: it ends up holding every streamed event. (A view

@@ -9,13 +9,16 @@ import type { RunLogFolders } from '../runLogFolders';
 import { activeLog, parseReplayArg, pickRun, rootOfLog } from './runLogs';
 import { DEBUG_TYPE, TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
 import { WriteDocuments, writeDocUri } from './writeDocuments';
+import { ReplaySessions } from './replaySessions';
 import { adapterRunsOutOfProcess } from '../../harness/replay/adapterPlacement';
 import { WRITE_DOC_SCHEME } from '../../harness/replay/writeSnapshot';
 
-export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders): void {
+export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders): TranscriptDocuments {
   const adapterJs = context.asAbsolutePath('dist/debugAdapter.js');
-  const transcripts = new TranscriptDocuments();
+  const sessions = new ReplaySessions((log) => transcripts.refresh(log));
+  const transcripts = new TranscriptDocuments(sessions);
   context.subscriptions.push(
+    sessions,
     transcripts,
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
     vscode.workspace.registerTextDocumentContentProvider(WRITE_DOC_SCHEME, new WriteDocuments()),
@@ -33,6 +36,7 @@ export function registerReplayDebugger(context: vscode.ExtensionContext, folders
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new ReplayConfigurationProvider(folders)),
     vscode.commands.registerCommand('kite.replayInDebugger', (arg?: unknown) => replayInDebugger(folders, arg)),
   );
+  return transcripts;
 }
 
 /** Start a replay session; resolves false (after telling the person) when there is no log. */

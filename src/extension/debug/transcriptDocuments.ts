@@ -1,9 +1,11 @@
 // Virtual documents for run transcripts: `kite-transcript:<log path>.kite-transcript` (a huge
 // log's in windows: `?lines=FROM-TO`). The debug adapter names these URIs in its stack frames;
 // this provider renders the same text from the same log (transcript.ts is pure), so breakpoints
-// and highlighted lines always line up.
+// and highlighted lines always line up. A log a replay session holds is rendered by that session's
+// adapter (replaySessions.ts): the extension host never indexes it a second time.
 import * as vscode from 'vscode';
 import { windowOfQuery, windowQuery, type TranscriptWindow } from '../../harness/replay/transcriptWindow';
+import type { ReplaySessions } from './replaySessions';
 
 /** The replay debugger's type (package.json `debuggers`). */
 export const DEBUG_TYPE = 'kite';
@@ -24,11 +26,19 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
   readonly onDidChange = this.changed.event;
   /** The documents made so far, per log: a log that grows re-renders each of its windows. */
   private readonly made = new Map<string, Set<string>>();
+  /** Documents this extension host made by reading the log itself (a test hook: a log a replay
+   *  session holds is not read here). */
+  readHere = 0;
+
+  constructor(private readonly sessions: Pick<ReplaySessions, 'transcript'> | null = null) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const log = logPathOfTranscript(uri);
     const window = windowOfQuery(uri.query);
     this.made.set(log, (this.made.get(log) ?? new Set()).add(uri.toString()));
+    const served = await this.sessions?.transcript(log, uri);
+    if (typeof served === 'string') return served;
+    this.readHere++;
     try {
       // Loaded on the first transcript, not at activation (the reader pulls in the zod schemas).
       // Read lazily and built in slices (transcriptDocument.ts): the host's loop keeps answering.

@@ -14,6 +14,7 @@ import {
   type TimelineSource,
 } from '../../harness/protocol/webviewMessages';
 import { LogTailer, type TailBatch, type TailerEvent } from '../../harness/events/logTailer';
+import { pack } from '../../harness/protocol/packedMessage';
 import type { ActionSource, RowActions } from './rowActions';
 import { timelineHtml, makeNonce } from './timelineHtml';
 import { WriteIndex } from '../../harness/events/writeResolver';
@@ -167,9 +168,10 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     void this.webview.postMessage(msg);
   }
 
-  /** Posts a batch of events; resolves when the page took it (false when it could not). */
+  /** Posts a batch of events, packed (one buffer for VS Code to copy, not a value tree to walk);
+   *  resolves when the page took it (false when it could not). */
   private postBatch(msg: HostMessage): Promise<unknown> {
-    return Promise.resolve(this.webview.postMessage(msg)).catch(() => false);
+    return Promise.resolve(this.webview.postMessage(pack(msg))).catch(() => false);
   }
 
   /** Resolves once at most IN_FLIGHT batch messages are on their way to the page. */

@@ -4,7 +4,7 @@
 // back on demand (raw event, full output, diff) while memory stays small. No 'vscode' here.
 // A call's arguments stored as a reference (protocol/argsRef.ts) are resolved in the batches as
 // they stream by, and on demand (event()) by re-reading the line of the call's model event (or
-// approval): the tailer keeps which seq holds each call's arguments, not the arguments.
+// approval): the tailer keeps the seqs of model events and edited approvals, not the arguments.
 import { watch, type FSWatcher } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -12,7 +12,7 @@ import { ArgsRefResolver, canonicalJson, isRefEvent, resolveArgsRef, type ArgsRe
 import type { KiteEvent } from '../protocol/events';
 import { LogLineParser, parseEventLine, type LogProblem, type Validation } from '../protocol/parse';
 import { sha256 } from '../tools/hash';
-import { expectedEvents, f64 } from './growArray';
+import { expectedEvents, f64, type Grow } from './growArray';
 
 export interface TailBatch {
   events: KiteEvent[];
@@ -78,8 +78,12 @@ export class LogTailer {
   /** dev:ino of the file first opened: a path now naming another file was rotated or replaced. */
   private identity: string | null = null;
   private readonly refs = new ArgsRefResolver(sha256);
-  /** Call id -> seq of the model event holding its tool_use, and of its edited approval. */
-  private readonly argsSeq = { model: new Map<string, number>(), approval: new Map<string, number>() };
+  /** Seqs of the model events, in file order: a reference "in: model" names the latest one before
+   *  its line (protocol/argsRef.ts). A number per model event, not a map entry per tool call: a 1M
+   *  event log has ~160k calls, heap objects every major collection on the extension host traced. */
+  private readonly modelSeqs = f64();
+  /** Call id -> seq of its edited approval (rare: only edits are referenced). */
+  private readonly editedApproval = new Map<string, number>();
 
   constructor(
     readonly path: string,
@@ -132,13 +136,7 @@ export class LogTailer {
 
   /** The exact text of the line of event `seq` (null if unknown). */
   async rawLine(seq: number): Promise<string | null> {
-    let lo = 0;
-    let hi = this.seqs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.seqs.get(mid) < seq) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstAtLeast(this.seqs, seq);
     if (lo >= this.seqs.length || this.seqs.get(lo) !== seq) return null;
     const start = this.starts.get(lo);
     const length = this.ends.get(lo) - start;
@@ -161,13 +159,18 @@ export class LogTailer {
     const e = r.event;
     const ref = isRefEvent(e) ? e.args_ref : undefined;
     if (!isRefEvent(e) || !ref) return e;
-    const target = await this.referenced(ref);
+    const target = await this.referenced(ref, seq);
     resolveArgsRef(e, 0, () => target); // a bad reference was reported when its line streamed by: args stay unknown
     return e;
   }
 
-  private async referenced(ref: ArgsRef): Promise<{ value: unknown; sha256: string; line: number } | null> {
-    const seq = this.argsSeq[ref.in].get(ref.call);
+  /** What `ref`, in the event `at`, names: a call of the latest model event before it, or that
+   *  call's edited approval after that model event (as ArgsRefResolver resolves it streaming). */
+  private async referenced(ref: ArgsRef, at: number): Promise<{ value: unknown; sha256: string; line: number } | null> {
+    const m = firstAtLeast(this.modelSeqs, at) - 1;
+    const modelSeq = m >= 0 ? this.modelSeqs.get(m) : -1;
+    const edited = this.editedApproval.get(ref.call);
+    const seq = ref.in === 'model' ? (m >= 0 ? modelSeq : undefined) : edited !== undefined && edited > modelSeq && edited < at ? edited : undefined;
     const raw = seq === undefined ? null : await this.rawLine(seq);
     const r = raw === null ? null : parseEventLine(raw, 0);
     if (!r?.ok) return null;
@@ -294,8 +297,8 @@ export class LogTailer {
       this.seqs.push(e.seq);
       this.starts.push(base + from);
       this.ends.push(base + nl);
-      if (e.kind === 'model') for (const b of e.content) if (b.type === 'tool_use') this.argsSeq.model.set(b.id, e.seq);
-      if (e.kind === 'approval' && e.decision === 'edit') this.argsSeq.approval.set(e.id, e.seq);
+      if (e.kind === 'model') this.modelSeqs.push(e.seq);
+      if (e.kind === 'approval' && e.decision === 'edit') this.editedApproval.set(e.id, e.seq);
       const badRef = this.refs.event(e, this.line);
       if (badRef) batch.problems.push(badRef);
       batch.events.push(e);
@@ -308,5 +311,17 @@ export class LogTailer {
 
 /** Lines read before the tables are sized for the whole log (enough to judge its bytes per event). */
 const SIZE_AFTER = 1000;
+
+/** The first index whose value is >= `v` in an increasing table (its length when none is). */
+function firstAtLeast(table: Grow<Float64Array>, v: number): number {
+  let lo = 0;
+  let hi = table.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (table.get(mid) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

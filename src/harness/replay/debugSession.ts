@@ -3,6 +3,7 @@
 // step through a past run. Source = the generated transcript; the current event is the current line.
 import {
   Breakpoint,
+  Event,
   InitializedEvent,
   LoggingDebugSession,
   OutputEvent,
@@ -25,9 +26,10 @@ import { indexNeedOf } from './indexWaits';
 import type { LogProblem } from '../protocol/parse';
 import { DapError, openErrorOf } from './dapErrors';
 import { TranscriptLocator, type TranscriptWindow } from './transcriptSource';
+import { LOG_PROBLEMS_EVENT } from './transcriptWindow';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS } from './scope';
-import { eventForLine, transcriptTextSliced, transcriptWindowText } from './transcript';
+import { eventForLine, transcriptTextSliced, transcriptWindowText, withLogProblems } from './transcript';
 import { VariableStore } from './variableStore';
 import { Inspector } from './inspector';
 import { WriteSources } from './writeSources';
@@ -78,6 +80,8 @@ export class KiteDebugSession extends LoggingDebugSession {
   private pendingFunctionBps: DebugProtocol.FunctionBreakpoint[] | null = null;
   private readonly vars = new VariableStore();
   private readonly opened: OpenedReplay[] = [];
+  /** Each opened log's problems found so far: served below its transcript, as the extension's document shows them. */
+  private readonly problemsOf = new Map<string, LogProblem[]>();
   private readonly transcript: TranscriptLocator;
   private readonly writes: WriteSources;
   private readonly inspector = new Inspector(this.vars, {
@@ -227,7 +231,10 @@ export class KiteDebugSession extends LoggingDebugSession {
   /** Read a log into a runtime, or answer the launch with an error naming the problem. */
   private async open(response: DebugProtocol.Response, log: string): Promise<OpenedReplay | null> {
     try {
-      const skipped = (p: LogProblem) => this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
+      const skipped = (p: LogProblem) => {
+        this.noteProblem(log, p);
+        this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message} (line skipped)\n`, 'important'));
+      };
       const opened = await openReplay(log, {
         onOutput: (text, i) => this.logpointOutput(text, i),
         onProblem: (p) => this.laterProblem(log, p),
@@ -256,8 +263,17 @@ export class KiteDebugSession extends LoggingDebugSession {
 
   /** A problem found after launch: a line first parsed when shown, or the background chain check. */
   private laterProblem(log: string, p: LogProblem): void {
+    this.noteProblem(log, p);
     const what = p.chain ? '' : ' (shown as an unreadable_line warning)';
     this.sendEvent(new OutputEvent(`${log}:${p.line}: ${p.message}${what}\n`, 'important'));
+  }
+
+  /** Kept for the transcript's text; the client hears that it changed (a document of it shown is stale). */
+  private noteProblem(log: string, p: LogProblem): void {
+    const list = this.problemsOf.get(log) ?? [];
+    list.push(p);
+    this.problemsOf.set(log, list);
+    this.sendEvent(new Event(LOG_PROBLEMS_EVENT, { log, count: list.length }));
   }
 
   /** The hash chain of lazily read logs, checked after the first stop without holding up requests. */
@@ -546,8 +562,9 @@ export class KiteDebugSession extends LoggingDebugSession {
     if (window === undefined) return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
     // Built in slices, outside the request queue: stepping goes on while a big transcript is made.
     const text = window === null ? transcriptTextSliced(rt.transcript) : transcriptWindowText(rt.transcript, this.transcript.linesOf(window));
+    const log = this.logPath;
     void text.then((content) => {
-      response.body = { content, mimeType: 'text/x-kite-transcript' };
+      response.body = { content: withLogProblems(content, this.problemsOf.get(log) ?? []), mimeType: 'text/x-kite-transcript' };
       this.sendResponse(response);
     });
   }

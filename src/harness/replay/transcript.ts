@@ -3,6 +3,7 @@
 // line per event under it. Lines are 1-based. Pure: the extension's content provider and the
 // debug adapter build the same text from the same events, so line numbers always agree.
 import type { EventOf, KiteEvent } from '../protocol/events';
+import type { LogProblem } from '../protocol/parse';
 import { EventIndex } from './eventIndex';
 import type { EventList } from './eventList';
 import { i32 } from '../events/growArray';
@@ -181,6 +182,13 @@ function slicePacer(ms = 8): { due(l: number): boolean; yield(): Promise<void> }
       since = performance.now();
     },
   };
+}
+
+/** A transcript document as shown: the text, then the log's problems below it (shifting no line). */
+export function withLogProblems(text: string, problems: readonly LogProblem[]): string {
+  if (!problems.length) return text;
+  const sorted = [...problems].sort((a, b) => a.line - b.line);
+  return `${text}\n${sorted.map((p) => `! line ${p.line} of the log skipped: ${p.message}`).join('\n')}\n`;
 }
 
 /**

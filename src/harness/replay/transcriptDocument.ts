@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { readLog, runIdOf, type LogProblem } from '../events/reader';
 import { openLazyLog, verifyChain, type LazyLog } from './lazyLog';
-import { buildTranscript, transcriptOfSliced, transcriptTextSliced, transcriptWindowText, type Transcript } from './transcript';
+import { buildTranscript, transcriptOfSliced, transcriptTextSliced, transcriptWindowText, withLogProblems, type Transcript } from './transcript';
 import type { TranscriptWindow } from './transcriptWindow';
 
 interface IndexedLog {
@@ -45,7 +45,7 @@ async function indexLog(log: string, size: number, mtimeMs: number): Promise<Ind
     lazy.log.close();
     throw e;
   }
-  const problems = [...lazy.problems, ...later].sort((a, b) => a.line - b.line);
+  const problems = [...lazy.problems, ...later];
   return { log, size, mtimeMs, transcript: await transcriptOfSliced(lazy.index, runIdOf(log)), problems, lazy: lazy.log };
 }
 
@@ -74,7 +74,7 @@ async function indexed(log: string): Promise<IndexedLog> {
 export async function transcriptDocumentText(log: string, window: TranscriptWindow | null = null): Promise<string> {
   const { transcript, problems } = await indexed(log);
   const text = window ? await transcriptWindowText(transcript, window) : await transcriptTextSliced(transcript);
-  return problems.length ? `${text}\n${problems.map((p) => `! line ${p.line} of the log skipped: ${p.message}`).join('\n')}\n` : text;
+  return withLogProblems(text, problems);
 }
 
 /** Lets go of the kept index now (the extension deactivating; tests). */

@@ -28,3 +28,7 @@ export function windowLabel(w: TranscriptWindow): string {
   // Not toLocaleString: loading Intl's locale data held the loop ~20 ms on the first window.
   return `lines ${thousands(w.from)}–${thousands(w.to)}`;
 }
+
+/** The adapter's custom DAP event when it found another problem in a log (body: `{ log, count }`):
+ *  a transcript document of that log shown meanwhile lists its problems below the text, now stale. */
+export const LOG_PROBLEMS_EVENT = 'kiteLogProblems';

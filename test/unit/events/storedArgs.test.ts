@@ -12,7 +12,7 @@ import { EventWriter } from '../../../src/harness/events/writer';
 import { ArgsRefResolver, canonicalJson, resolveArgsRef, type ArgsRef } from '../../../src/harness/protocol/argsRef';
 import type { EventBody, KiteEvent } from '../../../src/harness/protocol/events';
 import { foldEvents } from '../../../src/harness/protocol/reducer';
-import { buildRun, ev, sha, TEST_KEPT, TEST_PROPOSED } from '../../helpers/events';
+import { buildRun, ev, RunBuilder, sha, TEST_KEPT, TEST_PROPOSED } from '../../helpers/events';
 import { tempDir } from '../loop/kit';
 
 const BIG = 'const x = 1;\n'.repeat(20_000); // 260 KB: stands for a large write
@@ -187,6 +187,32 @@ describe('a call’s arguments stored once', () => {
       const proposed = source.find((e) => e.kind === 'proposed' && e.id === 'toolu_02')!;
       const p = await tailer.event(proposed.seq);
       assert.deepEqual(p && bodyOf(p), bodyOf(proposed));
+      for (const e of source) assert.deepEqual(bodyOf((await tailer.event(e.seq))!), bodyOf(e), `event ${e.seq} (${e.kind}) read back`);
+    } finally {
+      tailer.dispose();
+    }
+  });
+
+  it('read back on demand, a call id used again in a later turn names the call of its own turn', async () => {
+    // Models reuse ids (a scripted or local model numbering its calls per reply): a reference
+    // names the latest model event before it, never a later reply's call with the same id.
+    const b = new RunBuilder('reuse').start();
+    b.turnWithCalls('First look.', [{ id: 'call_1', name: 'read_file', args: { path: 'a.txt' }, output: 'A' }], { input: 10, output: 5 });
+    b.turnWithCalls('Then the other.', [{ id: 'call_1', name: 'read_file', args: { path: 'b.txt' }, output: 'B' }], { input: 10, output: 5 });
+    const source = b.events();
+    const w = EventWriter.create(tempDir(), 'reuse', () => 0, new Redactor({}));
+    for (const e of source) w.append(bodyOf(e));
+    assert.ok(onDisk(w.path).filter((l) => l.args_ref !== undefined).length >= 4, 'the calls are stored as references');
+    const tailer = new LogTailer(w.path, () => undefined, { follow: false });
+    await tailer.start();
+    try {
+      const paths: unknown[] = [];
+      for (const e of source) {
+        const back = await tailer.event(e.seq);
+        assert.deepEqual(back && bodyOf(back), bodyOf(e), `event ${e.seq} (${e.kind}) read back`);
+        if (back?.kind === 'tool') paths.push((back.args as { path: string }).path);
+      }
+      assert.deepEqual(paths, ['a.txt', 'b.txt']);
     } finally {
       tailer.dispose();
     }

@@ -68,8 +68,10 @@ describe('long-task monitor: garbage collection', () => {
       }
       assert.ok(keep > 0);
       assert.ok(m.report().gc.totalMs > 0, 'no garbage collection seen');
+      assert.ok(m.report().heapMaxMB > 0, 'the heap in use was sampled');
       m.reset();
       assert.equal(m.report().gc.totalMs, 0);
+      assert.equal(m.report().heapMaxMB, 0, 'a reset forgets the heap sampled before');
     } finally {
       m.dispose();
     }
