@@ -111,17 +111,18 @@ export class TimelineApp {
   /** Validates and applies one message from the extension. */
   handle(raw: unknown): void {
     const unpacked = unpack(raw); // a history batch arrives packed (protocol/packedMessage.ts)
-    const parsed = 'message' in unpacked ? HostMessageSchema.safeParse(unpacked.message) : null;
-    if (!parsed?.success) {
-      // Not ours (or malformed): say so once, visibly, and keep the state.
-      const why = parsed ? describeIssues(parsed.error) : 'error' in unpacked ? unpacked.error : '';
-      this.statusMessage = `Ignored an invalid message from the extension — ${why}`;
-      this.scheduleFrame(false);
-      return;
-    }
+    if ('error' in unpacked) return this.ignore(unpacked.error);
+    const parsed = HostMessageSchema.safeParse(unpacked.message);
+    if (!parsed.success) return this.ignore(describeIssues(parsed.error));
     this.apply(parsed.data);
     const totals = { turns: this.store.totals.turns, tokens: this.store.totals.tokens, cost_usd: this.store.series.totalCost };
     this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.row(this.selectedRow)?.seq ?? null, totals });
+  }
+
+  /** A message not ours (or malformed): say so, visibly, and keep the state. */
+  private ignore(why: string): void {
+    this.statusMessage = `Ignored an invalid message from the extension — ${why}`;
+    this.scheduleFrame(false);
   }
 
   private apply(msg: HostMessage): void {

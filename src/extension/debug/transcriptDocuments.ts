@@ -30,13 +30,13 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
    *  session holds is not read here). */
   readHere = 0;
 
-  constructor(private readonly sessions: Pick<ReplaySessions, 'transcript'> | null = null) {}
+  constructor(private readonly sessions: Pick<ReplaySessions, 'transcript'>) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const log = logPathOfTranscript(uri);
     const window = windowOfQuery(uri.query);
     this.made.set(log, (this.made.get(log) ?? new Set()).add(uri.toString()));
-    const served = await this.sessions?.transcript(log, uri);
+    const served = await this.sessions.transcript(log, uri);
     if (typeof served === 'string') return served;
     this.readHere++;
     try {

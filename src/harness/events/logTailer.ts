@@ -169,8 +169,12 @@ export class LogTailer {
   private async referenced(ref: ArgsRef, at: number): Promise<{ value: unknown; sha256: string; line: number } | null> {
     const m = firstAtLeast(this.modelSeqs, at) - 1;
     const modelSeq = m >= 0 ? this.modelSeqs.get(m) : -1;
-    const edited = this.editedApproval.get(ref.call);
-    const seq = ref.in === 'model' ? (m >= 0 ? modelSeq : undefined) : edited !== undefined && edited > modelSeq && edited < at ? edited : undefined;
+    let seq: number | undefined;
+    if (ref.in === 'model') seq = m >= 0 ? modelSeq : undefined;
+    else {
+      const edited = this.editedApproval.get(ref.call);
+      seq = edited !== undefined && edited > modelSeq && edited < at ? edited : undefined;
+    }
     const raw = seq === undefined ? null : await this.rawLine(seq);
     const r = raw === null ? null : parseEventLine(raw, 0);
     if (!r?.ok) return null;

@@ -13,11 +13,10 @@ export interface PackedMessage {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The message packed (the buffer holds exactly its JSON: VS Code sends a view's whole buffer). */
+/** The message packed. The buffer holds exactly its JSON (VS Code sends a view's whole buffer;
+ *  TextEncoder.encode returns a fresh one of exactly the encoded length). */
 export function pack(message: object): PackedMessage {
-  const bytes = encoder.encode(JSON.stringify(message));
-  const json = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
-  return { type: 'packed', json: json as ArrayBuffer };
+  return { type: 'packed', json: encoder.encode(JSON.stringify(message)).buffer as ArrayBuffer };
 }
 
 /** A message as it arrived, unpacked when it was packed; `error` when its bytes are not JSON. */
