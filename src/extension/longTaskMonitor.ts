@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { getHeapStatistics } from 'node:v8';
 import { PerformanceObserver, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { sampleCpuWait, type CpuWaitSample } from './cpuWaitSampler';
 
 const TICK_MS = 10;
 const FLUSH_MS = 2000;
@@ -23,6 +24,11 @@ export interface Stall {
   /** CPU time the process used in that stretch (all its threads), ms: about `ms` when a task of
    *  ours held the loop, much less when the process was waiting for a CPU (a busy machine). */
   cpuMs: number;
+  /** Of the stretch, how long the loop's thread waited runnable for a CPU (other processes had
+   *  them), ms; null where the OS does not say. */
+  runQueueMs: number | null;
+  /** Machine-wide CPU time the hypervisor took from this machine's CPUs in it (10 ms steps), ms. */
+  stealMs: number | null;
 }
 
 export interface LongTaskReport {
@@ -51,6 +57,7 @@ export class LongTaskMonitor {
   private readonly histogram: IntervalHistogram;
   private last = performance.now();
   private lastCpu = process.cpuUsage();
+  private lastWait: CpuWaitSample | null = sampleCpuWait();
   private started = performance.now();
   private samples = 0;
   private over50 = 0;
@@ -84,6 +91,7 @@ export class LongTaskMonitor {
     this.samples = 0;
     this.over50 = 0;
     this.lastCpu = process.cpuUsage();
+    this.lastWait = sampleCpuWait();
     this.stalls = [];
     this.gc = { longestMs: 0, over50: 0, totalMs: 0 };
     this.heapMax = 0;
@@ -121,6 +129,9 @@ export class LongTaskMonitor {
     const cpu = process.cpuUsage();
     const cpuMs = Math.round((cpu.user - this.lastCpu.user + cpu.system - this.lastCpu.system) / 100) / 10;
     this.lastCpu = cpu;
+    const wait = sampleCpuWait();
+    const before = this.lastWait;
+    this.lastWait = wait;
     this.samples++;
     this.dirty = true;
     if (now - this.heapSampledAt >= HEAP_EVERY_MS) {
@@ -131,7 +142,9 @@ export class LongTaskMonitor {
     if (late > 50) this.over50++;
     const kept = this.stalls;
     if (kept.length < KEPT || late > (kept[kept.length - 1] as Stall).ms) {
-      kept.push({ ms: late, at: new Date().toISOString(), cpuMs });
+      const runQueueMs = wait && before ? Math.round((wait.runQueueNs - before.runQueueNs) / 1e5) / 10 : null;
+      const stealMs = wait && before ? wait.stealMs - before.stealMs : null;
+      kept.push({ ms: late, at: new Date().toISOString(), cpuMs, runQueueMs, stealMs });
       kept.sort((a, b) => b.ms - a.ms);
       if (kept.length > KEPT) kept.pop();
     }

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { LongTaskMonitor, longTaskMonitorFromEnv, type LongTaskReport } from '../../../src/extension/longTaskMonitor';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -72,6 +74,47 @@ describe('long-task monitor: garbage collection', () => {
       m.reset();
       assert.equal(m.report().gc.totalMs, 0);
       assert.equal(m.report().heapMaxMB, 0, 'a reset forgets the heap sampled before');
+    } finally {
+      m.dispose();
+    }
+  });
+});
+
+describe('long-task monitor: why a stall held no CPU', () => {
+  // A process pinned to one CPU shared with two busy loops: its 200 ms task runs about a third of
+  // the time, so most of the stall is the loop's thread waiting for that CPU — the case of a busy
+  // two-core machine, where a stall is long although the host did little in it.
+  it('says how long the loop waited for a CPU in a stall', async function () {
+    this.timeout(20_000);
+    const busy = [0, 1].map(() => spawn('taskset', ['-c', '0', process.execPath, '-e', 'for(;;);'], { stdio: 'ignore' }));
+    try {
+      const script = `
+        const { LongTaskMonitor } = require(${JSON.stringify(join(__dirname, '../../../src/extension/longTaskMonitor.ts'))});
+        const m = new LongTaskMonitor();
+        setTimeout(() => {
+          const end = performance.now() + 200;
+          while (performance.now() < end);
+          setTimeout(() => { console.log(JSON.stringify(m.report().longest[0])); m.dispose(); }, 30);
+        }, 50);`;
+      const { stdout } = await promisify(execFile)('taskset', ['-c', '0', process.execPath, '--import=tsx', '-e', script], { encoding: 'utf8' });
+      const stall = JSON.parse(stdout) as LongTaskReport['longest'][number];
+      assert.ok(stall.ms >= 150, `stall ${stall.ms} ms`);
+      assert.ok(stall.runQueueMs !== null && stall.runQueueMs >= 60, `waited for a CPU ${stall.runQueueMs} ms of ${stall.ms}`);
+      assert.ok(stall.cpuMs < stall.ms - 40, `CPU ${stall.cpuMs} ms of ${stall.ms}: the rest was waiting`);
+      assert.notEqual(stall.stealMs, null);
+    } finally {
+      for (const b of busy) b.kill();
+    }
+  });
+
+  it('an uncontended task waits little', async () => {
+    const m = new LongTaskMonitor();
+    try {
+      await sleep(20);
+      hold(150);
+      await sleep(30);
+      const stall = m.report().longest[0]!;
+      assert.ok(stall.runQueueMs !== null && stall.runQueueMs < stall.ms / 2, `waited ${stall.runQueueMs} ms of ${stall.ms}`);
     } finally {
       m.dispose();
     }
