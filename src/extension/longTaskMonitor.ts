@@ -8,8 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { getHeapStatistics } from 'node:v8';
-import { PerformanceObserver, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
-import { sampleCpuWait, type CpuWaitSample } from './cpuWaitSampler';
+import { PerformanceObserver, constants as perfConstants, monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
+import { CpuWaitSampler, type CpuWaitSample } from './cpuWaitSampler';
 
 const TICK_MS = 10;
 const FLUSH_MS = 2000;
@@ -46,10 +46,30 @@ export interface LongTaskReport {
   /** Seconds measured. */
   seconds: number;
   /** Garbage collection pauses meanwhile (a stall as long as one was likely that pause). */
-  gc: { longestMs: number; over50: number; totalMs: number };
+  gc: GcPauses;
   /** The most JavaScript heap in use (sampled each second), MB: a collection's pauses grow with it. */
   heapMaxMB: number;
 }
+
+export interface GcPauses {
+  longestMs: number;
+  over50: number;
+  totalMs: number;
+  /** Pauses over 50 ms by collection: `major` (mark-compact of the whole heap, grows with what the
+   *  heap keeps), `minor` (scavenge of new objects, grows with what survives), others. */
+  over50By: Partial<Record<GcKind, number>>;
+}
+
+type GcKind = 'major' | 'minor' | 'incremental' | 'weakcb' | 'other';
+
+const GC_KINDS: Record<number, GcKind> = {
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+const noPauses = (): GcPauses => ({ longestMs: 0, over50: 0, totalMs: 0, over50By: {} });
 
 export class LongTaskMonitor {
   private readonly timer: NodeJS.Timeout;
@@ -57,14 +77,15 @@ export class LongTaskMonitor {
   private readonly histogram: IntervalHistogram;
   private last = performance.now();
   private lastCpu = process.cpuUsage();
-  private lastWait: CpuWaitSample | null = sampleCpuWait();
+  private readonly waits = new CpuWaitSampler();
+  private lastWait: CpuWaitSample | null = this.waits.sample();
   private started = performance.now();
   private samples = 0;
   private over50 = 0;
   private stalls: Stall[] = [];
   private dirty = false;
   private readonly gcObserver: PerformanceObserver;
-  private gc = { longestMs: 0, over50: 0, totalMs: 0 };
+  private gc = noPauses();
   private heapMax = 0;
   private heapSampledAt = 0;
 
@@ -74,7 +95,11 @@ export class LongTaskMonitor {
     this.gcObserver = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         this.gc.longestMs = Math.max(this.gc.longestMs, Math.round(e.duration * 10) / 10);
-        if (e.duration > 50) this.gc.over50++;
+        if (e.duration > 50) {
+          this.gc.over50++;
+          const kind = GC_KINDS[((e as { detail?: { kind?: number } }).detail)?.kind ?? -1] ?? 'other';
+          this.gc.over50By[kind] = (this.gc.over50By[kind] ?? 0) + 1;
+        }
         this.gc.totalMs = Math.round((this.gc.totalMs + e.duration) * 10) / 10;
       }
     });
@@ -91,9 +116,9 @@ export class LongTaskMonitor {
     this.samples = 0;
     this.over50 = 0;
     this.lastCpu = process.cpuUsage();
-    this.lastWait = sampleCpuWait();
+    this.lastWait = this.waits.sample();
     this.stalls = [];
-    this.gc = { longestMs: 0, over50: 0, totalMs: 0 };
+    this.gc = noPauses();
     this.heapMax = 0;
     this.histogram.reset();
     this.dirty = true;
@@ -109,7 +134,7 @@ export class LongTaskMonitor {
       delayMaxMs: this.samples ? ms(this.histogram.max) : 0,
       delayP99Ms: this.samples ? ms(this.histogram.percentile(99)) : 0,
       seconds: Math.round((performance.now() - this.started) / 100) / 10,
-      gc: { ...this.gc },
+      gc: { ...this.gc, over50By: { ...this.gc.over50By } },
       heapMaxMB: Math.round(this.heapMax / 2 ** 20),
     };
   }
@@ -119,6 +144,7 @@ export class LongTaskMonitor {
     if (this.flusher) clearInterval(this.flusher);
     this.histogram.disable();
     this.gcObserver.disconnect();
+    this.waits.dispose();
     if (this.file) writeFileSync(this.file, JSON.stringify(this.report(), null, 2));
   }
 
@@ -129,7 +155,7 @@ export class LongTaskMonitor {
     const cpu = process.cpuUsage();
     const cpuMs = Math.round((cpu.user - this.lastCpu.user + cpu.system - this.lastCpu.system) / 100) / 10;
     this.lastCpu = cpu;
-    const wait = sampleCpuWait();
+    const wait = this.waits.sample();
     const before = this.lastWait;
     this.lastWait = wait;
     this.samples++;

@@ -109,9 +109,18 @@ const CLIP_MARK = /… \[(\d+) characters in all\]$/;
  * A copy of the event whose long strings are cut to `max` characters plus a marker naming the
  * full length ("… [12345 characters in all]"): a 100,000-event run stays small in the webview,
  * and "open output / raw / diff" read the full event from the log. Still a valid event.
+ * Without its chain link (`prev`): the page never reads it, and its 64 hex characters are a
+ * seventh of what a big timeline sends — the bytes VS Code compresses worst, on the extension
+ * host, for the socket to the window. The log keeps it; "open raw" shows it.
  */
 export function trimEventForView<E>(event: E, max = VIEW_TEXT_LIMIT): E {
-  return trimValue(event, max, 0) as E;
+  return withoutChainLink(trimValue(event, max, 0)) as E;
+}
+
+function withoutChainLink(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || !Object.hasOwn(v, 'prev')) return v;
+  const { prev: _prev, ...rest } = v as Record<string, unknown>;
+  return rest;
 }
 
 /** Tool arguments repeat in up to five events per call and the view only summarizes them. */

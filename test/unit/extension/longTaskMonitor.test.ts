@@ -71,6 +71,8 @@ describe('long-task monitor: garbage collection', () => {
       assert.ok(keep > 0);
       assert.ok(m.report().gc.totalMs > 0, 'no garbage collection seen');
       assert.ok(m.report().heapMaxMB > 0, 'the heap in use was sampled');
+      const { over50, over50By } = m.report().gc;
+      assert.equal(Object.values(over50By).reduce((a, b) => a + b, 0), over50, 'every long pause is counted under its kind');
       m.reset();
       assert.equal(m.report().gc.totalMs, 0);
       assert.equal(m.report().heapMaxMB, 0, 'a reset forgets the heap sampled before');

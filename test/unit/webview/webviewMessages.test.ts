@@ -52,4 +52,14 @@ describe('extension ⇄ webview messages', () => {
     const small = ev.tool();
     assert.equal(trimEventForView(small), small, 'an event without long strings is not copied');
   });
+
+  it("leaves the chain link out (the page never reads it; the log keeps it) and nothing else", () => {
+    const linked = { ...ev.tool({ output: 'short' }), prev: 'a'.repeat(64) };
+    const t = trimEventForView(linked);
+    assert.ok(EventSchema.safeParse(t).success);
+    assert.equal('prev' in t, false);
+    const { prev: _prev, ...rest } = linked;
+    assert.deepEqual(t, rest);
+    assert.equal(linked.prev, 'a'.repeat(64), 'the original keeps it');
+  });
 });
