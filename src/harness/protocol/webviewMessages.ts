@@ -114,12 +114,11 @@ const CLIP_MARK = /… \[(\d+) characters in all\]$/;
  * host, for the socket to the window. The log keeps it; "open raw" shows it.
  */
 export function trimEventForView<E>(event: E, max = VIEW_TEXT_LIMIT): E {
-  return withoutChainLink(trimValue(event, max, 0)) as E;
+  return trimValue(event, max, 0) as E;
 }
 
-function withoutChainLink(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null || !Object.hasOwn(v, 'prev')) return v;
-  const { prev: _prev, ...rest } = v as Record<string, unknown>;
+function withoutChainLink(event: Record<string, unknown>): Record<string, unknown> {
+  const { prev: _prev, ...rest } = event;
   return rest;
 }
 
@@ -142,9 +141,11 @@ function trimValue(v: unknown, max: number, depth: number): unknown {
     return out ?? v;
   }
   const o = v as Record<string, unknown>;
-  let copy: Record<string, unknown> | null = null;
+  // The event itself: copied once, without its chain link (see trimEventForView).
+  const linked = depth === 0 && Object.hasOwn(o, 'prev');
+  let copy: Record<string, unknown> | null = linked ? withoutChainLink(o) : null;
   for (const k in o) {
-    if (!Object.hasOwn(o, k)) continue;
+    if (!Object.hasOwn(o, k) || (linked && k === 'prev')) continue;
     const x = o[k];
     const y = trimValue(x, ARG_KEYS.has(k) ? Math.min(max, VIEW_ARG_LIMIT) : max, depth + 1);
     if (y !== x) (copy ??= { ...o })[k] = y;
