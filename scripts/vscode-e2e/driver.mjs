@@ -69,6 +69,26 @@ async function launch() {
   });
 }
 
+/**
+ * KITE_IT_PAGE_CPU_PROF=FILE: a CPU profile of the window's renderer (the workbench and, in the same
+ * process, the webviews) over the whole stage, written to FILE — what the page's side costs while
+ * the extension host is measured (timelineLoad.test).
+ */
+async function startPageProfile(page, file) {
+  if (!file) return null;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+  await cdp.send('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      log('page CPU profile written to', file);
+    },
+  };
+}
+
 function writeCounts(file, counts) {
   if (file) writeFileSync(file, JSON.stringify(counts));
 }
@@ -97,10 +117,12 @@ async function runTests(args) {
     page.on('pageerror', (e) => log('pageerror:', e.message));
     const url = workbenchUrl(args.url, args.folder, payload);
     log('opening', url);
+    const profiler = await startPageProfile(page, process.env.KITE_IT_PAGE_CPU_PROF);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     let timer;
     const result = await Promise.race([finished, new Promise((r) => { timer = setTimeout(() => r('timeout'), timeout); })]);
     clearTimeout(timer);
+    await profiler?.stop();
     if (result === 'timeout') {
       log(`TIMEOUT: the suite did not finish within ${timeout} ms`);
       if (args.out) await page.screenshot({ path: resolve(args.out, 'integration-timeout.png') }).catch(() => {});

@@ -96,7 +96,7 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       await waitFor('every event of the big log in its tab', () => t.editorStates().find((s) => s.log === big && s.events === events), [t.onDidApply], LOAD_MS);
       const loadS = (performance.now() - t0) / 1000;
       // The transcript came from the session's adapter, which holds the log's index: never indexed twice.
-      assert.equal(api.transcripts.readHere, readHere, 'the extension host read the big log for a transcript document');
+      assert.equal(api.transcripts.readHere, readHere, `the extension host read the big log for a transcript document: ${api.transcripts.whyReadHere.join(' | ')}`);
       const stopS = (await stopped) / 1000;
       const session = vscode.debug.activeDebugSession;
       assert.ok(session && session.type === 'kite', 'a kite debug session is active');

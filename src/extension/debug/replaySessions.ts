@@ -65,19 +65,22 @@ export class ReplaySessions implements vscode.Disposable {
     ];
   }
 
-  /** The text a replay session of `log` serves for this document, or null (no such session, or it could not). */
-  async transcript(log: string, uri: vscode.Uri): Promise<string | null> {
+  /** The text a replay session of `log` serves for this document, or why none did (the caller then reads the log itself). */
+  async transcript(log: string, uri: vscode.Uri): Promise<{ text: string } | { why: string }> {
+    const whys: string[] = [];
     // The latest session first: the one whose frames VS Code is showing now.
     for (const { session, log: replayed } of [...this.logOf.values()].reverse()) {
       if (replayed !== log) continue;
       try {
         const r = (await within(this.answerMs, session.customRequest('source', { source: { path: uri.toString() } }))) as { content?: unknown } | undefined;
-        if (typeof r?.content === 'string') return r.content;
-      } catch {
-        // The session ended meanwhile, or the window is not one it made: the caller reads the log itself.
+        if (typeof r?.content === 'string') return { text: r.content };
+        whys.push(r === undefined ? `session "${session.name}" did not answer within ${this.answerMs} ms` : `session "${session.name}" answered without text`);
+      } catch (e) {
+        // The session ended meanwhile, or the window is not one it made.
+        whys.push(`session "${session.name}" could not: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    return null;
+    return { why: whys.join('; ') || 'no replay session that has stopped holds this log' };
   }
 
   dispose(): void {

@@ -29,6 +29,8 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
   /** Documents this extension host made by reading the log itself (a test hook: a log a replay
    *  session holds is not read here). */
   readHere = 0;
+  /** Why, for the last few of them (no session held the log, or it did not answer in time). */
+  readonly whyReadHere: string[] = [];
 
   constructor(private readonly sessions: Pick<ReplaySessions, 'transcript'>) {}
 
@@ -37,8 +39,10 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
     const window = windowOfQuery(uri.query);
     this.made.set(log, (this.made.get(log) ?? new Set()).add(uri.toString()));
     const served = await this.sessions.transcript(log, uri);
-    if (typeof served === 'string') return served;
+    if ('text' in served) return served.text;
     this.readHere++;
+    this.whyReadHere.push(`${uri.toString()}: ${served.why}`);
+    if (this.whyReadHere.length > 5) this.whyReadHere.shift();
     try {
       // Loaded on the first transcript, not at activation (the reader pulls in the zod schemas).
       // Read lazily and built in slices (transcriptDocument.ts): the host's loop keeps answering.
