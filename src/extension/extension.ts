@@ -23,7 +23,7 @@ export interface KiteApi {
   /** The event-loop stall monitor KITE_LONG_TASK_LOG=FILE turned on (null: not asked for). */
   longTasks: LongTaskMonitor | null;
   /** The transcript documents (test hook: how many this host made by reading the log itself). */
-  transcripts: Pick<TranscriptDocuments, 'readHere' | 'whyReadHere'>;
+  transcripts: Pick<TranscriptDocuments, 'readHere' | 'whyReadHere' | 'slowestServedMs'>;
 }
 
 export function activate(context: vscode.ExtensionContext): KiteApi {

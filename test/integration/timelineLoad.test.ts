@@ -110,7 +110,7 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       console.log(
         `      extension host while a ${events}-event timeline loaded (${loadS.toFixed(1)} s; log written outside the host in ${writeS.toFixed(1)} s), ${written} events streamed at 50/s and the debugger launched on the log (stopped on entry after ${stopS.toFixed(1)} s): ` +
           `longest task ${r.longestMs} ms (target <= 50 ms; ${inIt(r.longest[0])}), ${r.over50} over 50 ms, next ${r.longest.slice(1, 5).map((s) => `${s.ms} (${inIt(s)})`).join(', ')} ms; ` +
-          `event loop delay max ${r.delayMaxMs} ms, p99 ${r.delayP99Ms} ms; garbage collection: longest pause ${r.gc.longestMs} ms, ${r.gc.over50} over 50 ms ${JSON.stringify(r.gc.over50By)}, ${r.gc.totalMs} ms in all; heap used at most ${r.heapMaxMB} MB; ${r.samples} samples over ${r.seconds} s${own ? '' : ' (KITE_LONG_TASK_LOG monitor)'}`,
+          `event loop delay max ${r.delayMaxMs} ms, p99 ${r.delayP99Ms} ms; garbage collection: longest pause ${r.gc.longestMs} ms, ${r.gc.over50} over 50 ms ${JSON.stringify(r.gc.over50By)}, ${r.gc.totalMs} ms in all; heap used at most ${r.heapMaxMB} MB; transcript served by the adapter in at most ${api.transcripts.slowestServedMs} ms; ${r.samples} samples over ${r.seconds} s${own ? '' : ' (KITE_LONG_TASK_LOG monitor)'}`,
       );
       assert.ok(r.samples > 10, `the monitor measured only ${r.samples} ticks`);
       // The view kept up with the stream meanwhile: it ends up holding every streamed event. (A view

@@ -25,8 +25,11 @@ export class ReplaySessions implements vscode.Disposable {
 
   constructor(
     onProblems: (log: string) => void,
-    /** A session that has not answered by then (busy, or stuck) is not waited for: the log is read here. */
-    private readonly answerMs = 15_000,
+    /** A session that has not answered by then (stuck) is not waited for: the log is read here.
+     *  Long, because reading a log this big here costs the extension host far more than waiting:
+     *  with a 1M-event timeline loading on two busy cores, the adapter's answer to the first
+     *  window's `source` request (through VS Code's window) took over 15 s in 3 of 7 runs. */
+    private readonly answerMs = 60_000,
   ) {
     this.subscriptions = [
       vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
@@ -66,14 +69,15 @@ export class ReplaySessions implements vscode.Disposable {
   }
 
   /** The text a replay session of `log` serves for this document, or why none did (the caller then reads the log itself). */
-  async transcript(log: string, uri: vscode.Uri): Promise<{ text: string } | { why: string }> {
+  async transcript(log: string, uri: vscode.Uri): Promise<{ text: string; ms: number } | { why: string }> {
     const whys: string[] = [];
+    const t0 = performance.now();
     // The latest session first: the one whose frames VS Code is showing now.
     for (const { session, log: replayed } of [...this.logOf.values()].reverse()) {
       if (replayed !== log) continue;
       try {
         const r = (await within(this.answerMs, session.customRequest('source', { source: { path: uri.toString() } }))) as { content?: unknown } | undefined;
-        if (typeof r?.content === 'string') return { text: r.content };
+        if (typeof r?.content === 'string') return { text: r.content, ms: performance.now() - t0 };
         whys.push(r === undefined ? `session "${session.name}" did not answer within ${this.answerMs} ms` : `session "${session.name}" answered without text`);
       } catch (e) {
         // The session ended meanwhile, or the window is not one it made.

@@ -31,6 +31,8 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
   readHere = 0;
   /** Why, for the last few of them (no session held the log, or it did not answer in time). */
   readonly whyReadHere: string[] = [];
+  /** The longest a replay session took to serve one of them, ms (a test hook). */
+  slowestServedMs = 0;
 
   constructor(private readonly sessions: Pick<ReplaySessions, 'transcript'>) {}
 
@@ -39,7 +41,10 @@ export class TranscriptDocuments implements vscode.TextDocumentContentProvider {
     const window = windowOfQuery(uri.query);
     this.made.set(log, (this.made.get(log) ?? new Set()).add(uri.toString()));
     const served = await this.sessions.transcript(log, uri);
-    if ('text' in served) return served.text;
+    if ('text' in served) {
+      this.slowestServedMs = Math.max(this.slowestServedMs, Math.round(served.ms));
+      return served.text;
+    }
     this.readHere++;
     this.whyReadHere.push(`${uri.toString()}: ${served.why}`);
     if (this.whyReadHere.length > 5) this.whyReadHere.shift();
