@@ -31,9 +31,6 @@ export interface VsCodeApi {
 }
 
 /** What survives a reload of the view (VS Code keeps it with getState/setState). */
-/** While a history loads, the list, counts and charts are brought up to date this often (ms). */
-const LOADING_FRAME_MS = 250;
-
 const SavedStateSchema = z.object({
   filter: z.object({ errorsOnly: z.boolean(), kind: z.enum(KIND_FILTERS), tool: z.string().nullable(), text: z.string() }),
   charts: z.boolean(),
@@ -58,11 +55,8 @@ export class TimelineApp {
   private readonly steer: SteerBox;
   private readonly empty: HTMLElement;
   private saved: SavedState;
-  /** A frame is scheduled (an animation frame, or while a history loads a timer). */
-  private frame = false;
+  private frame = 0;
   private chartsDirty = true;
-  /** Rows arrived while a history loads and the list has not taken them yet (the next frame does). */
-  private listBehind = false;
 
   private readonly root: HTMLElement;
 
@@ -209,8 +203,7 @@ export class TimelineApp {
       this.list.reset();
       // First rows now, not at the next frame: the list is what a person looks at first.
       this.list.render();
-    } else if (this.store.loading) this.listBehind = true;
-    else this.list.appended();
+    } else this.list.appended();
     this.scheduleFrame(true);
   }
 
@@ -234,33 +227,21 @@ export class TimelineApp {
   private scheduleFrame(charts: boolean): void {
     if (charts) this.chartsDirty = true;
     if (this.frame) return;
-    this.frame = true;
-    // While a big history loads, its batches arrive back to back for minutes: the list's height,
-    // the counts and the charts follow a few times a second, not at every animation frame — each
-    // of those frames restyles and lays out the page, and that work shares the machine's CPUs with
-    // the extension host that sends the batches (and with everything else the person runs).
-    if (this.store.loading) setTimeout(() => this.drawFrame(), LOADING_FRAME_MS);
-    else requestAnimationFrame(() => this.drawFrame());
-  }
-
-  private drawFrame(): void {
-    this.frame = false;
-    if (this.listBehind) {
-      this.listBehind = false;
-      this.list.appended();
-    }
-    // Until a run has events, only the message shows (no empty charts and filters).
-    this.root.classList.toggle('no-data', this.store.rowCount === 0);
-    this.header.update(this.store, this.problems, this.statusMessage);
-    this.toolbar.setCount(this.store.matchCount, this.store.rowCount);
-    if (this.chartsDirty && !this.chartsEl.hidden) {
-      this.chartsDirty = false;
-      const dirty = this.store.series.takeDirty();
-      this.cost.budget = this.store.series.budgetUsd;
-      this.tokens.update(this.store.series.turns, dirty);
-      this.cost.update(this.store.series.turns, dirty);
-      this.durations.update(this.store.series.turns, dirty);
-    }
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      // Until a run has events, only the message shows (no empty charts and filters).
+      this.root.classList.toggle('no-data', this.store.rowCount === 0);
+      this.header.update(this.store, this.problems, this.statusMessage);
+      this.toolbar.setCount(this.store.matchCount, this.store.rowCount);
+      if (this.chartsDirty && !this.chartsEl.hidden) {
+        this.chartsDirty = false;
+        const dirty = this.store.series.takeDirty();
+        this.cost.budget = this.store.series.budgetUsd;
+        this.tokens.update(this.store.series.turns, dirty);
+        this.cost.update(this.store.series.turns, dirty);
+        this.durations.update(this.store.series.turns, dirty);
+      }
+    });
   }
 
   private setFilter(f: Filter): void {
