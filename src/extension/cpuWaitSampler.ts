@@ -1,7 +1,8 @@
 // Why a stall held no CPU (Linux only): the event loop's thread waiting on the run queue for a
 // CPU (/proc/thread-self/schedstat, second field: ns spent runnable but not running), or the
-// machine's virtual CPUs taken away by the hypervisor (steal, /proc/stat). Read on the thread
-// that calls it; null where /proc does not say (another OS, a sandbox without /proc).
+// machine's virtual CPUs taken away by the hypervisor (steal, /proc/stat). The thread measured is
+// the one that takes the first sample (its schedstat file stays open); null where /proc does not
+// say (another OS, a sandbox without /proc).
 import { closeSync, openSync, readSync } from 'node:fs';
 
 export interface CpuWaitSample {
