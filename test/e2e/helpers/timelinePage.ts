@@ -61,7 +61,7 @@ export interface TimelinePage {
   send(msg: HostMessage | Record<string, unknown>): Promise<void>;
   /** Messages the page posted to the extension, in order. */
   posted(): Promise<ViewMessage[]>;
-  /** Waits until the page says it holds `events` events (its `applied` message). */
+  /** Waits until the page says it now holds `events` events (its latest `applied` message) and has drawn them. */
   waitForEvents(events: number): Promise<void>;
   /** Uncaught page errors and console errors seen so far (a test asserts there are none). */
   errors: string[];
@@ -122,10 +122,14 @@ export async function openTimeline(browser: Browser, opts: OpenOptions = {}): Pr
     },
     posted: () => page.evaluate(() => (window as unknown as { __posted: ViewMessage[] }).__posted),
     waitForEvents: async (events) => {
+      // The page's latest state, not any earlier one: a test that loads the same count twice must
+      // wait for the second load. Then one animation frame, queued after the page's own, so its
+      // rows are drawn before the test reads them.
       await page.waitForFunction(
-        (n) => (window as unknown as { __posted: { type: string; events?: number }[] }).__posted.some((m) => m.type === 'applied' && m.events === n),
+        (n) => (window as unknown as { __posted: { type: string; events?: number }[] }).__posted.filter((m) => m.type === 'applied').at(-1)?.events === n,
         events,
       );
+      await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
     },
     errors,
     close: async () => {
