@@ -9,7 +9,9 @@ import { readFileSync, truncateSync, appendFileSync, mkdtempSync, rmSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLog } from '../../src/harness/events/reader';
-import type { KiteDebugSession } from '../../src/harness/replay/debugSession';
+import type { KiteDebugSession, KiteDebugSessionOptions } from '../../src/harness/replay/debugSession';
+import { forgetIndexedLogs, transcriptDocumentText } from '../../src/harness/replay/transcriptDocument';
+import { TRANSCRIPT_CHANGED_EVENT, windowOfQuery } from '../../src/harness/replay/transcriptWindow';
 import { RunBuilder } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
 import { inProcessSession, launch, moved, where, writeLog } from './helpers';
@@ -58,9 +60,9 @@ interface InProcess {
 }
 
 /** A KiteDebugSession in this process, indexing `chunkBytes` at a time under the test's control. */
-async function inProcess(chunkBytes = 8192): Promise<InProcess> {
+async function inProcess(chunkBytes = 8192, more: Omit<KiteDebugSessionOptions, 'indexing'> = {}): Promise<InProcess> {
   const pace = new Pace();
-  const s = await inProcessSession({ indexing: { chunkBytes, pace: pace.pace } });
+  const s = await inProcessSession({ ...more, indexing: { chunkBytes, pace: pace.pace } });
   return {
     ...s,
     pace,
@@ -373,6 +375,46 @@ describe('DAP while a big log is still being indexed (in-process, indexing held 
       assert.equal(torn[0]?.line, keep + 1);
     } finally {
       await held2.close();
+    }
+  });
+
+  it("a huge log's first transcript window is served once its lines are indexed, its header saying how far; when the index is complete the adapter says the text changed and serves the final header", async () => {
+    // Windows of 100 lines (a 1M-event log's are 10,000): the first one's lines are indexed long before the log is.
+    const uri = (l: string, w: { from: number; to: number } | null) => `kite-transcript:${encodeURI(`${l}.kite-transcript`)}${w ? `?lines=${w.from}-${w.to}` : ''}`;
+    const held = await inProcess(8192, { transcriptUri: uri, transcriptWindows: { minBytes: 1, lines: 100 } });
+    try {
+      const changed: unknown[] = [];
+      held.dc.on(TRANSCRIPT_CHANGED_EVENT, (e: DebugProtocol.Event) => changed.push(e.body));
+      await launch(held.dc, { log, stopOnEntry: true });
+      const rt = held.session().replay;
+      assert.ok(rt);
+      const path = (await held.dc.stackTraceRequest({ threadId: 1 })).body.stackFrames[0].source?.path ?? '';
+      const window = windowOfQuery(decodeURIComponent(path.split('?')[1] ?? ''));
+      assert.deepEqual(window, { from: 1, to: 100 }, `the entry stop is in the first window: ${path}`);
+      await chunkByChunk(held.pace, rt, () => rt.transcript.lineCount > 100);
+      const served = tracked(held.dc.sourceRequest({ source: { path }, sourceReference: 0 }));
+      const until = Date.now() + 10_000;
+      while (!served.done() && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(served.done(), true, 'the first window is served with the log not indexed to its end');
+      assert.equal(rt.indexing.complete, false);
+      const early = (await served.value).body.content.split('\n');
+      assert.match(early[0] ?? '', /· reading the log: \d+ events so far$/, 'the header says the index is not complete');
+      assert.doesNotMatch(early[0] ?? '', new RegExp(`${N} events`));
+      const expected = await transcriptDocumentText(log, window);
+      assert.deepEqual(early.slice(1), expected.split('\n').slice(1), 'every other line is already final');
+      assert.deepEqual(changed, [], 'nothing changed yet');
+
+      held.pace.free();
+      await rt.whenIndexed(() => false);
+      const deadline = Date.now() + 10_000;
+      while (!changed.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      assert.deepEqual(changed, [{ log }], 'the adapter says the served text changed');
+      const final = (await held.dc.sourceRequest({ source: { path }, sourceReference: 0 })).body.content;
+      assert.equal(final, expected, 'served again: the document the extension would make from the whole log');
+      assert.match(final.split('\n')[0] ?? '', new RegExp(`· ${N} events$`));
+    } finally {
+      forgetIndexedLogs();
+      await held.close();
     }
   });
 });

@@ -2,16 +2,17 @@
 // adapterPlacement.ts) has already indexed the log — a 1M-event log takes it tens of seconds and
 // hundreds of MB — so a transcript document of that log is asked of it, with the `source` request
 // it answers any DAP client with, instead of indexing the same log again on the extension host.
-// The adapter made the frames' lines, so the document matches them by construction. Problems it
-// finds later (the background chain check) arrive as a custom event: that log's documents are
-// then re-rendered. A session is asked only between its first stop and the moment it starts to
+// The adapter made the frames' lines, so the document matches them by construction. When a
+// document's text changes — a problem found later (the background chain check), or the index
+// complete after a big log's first window was served with its header's counts "so far" — a
+// custom event says so: that log's documents are then re-rendered. A session is asked only between its first stop and the moment it starts to
 // end: a session torn down with a request of ours in flight kept VS Code's focus, and the next
 // session's transcript never opened. A small log is read here as before (it takes milliseconds).
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { adapterRunsOutOfProcess } from '../../harness/replay/adapterPlacement';
-import { LOG_PROBLEMS_EVENT } from '../../harness/replay/transcriptWindow';
+import { LOG_PROBLEMS_EVENT, TRANSCRIPT_CHANGED_EVENT } from '../../harness/replay/transcriptWindow';
 import { DEBUG_TYPE } from './transcriptDocuments';
 
 /** Documents re-rendered at most this often while a chain check keeps finding problems. */
@@ -24,7 +25,8 @@ export class ReplaySessions implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
-    onProblems: (log: string) => void,
+    /** The text of this log's documents changed: a problem found, or the index complete. */
+    onTextChanged: (log: string) => void,
     /** A session that has not answered by then (stuck) is not waited for: the log is read here.
      *  Long, because reading a log this big here costs the extension host far more than waiting:
      *  with a 1M-event timeline loading on two busy cores, the adapter's answer to the first
@@ -56,12 +58,12 @@ export class ReplaySessions implements vscode.Disposable {
       vscode.debug.onDidTerminateDebugSession((s) => this.logOf.delete(s.id)),
       vscode.debug.onDidReceiveDebugSessionCustomEvent((e) => {
         const log = this.logOf.get(e.session.id)?.log;
-        if (e.event !== LOG_PROBLEMS_EVENT || !log || this.pending.has(log)) return;
+        if ((e.event !== LOG_PROBLEMS_EVENT && e.event !== TRANSCRIPT_CHANGED_EVENT) || !log || this.pending.has(log)) return;
         this.pending.set(
           log,
           setTimeout(() => {
             this.pending.delete(log);
-            onProblems(log);
+            onTextChanged(log);
           }, REFRESH_MS),
         );
       }),

@@ -26,7 +26,7 @@ import { indexNeedOf } from './indexWaits';
 import type { LogProblem } from '../protocol/parse';
 import { DapError, openErrorOf } from './dapErrors';
 import { TranscriptLocator, type TranscriptWindow } from './transcriptSource';
-import { LOG_PROBLEMS_EVENT } from './transcriptWindow';
+import { LOG_PROBLEMS_EVENT, TRANSCRIPT_CHANGED_EVENT } from './transcriptWindow';
 import type { ReplayRuntime, Stop } from './replayRuntime';
 import { SCOPE_ROOTS } from './scope';
 import { eventForLine, transcriptTextSliced, transcriptWindowText, withLogProblems } from './transcript';
@@ -243,7 +243,10 @@ export class KiteDebugSession extends LoggingDebugSession {
       });
       for (const p of opened.problems) skipped(p);
       this.opened.push(opened);
-      opened.runtime.indexing.until(() => this.terminated).catch((e: unknown) => this.indexingFailed(log, e));
+      opened.runtime.indexing
+        .until(() => this.terminated)
+        .catch((e: unknown) => this.indexingFailed(log, e))
+        .finally(() => this.indexedAfterHeaderServed(log));
       return opened;
     } catch (e) {
       const err = openErrorOf(log, e);
@@ -251,6 +254,14 @@ export class KiteDebugSession extends LoggingDebugSession {
       this.fail(response, err.id, err.message, true);
       return null;
     }
+  }
+
+  /** Logs whose run header was served while they were still being indexed (it said "so far"). */
+  private readonly headerServedEarly = new Set<string>();
+
+  /** Indexing is over: a document served with the header "so far" is stale, and the client hears it. */
+  private indexedAfterHeaderServed(log: string): void {
+    if (this.headerServedEarly.delete(log) && !this.terminated) this.sendEvent(new Event(TRANSCRIPT_CHANGED_EVENT, { log }));
   }
 
   /** The index stopped part-way (a line of an unsupported version, a read error): said as a failed launch would say it. */
@@ -561,8 +572,10 @@ export class KiteDebugSession extends LoggingDebugSession {
     const window = this.transcript.windowOfSourceRequest(args);
     if (window === undefined) return this.fail(response, DapError.badTarget, `unknown source reference ${args.sourceReference}`);
     // Built in slices, outside the request queue: stepping goes on while a big transcript is made.
-    const text = window === null ? transcriptTextSliced(rt.transcript) : transcriptWindowText(rt.transcript, this.transcript.linesOf(window));
+    const lines = window === null ? null : this.transcript.linesOf(window);
+    const text = lines === null ? transcriptTextSliced(rt.transcript) : transcriptWindowText(rt.transcript, lines);
     const log = this.logPath;
+    if (lines !== null && lines.from <= 1 && !rt.indexing.complete) this.headerServedEarly.add(log);
     void text.then((content) => {
       response.body = { content: withLogProblems(content, this.problemsOf.get(log) ?? []), mimeType: 'text/x-kite-transcript' };
       this.sendResponse(response);

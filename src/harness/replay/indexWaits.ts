@@ -73,10 +73,12 @@ export function indexNeedOf(request: DebugProtocol.Request, rt: ReplayRuntime<Ru
       const src = args.source as { sourceReference?: number } | undefined;
       const seq = ctx.writeSeq(src?.sourceReference ?? (args.sourceReference as number | undefined));
       if (seq === undefined) {
-        // A window after the first needs its lines and one more (is there a next part?); the first
-        // shows the run header, which counts the events: the whole log, as the whole transcript.
+        // A window needs its lines and one more (is there a next part?). The first one's run header
+        // says how far the index has got, and is re-served once it is complete (a 1M-event log's
+        // first window took ~20 s when it waited for the whole log). The whole transcript is the
+        // whole log.
         const w = ctx.transcriptWindow(args as unknown as DebugProtocol.SourceArguments);
-        return w && w.from > 1 ? () => rt.transcript.lineCount > w.to : WHOLE_LOG;
+        return w ? () => rt.transcript.lineCount > w.to : WHOLE_LOG;
       }
       return () => rt.length > seq && rt.events.at(seq).seq === seq && rt.settledAt(seq);
     }

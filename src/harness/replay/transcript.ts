@@ -39,15 +39,21 @@ export interface Transcript {
   extend(limit?: number): boolean;
 }
 
-function runHeader(index: EventIndex, name: string): string {
+/** The run's header line. While a big log is still being indexed it says how far the index has
+ *  got (how the run ended and how many events it has need the whole log): the adapter re-serves
+ *  the document with the final line once indexing is done (TRANSCRIPT_CHANGED_EVENT). */
+function runHeader(index: EventIndex, name: string, indexing: IndexProgress): string {
   const { events } = index;
   const start = index.sessionStart;
   const end = index.lastSessionEnd >= 0 ? index.events.at(index.lastSessionEnd) : null;
   const parts = [`Kite run ${(events.length ? events.at(0).run : '') || name}`];
   if (start) parts.push(`feature ${start.feature} "${oneLine(start.title, 60)}"`, start.model);
-  if (end?.kind === 'session_end') parts.push(`${end.status} after ${end.turns} turns, ${fmtInt(end.tokens)} tokens, ${fmtUsd(end.cost_usd)}`);
-  else parts.push('no session_end (interrupted or still running)');
-  parts.push(`${events.length} events`);
+  if (!indexing.complete) parts.push(`reading the log: ${events.length} events so far`);
+  else {
+    if (end?.kind === 'session_end') parts.push(`${end.status} after ${end.turns} turns, ${fmtInt(end.tokens)} tokens, ${fmtUsd(end.cost_usd)}`);
+    else parts.push('no session_end (interrupted or still running)');
+    parts.push(`${events.length} events`);
+  }
   // Titles can come from the agent (QUEUE proposals): escaped like every other line.
   return showControlChars(parts.join(' · '), { oneLine: true });
 }
@@ -103,7 +109,7 @@ export function transcriptOf(index: EventIndex, name = 'run', indexing: IndexPro
   const text = (l: number): string => {
     const v = eventOfLine.view[l - 1];
     if (v >= 0) return `    ${eventLine(index.events.at(v))}`;
-    if (v === -1) return runHeader(index, name);
+    if (v === -1) return runHeader(index, name, indexing);
     return groupHeader(index, -v - 2);
   };
   return {

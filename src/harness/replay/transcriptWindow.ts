@@ -32,3 +32,8 @@ export function windowLabel(w: TranscriptWindow): string {
 /** The adapter's custom DAP event when it found another problem in a log (body: `{ log, count }`):
  *  a transcript document of that log shown meanwhile lists its problems below the text, now stale. */
 export const LOG_PROBLEMS_EVENT = 'kiteLogProblems';
+
+/** The adapter's custom DAP event when the text of a transcript document it served changed
+ *  (body: `{ log }`): a big log's first window, served while the log was still being indexed,
+ *  has its run header's final counts once the index is complete. */
+export const TRANSCRIPT_CHANGED_EVENT = 'kiteTranscriptChanged';
