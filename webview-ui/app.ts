@@ -1,9 +1,10 @@
 // The timeline page: validates every message from the extension, keeps the state (the store),
-// and drives the views. Work per appended event is O(1); the list, charts and header redraw once
-// per animation frame at most.
+// and drives the views. Work per appended event is O(1); appended events reach the screen a few
+// times a second (VIEW_DATA_FRAME_MS), what a person does at the next animation frame.
 import { z } from 'zod';
 import {
   HostMessageSchema,
+  VIEW_DATA_FRAME_MS,
   ViewMessageSchema,
   describeIssues,
   type HostMessage,
@@ -57,6 +58,9 @@ export class TimelineApp {
   private saved: SavedState;
   private frame = 0;
   private chartsDirty = true;
+  /** A data frame is due (appended events wait for it to reach the screen). */
+  private dataFrame = false;
+  private dataFrameAt = -Infinity;
 
   private readonly root: HTMLElement;
 
@@ -203,8 +207,29 @@ export class TimelineApp {
       this.list.reset();
       // First rows now, not at the next frame: the list is what a person looks at first.
       this.list.render();
-    } else this.list.appended();
-    this.scheduleFrame(true);
+      this.scheduleFrame(true);
+    } else {
+      this.list.grew();
+      this.scheduleDataFrame();
+    }
+  }
+
+  /** Appended events are drawn at the next tick of VIEW_DATA_FRAME_MS's grid: a live run or a
+   *  loading history redraws the window a few times a second, not at every animation frame. */
+  private scheduleDataFrame(): void {
+    this.chartsDirty = true;
+    if (this.dataFrame) return;
+    this.dataFrame = true;
+    // Wall-clock time, which every view of the window shares: they draw in the same frame. (A
+    // timer can fire a little before the wall clock's tick: then the next tick, not one ms later.)
+    let wait = VIEW_DATA_FRAME_MS - (Date.now() % VIEW_DATA_FRAME_MS);
+    if (performance.now() + wait - this.dataFrameAt < VIEW_DATA_FRAME_MS / 2) wait += VIEW_DATA_FRAME_MS;
+    setTimeout(() => {
+      this.dataFrame = false;
+      this.dataFrameAt = performance.now();
+      this.list.schedule();
+      this.scheduleFrame(true);
+    }, wait);
   }
 
   private makeCharts(): void {

@@ -89,6 +89,30 @@ async function startPageProfile(page, file) {
   };
 }
 
+/**
+ * KITE_IT_PAGE_TRACE=FILE: a Chromium performance trace (what the renderer's threads do: style,
+ * layout, paint, messaging, scripts) over a window of the stage — KITE_IT_PAGE_TRACE_AT seconds
+ * after the page opens (default 120), for KITE_IT_PAGE_TRACE_S seconds (default 15). A whole
+ * load's trace would be gigabytes; a window of it says where the renderer's CPU goes.
+ */
+function schedulePageTrace(browser, page, file) {
+  if (!file) return null;
+  const at = Number(process.env.KITE_IT_PAGE_TRACE_AT || 120) * 1000;
+  const span = Number(process.env.KITE_IT_PAGE_TRACE_S || 15) * 1000;
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'cc', 'gpu', 'ipc', 'toplevel'];
+  let stopping = null;
+  const stop = () => (stopping ??= browser.stopTracing().then(() => log('page trace written to', file)).catch((e) => log('page trace failed:', String(e))));
+  let started = false;
+  const startTimer = setTimeout(() => {
+    browser.startTracing(page, { path: file, categories }).then(() => {
+      started = true;
+      log(`page trace: ${span / 1000} s from now`);
+      setTimeout(stop, span);
+    }).catch((e) => log('page trace failed to start:', String(e)));
+  }, at);
+  return { stop: async () => { clearTimeout(startTimer); if (started) await stop(); } };
+}
+
 function writeCounts(file, counts) {
   if (file) writeFileSync(file, JSON.stringify(counts));
 }
@@ -118,11 +142,13 @@ async function runTests(args) {
     const url = workbenchUrl(args.url, args.folder, payload);
     log('opening', url);
     const profiler = await startPageProfile(page, process.env.KITE_IT_PAGE_CPU_PROF);
+    const tracer = schedulePageTrace(browser, page, process.env.KITE_IT_PAGE_TRACE);
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     let timer;
     const result = await Promise.race([finished, new Promise((r) => { timer = setTimeout(() => r('timeout'), timeout); })]);
     clearTimeout(timer);
     await profiler?.stop();
+    await tracer?.stop();
     if (result === 'timeout') {
       log(`TIMEOUT: the suite did not finish within ${timeout} ms`);
       if (args.out) await page.screenshot({ path: resolve(args.out, 'integration-timeout.png') }).catch(() => {});

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogTailer, type TailerEvent } from '../../src/harness/events/logTailer';
 import type { KiteEvent } from '../../src/harness/protocol/events';
-import { VIEW_BATCH, VIEW_BATCH_BYTES, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_BATCH, VIEW_BATCH_BYTES, VIEW_DATA_FRAME_MS, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
 import { RESULTS, launchChromium, openTimeline } from '../e2e/helpers/timelinePage';
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
       const load = { firstRows: 0, all: 0, painted: 0 };
       for (let from = 0; from < messages.length; from += STAGE) {
         if (from > 0) await stage(from);
-        const step = await tp.page.evaluate(async ({ first, upTo }) => {
+        const step = await tp.page.evaluate(async ({ first, upTo, dataFrameMs }) => {
           const w = window as unknown as { __bench: unknown[]; __onPost?: (m: { type: string; events?: number }) => void };
           const frame = () => new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
           const t0 = performance.now();
@@ -131,10 +131,12 @@ async function main(): Promise<void> {
           }
           for (; i < w.__bench.length; i++) window.postMessage(w.__bench[i], '*');
           await applied;
+          // The last rows reach the screen at the page's next data frame (VIEW_DATA_FRAME_MS).
+          await new Promise((r) => setTimeout(r, dataFrameMs + 1));
           const painted = (await frame()) - t0;
           w.__bench = [];
           return { firstRows, all, painted };
-        }, { first: from === 0, upTo: upTo[Math.min(messages.length, from + STAGE) - 1] as number });
+        }, { first: from === 0, upTo: upTo[Math.min(messages.length, from + STAGE) - 1] as number, dataFrameMs: VIEW_DATA_FRAME_MS });
         if (from === 0) load.firstRows = step.firstRows;
         load.all += step.all;
         load.painted += step.painted;
@@ -278,7 +280,14 @@ async function main(): Promise<void> {
       const app = await tp.page.evaluate(async (evs) => {
         const w = window as unknown as { __onPost?: (m: { type: string }) => void };
         const applied: number[] = [];
-        const framed: number[] = [];
+        const onScreen: number[] = [];
+        const work: number[] = [];
+        // The page's work in the frame that draws the event: from the frame's start (the rAF
+        // timestamp) to the first task after it (style, layout and paint done), as for scrolling.
+        const channel = new MessageChannel();
+        let frameStart = 0;
+        let measured: ((ms: number) => void) | null = null;
+        channel.port1.onmessage = () => measured?.(performance.now() - frameStart);
         for (const e of evs) {
           const t0 = performance.now();
           const done = new Promise<void>((r) => {
@@ -291,16 +300,30 @@ async function main(): Promise<void> {
           });
           window.postMessage({ type: 'append', events: [e], problems: [], loading: false }, '*');
           await done;
-          await new Promise<void>((r) => requestAnimationFrame(() => r()));
-          framed.push(performance.now() - t0);
+          // Appended events reach the screen at the page's next data frame (VIEW_DATA_FRAME_MS).
+          // Each frame until then: the first task after it finds the row drawn, or waits for the next.
+          await new Promise<void>((r) => {
+            const check = (now: number) => {
+              frameStart = now;
+              measured = (ms) => {
+                if (!document.querySelector(`.row[data-seq="${e.seq}"]`)) return void requestAnimationFrame(check);
+                measured = null;
+                work.push(ms);
+                onScreen.push(performance.now() - t0);
+                r();
+              };
+              channel.port2.postMessage(0);
+            };
+            requestAnimationFrame(check);
+          });
           await new Promise<void>((r) => setTimeout(r, 5));
         }
         const l = document.getElementById('list') as HTMLElement;
-        return { applied, framed, pinned: l.scrollTop + l.clientHeight >= l.scrollHeight - 30 };
+        return { applied, onScreen, work, pinned: l.scrollTop + l.clientHeight >= l.scrollHeight - 30 };
       }, appends);
       await tp.waitForEvents(N + appends.length);
       console.log(`append 1 event to a ${N}-event view: to applied ${stats(app.applied)}`);
-      console.log(`append 1 event to a ${N}-event view: to next frame ${stats(app.framed)} (target <= 16 ms); list still pinned to the end: ${app.pinned}`);
+      console.log(`append 1 event to a ${N}-event view: page work in the frame that draws it ${stats(app.work)} (target <= 16 ms); on screen after ${stats(app.onScreen)} (appended events are drawn every ${VIEW_DATA_FRAME_MS} ms); list still pinned to the end: ${app.pinned}`);
       await tp.close();
     } finally {
       await browser.close();

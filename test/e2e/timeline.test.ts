@@ -12,7 +12,7 @@ import { niceMax } from '../../webview-ui/model/turnSeries';
 import { colourDistance, cssRgb, dominantColour, hexRgb } from './helpers/pixels';
 import { THEMES } from './helpers/themes';
 import { ROOT, RESULTS, timelinePages, type TimelinePage } from './helpers/timelinePage';
-import { VIEW_RECENT_EVENTS } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_DATA_FRAME_MS, VIEW_RECENT_EVENTS } from '../../src/harness/protocol/webviewMessages';
 import { pack } from '../../src/harness/protocol/packedMessage';
 import { ev } from '../helpers/events';
 
@@ -314,6 +314,47 @@ describe('timeline webview in Chromium', function () {
     await tp.send({ type: 'append', events: [demo[44] as KiteEvent], problems: [], loading: false });
     await tp.waitForEvents(demo.length);
     assert.equal(await tp.page.locator('.row[data-seq="44"]').count(), 1);
+  });
+
+  it('a live run at 50 events/s is drawn a few times a second (VIEW_DATA_FRAME_MS), not once per event: every row arrives and the list follows the end', async () => {
+    tp = await pages.open({ height: 500 });
+    await tp.send({ type: 'snapshot', source: { ...source, live: true }, total: 5, events: demo.slice(0, 5), problems: [], loading: false });
+    await tp.waitForEvents(5);
+    const extra = Array.from({ length: 50 }, (_, i): KiteEvent => ({ ...ev.warning({ message: `tick ${i}` }), seq: 1000 + i, run: 'demo-run', t: 100 + i }));
+    const drawn = await tp.page.evaluate(async (events) => {
+      const list = document.getElementById('list') as HTMLElement;
+      // Each browser frame in which the list changed: its mutations, collected by frame.
+      const frames = new Set<number>();
+      let frame = 0;
+      let counting = true;
+      const tick = () => {
+        frame++;
+        if (counting) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      const seen = new MutationObserver(() => frames.add(frame));
+      seen.observe(list, { subtree: true, childList: true, characterData: true, attributes: true });
+      const t0 = performance.now();
+      for (const e of events) {
+        window.postMessage({ type: 'append', events: [e], problems: [], loading: false }, '*');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      counting = false;
+      seen.disconnect();
+      return { frames: frames.size, seconds: (performance.now() - t0) / 1000 };
+    }, extra);
+    const perSecond = drawn.frames / drawn.seconds;
+    assert.ok(perSecond <= 1000 / VIEW_DATA_FRAME_MS + 2, `the list was redrawn in ${drawn.frames} frames over ${drawn.seconds.toFixed(2)} s (${perSecond.toFixed(1)}/s) for 50 events`);
+    assert.ok(drawn.frames >= 3, `the list was redrawn as events came, not only at the end (${drawn.frames} frames)`);
+    await tp.waitForEvents(55);
+    await tp.page.waitForSelector('.row[data-seq="1049"]');
+    const atEnd = await tp.page.evaluate(() => {
+      const l = document.getElementById('list') as HTMLElement;
+      return l.scrollTop + l.clientHeight >= l.scrollHeight - 2;
+    });
+    assert.ok(atEnd, 'the list followed the new rows to the end');
+    assert.equal(await count(tp), '55 events');
   });
 
   it('ignores a malformed message visibly and keeps its state; a new snapshot replaces the old one', async () => {

@@ -25,6 +25,10 @@ export class ListView {
   private stamp = 0;
   private frame = 0;
   private pinned = true;
+  /** Rows appended and not drawn yet (grew). */
+  private behind = false;
+  /** Where the list last scrolled itself to follow appended rows (-1: the person scrolled since). */
+  private followedTo = -1;
   private viewportHeight = 0;
 
   constructor(
@@ -43,6 +47,10 @@ export class ListView {
     this.el.append(this.spacer);
     parent.append(this.el);
     this.el.addEventListener('scroll', () => {
+      // The list's own move to the end as rows were appended: already rendered there (and a
+      // render now would draw rows appended since, ahead of the app's data frame).
+      if (this.el.scrollTop === this.followedTo) return;
+      this.followedTo = -1;
       this.pinned = isAtEnd(this.el.scrollTop, this.el.clientHeight, this.spacer.offsetHeight, ROW_HEIGHT);
       this.schedule();
     });
@@ -78,16 +86,27 @@ export class ListView {
     }
   }
 
-  /** Rows were appended: grow the spacer, follow the end when the user is at the end. */
-  appended(): void {
+  /** Rows were appended: the spacer grows (and the list follows the end when the user is there)
+   *  at the next render — the app schedules it (appended rows are drawn a few times a second). */
+  grew(): void {
+    this.behind = true;
+  }
+
+  /** Brings the spacer up to the rows appended since the last render. */
+  private catchUp(): void {
+    if (!this.behind) return;
+    this.behind = false;
     this.fitColumns();
     this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
-    if (this.pinned && this.store.source.live) this.el.scrollTop = this.spacer.offsetHeight;
-    this.schedule();
+    if (this.pinned && this.store.source.live) {
+      this.el.scrollTop = this.spacer.offsetHeight;
+      this.followedTo = this.el.scrollTop;
+    }
   }
 
   /** The visible set changed (filter, collapse): keep the selection in view if it still is. */
   reset(): void {
+    this.behind = false;
     this.fitColumns();
     this.stamp++;
     this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
@@ -109,6 +128,7 @@ export class ListView {
   }
 
   reveal(rowIndex: number): void {
+    this.catchUp();
     const pos = this.store.positionOf(rowIndex);
     if (pos < 0) return;
     const top = scrollToReveal(pos, this.el.scrollTop, this.el.clientHeight || this.viewportHeight, ROW_HEIGHT);
@@ -141,6 +161,7 @@ export class ListView {
    * to four frames at 1M events. A direct call (selection, keys, a new snapshot) renders it all.
    */
   render(inFrame = false): void {
+    this.catchUp();
     const visible = this.store.visible;
     const height = this.el.clientHeight || this.viewportHeight;
     const scrollTop = this.el.scrollTop;

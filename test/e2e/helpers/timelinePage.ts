@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { timelineHtml } from '../../../src/extension/timeline/timelineHtml';
 import { zodEnglishOnly } from '../../../webview-ui/esbuildPlugins.mjs';
-import type { HostMessage, ViewMessage } from '../../../src/harness/protocol/webviewMessages';
+import { VIEW_DATA_FRAME_MS, type HostMessage, type ViewMessage } from '../../../src/harness/protocol/webviewMessages';
 import { THEMES, type ThemeName } from './themes';
 
 export const ROOT = join(__dirname, '..', '..', '..');
@@ -123,13 +123,14 @@ export async function openTimeline(browser: Browser, opts: OpenOptions = {}): Pr
     posted: () => page.evaluate(() => (window as unknown as { __posted: ViewMessage[] }).__posted),
     waitForEvents: async (events) => {
       // The page's latest state, not any earlier one: a test that loads the same count twice must
-      // wait for the second load. Then one animation frame, queued after the page's own, so its
-      // rows are drawn before the test reads them.
+      // wait for the second load. Then its rows are drawn: appended events at the page's next data
+      // frame (a timer due within VIEW_DATA_FRAME_MS, then an animation frame), so a timer due
+      // after it and an animation frame queued after the page's own.
       await page.waitForFunction(
         (n) => (window as unknown as { __posted: { type: string; events?: number }[] }).__posted.filter((m) => m.type === 'applied').at(-1)?.events === n,
         events,
       );
-      await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
+      await page.evaluate((ms) => new Promise<void>((done) => setTimeout(() => requestAnimationFrame(() => done()), ms + 1)), VIEW_DATA_FRAME_MS);
     },
     errors,
     close: async () => {
