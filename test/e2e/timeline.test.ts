@@ -317,7 +317,8 @@ describe('timeline webview in Chromium', function () {
   });
 
   it('a live run at 50 events/s is drawn a few times a second (VIEW_DATA_FRAME_MS), not once per event: every row arrives and the list follows the end', async () => {
-    tp = await pages.open({ height: 500 });
+    // A short view, as the Kite view in the side bar: each frame's new rows are most of the rows on screen.
+    tp = await pages.open({ height: 300 });
     await tp.send({ type: 'snapshot', source: { ...source, live: true }, total: 5, events: demo.slice(0, 5), problems: [], loading: false });
     await tp.waitForEvents(5);
     const extra = Array.from({ length: 50 }, (_, i): KiteEvent => ({ ...ev.warning({ message: `tick ${i}` }), seq: 1000 + i, run: 'demo-run', t: 100 + i }));

@@ -92,16 +92,17 @@ export class ListView {
     this.behind = true;
   }
 
-  /** Brings the spacer up to the rows appended since the last render. */
-  private catchUp(): void {
-    if (!this.behind) return;
+  /** Brings the spacer up to the rows appended since the last render; true when the list then
+   *  moved to the end to follow them. */
+  private catchUp(): boolean {
+    if (!this.behind) return false;
     this.behind = false;
     this.fitColumns();
     this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
-    if (this.pinned && this.store.source.live) {
-      this.el.scrollTop = this.spacer.offsetHeight;
-      this.followedTo = this.el.scrollTop;
-    }
+    if (!this.pinned || !this.store.source.live) return false;
+    this.el.scrollTop = this.spacer.offsetHeight;
+    this.followedTo = this.el.scrollTop;
+    return true;
   }
 
   /** The visible set changed (filter, collapse): keep the selection in view if it still is. */
@@ -161,7 +162,7 @@ export class ListView {
    * to four frames at 1M events. A direct call (selection, keys, a new snapshot) renders it all.
    */
   render(inFrame = false): void {
-    this.catchUp();
+    const followed = this.catchUp();
     const visible = this.store.visible;
     const height = this.el.clientHeight || this.viewportHeight;
     const scrollTop = this.el.scrollTop;
@@ -181,7 +182,8 @@ export class ListView {
     // A jump: most rows on screen are new ones (a cell still waiting for its label is not new).
     let fresh = 0;
     if (inFrame) for (let pos = Math.max(first, start); pos < Math.min(last, end); pos++) if (!kept[pos - start]) fresh++;
-    const jump = fresh > (last - first) / 2;
+    // (Not the list following a live run: a few rows each time, filled at once, in one frame.)
+    const jump = !followed && fresh > (last - first) / 2;
     // The positions filled now: a jump's overscan rows wait for the next frame.
     const from = jump ? Math.max(start, first) : start;
     const to = jump ? Math.min(end, last) : end;

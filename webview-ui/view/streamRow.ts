@@ -70,7 +70,7 @@ export class StreamRow {
     this.thought = '';
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
-    this.el.hidden = true;
+    if (!this.el.hidden) this.el.hidden = true; // at every model event: no attribute write when nothing changes
   }
 
   private render(): void {
