@@ -5,9 +5,9 @@
 // The adapter made the frames' lines, so the document matches them by construction. When a
 // document's text changes — a problem found later (the background chain check), or the index
 // complete after a big log's first window was served with its header's counts "so far" — a
-// custom event says so: that log's documents are then re-rendered. A session is asked only between its first stop and the moment it starts to
-// end: a session torn down with a request of ours in flight kept VS Code's focus, and the next
-// session's transcript never opened. A small log is read here as before (it takes milliseconds).
+// custom event says so: that log's documents are then re-rendered. A session is asked only
+// between its first stop and the moment it starts to end: a session torn down with a request of
+// ours in flight kept VS Code's focus, and the next session's transcript never opened. A small log is read here as before (it takes milliseconds).
 import { resolve } from 'node:path';
 import * as vscode from 'vscode';
 import type { DebugProtocol } from '@vscode/debugprotocol';
