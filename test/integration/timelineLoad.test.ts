@@ -98,6 +98,15 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       // The transcript came from the session's adapter, which holds the log's index: never indexed twice.
       assert.equal(api.transcripts.readHere, readHere, `the extension host read the big log for a transcript document: ${api.transcripts.whyReadHere.join(' | ')}`);
       const stopS = (await stopped) / 1000;
+      // The first transcript window is served as soon as its lines are indexed, its header saying
+      // "reading the log: N events so far"; once the log is indexed the adapter says the text
+      // changed and VS Code shows the final header, which counts every event. (At CI's 20,000
+      // events the index is complete before VS Code asks for the window; at 1M it is not.)
+      const firstWindow = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'kite-transcript' && d.uri.query === 'lines=1-10000');
+      assert.ok(firstWindow, `the stopped frame's transcript window is open: ${vscode.workspace.textDocuments.map((d) => d.uri.toString()).join(', ')}`);
+      await waitFor('the final run header in the first transcript window', () => (firstWindow.lineAt(0).text.endsWith(`· ${events} events`) ? true : undefined), [vscode.workspace.onDidChangeTextDocument], 60_000).catch((e: unknown) => {
+        throw new Error(`${String(e)}; its first line: ${firstWindow.lineAt(0).text}`);
+      });
       const session = vscode.debug.activeDebugSession;
       assert.ok(session && session.type === 'kite', 'a kite debug session is active');
       const frames = ((await session.customRequest('stackTrace', { threadId: 1 })) as { stackFrames: { name: string }[] }).stackFrames;
