@@ -102,7 +102,8 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       // "reading the log: N events so far"; once the log is indexed the adapter says the text
       // changed and VS Code shows the final header, which counts every event. (At CI's 20,000
       // events the index is complete before VS Code asks for the window; at 1M it is not.)
-      const firstWindow = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'kite-transcript' && d.uri.query === 'lines=1-10000');
+      // (This log's: documents of other tests' logs can still be open.)
+      const firstWindow = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'kite-transcript' && d.uri.path === `${big}.kite-transcript` && d.uri.query === 'lines=1-10000');
       assert.ok(firstWindow, `the stopped frame's transcript window is open: ${vscode.workspace.textDocuments.map((d) => d.uri.toString()).join(', ')}`);
       await waitFor('the final run header in the first transcript window', () => (firstWindow.lineAt(0).text.endsWith(`· ${events} events`) ? true : undefined), [vscode.workspace.onDidChangeTextDocument], 60_000).catch((e: unknown) => {
         throw new Error(`${String(e)}; its first line: ${firstWindow.lineAt(0).text}`);
