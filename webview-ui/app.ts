@@ -217,7 +217,6 @@ export class TimelineApp {
   /** Appended events are drawn at the next tick of VIEW_DATA_FRAME_MS's grid: a live run or a
    *  loading history redraws the window a few times a second, not at every animation frame. */
   private scheduleDataFrame(): void {
-    this.chartsDirty = true;
     if (this.dataFrame) return;
     this.dataFrame = true;
     // Wall-clock time, which every view of the window shares: they draw in the same frame. (A
