@@ -46,7 +46,7 @@ export const builds = [
 
 async function main() {
   mkdirSync(outRoot, { recursive: true });
-  // JSON Schemas for jsonValidation come from the zod schemas (media/schemas, committed).
+  // JSON Schemas for jsonValidation and the page's event check come from the zod schemas (committed).
   await (await import('./scripts/gen-schemas.mjs')).genSchemas();
   const present = builds
     .filter((b) => Object.values(b.entryPoints).every((p) => existsSync(p)))

@@ -3,10 +3,8 @@
 // times a second (VIEW_DATA_FRAME_MS), what a person does at the next animation frame.
 import { z } from 'zod';
 import {
-  HostMessageSchema,
   VIEW_DATA_FRAME_MS,
   ViewMessageSchema,
-  describeIssues,
   type HostMessage,
   type LogProblem,
   type ViewMessage,
@@ -16,6 +14,7 @@ import { unpack } from '../src/harness/protocol/packedMessage';
 import { KIND_FILTERS, NO_FILTER, type Filter } from './model/filters';
 import { ACTION_DIFF, ACTION_OUTPUT, type Row } from './model/rows';
 import { TimelineStore } from './model/timelineStore';
+import { parseHostMessage } from './parseHostMessage';
 import { CostChart, DURATION_STACKS, StackedBarChart, TOKEN_STACKS } from './view/charts';
 import { Announcer } from './view/announcer';
 import { DetailsView, type RowAction } from './view/detailsView';
@@ -116,9 +115,9 @@ export class TimelineApp {
   handle(raw: unknown): void {
     const unpacked = unpack(raw); // a history batch arrives packed (protocol/packedMessage.ts)
     if ('error' in unpacked) return this.ignore(unpacked.error);
-    const parsed = HostMessageSchema.safeParse(unpacked.message);
-    if (!parsed.success) return this.ignore(describeIssues(parsed.error));
-    this.apply(parsed.data);
+    const parsed = parseHostMessage(unpacked.message);
+    if (!parsed.ok) return this.ignore(parsed.error);
+    this.apply(parsed.message);
     const totals = { turns: this.store.totals.turns, tokens: this.store.totals.tokens, cost_usd: this.store.series.totalCost };
     this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.row(this.selectedRow)?.seq ?? null, totals });
   }

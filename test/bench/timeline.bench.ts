@@ -4,6 +4,9 @@
 //   npx tsx test/bench/timeline.bench.ts [events]
 //   KITE_BENCH_LOG=/tmp/1m.jsonl npx tsx test/bench/timeline.bench.ts   (a given log, read only: the
 //   append-latency figure, which writes to the log, is then measured on a small log of its own)
+//   KITE_BENCH_CPU_PROF=FILE (a CPU profile of the page applying the history), KITE_BENCH_TRACE=FILE
+//   (a Chrome trace of the scrolling), KITE_BENCH_TRACE_APPEND=FILE (of the appends);
+//   KITE_WEBVIEW_UNMINIFIED=1 keeps the page's function names in them.
 // Figures (targets): extension read of the log; time to first rows after the first message
 // arrives (<= 500 ms); whole history loaded; scrolling frame times (virtualized list); page memory;
 // one appended event in a 100,000-event view, to applied and to the next frame (<= 16 ms);
@@ -102,6 +105,13 @@ async function main(): Promise<void> {
         for (const m of messages.slice(from, from + STAGE)) await tp.page.evaluate((x) => (window as unknown as { __bench: unknown[] }).__bench.push(JSON.parse(x)), m);
       };
       await stage(0);
+      // KITE_BENCH_CPU_PROF=FILE: a CPU profile of the page while it applies the history (.cpuprofile).
+      const loadProfile = process.env.KITE_BENCH_CPU_PROF;
+      if (loadProfile) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       const load = { firstRows: 0, all: 0, painted: 0 };
       for (let from = 0; from < messages.length; from += STAGE) {
         if (from > 0) await stage(from);
@@ -140,6 +150,11 @@ async function main(): Promise<void> {
         if (from === 0) load.firstRows = step.firstRows;
         load.all += step.all;
         load.painted += step.painted;
+      }
+      if (loadProfile) {
+        const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+        writeFileSync(loadProfile, JSON.stringify(profile));
+        console.log(`page CPU profile of the load: ${loadProfile}`);
       }
       const shown = await tp.page.textContent('#count');
       if (shown !== `${N.toLocaleString('en-US')} events`) throw new Error(`the page shows "${shown}", not all ${N} events`);
@@ -277,6 +292,13 @@ async function main(): Promise<void> {
         const list = document.getElementById('list') as HTMLElement;
         list.scrollTop = list.scrollHeight;
       });
+      // KITE_BENCH_TRACE_APPEND=FILE: a Chrome trace of the appends (what the frame that draws one does).
+      const appendTrace: unknown[] = [];
+      const traceAppend = process.env.KITE_BENCH_TRACE_APPEND;
+      if (traceAppend) {
+        cdp.on('Tracing.dataCollected', (p: { value: unknown[] }) => appendTrace.push(...p.value));
+        await cdp.send('Tracing.start', { categories: 'devtools.timeline,blink.user_timing,disabled-by-default-devtools.timeline,disabled-by-default-v8.cpu_profiler', transferMode: 'ReportEvents' });
+      }
       const app = await tp.page.evaluate(async (evs) => {
         const w = window as unknown as { __onPost?: (m: { type: string }) => void };
         const applied: number[] = [];
@@ -322,6 +344,13 @@ async function main(): Promise<void> {
         return { applied, onScreen, work, pinned: l.scrollTop + l.clientHeight >= l.scrollHeight - 30 };
       }, appends);
       await tp.waitForEvents(N + appends.length);
+      if (traceAppend) {
+        const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
+        await cdp.send('Tracing.end');
+        await done;
+        writeFileSync(traceAppend, JSON.stringify({ traceEvents: appendTrace }));
+        console.log(`append trace: ${traceAppend}`);
+      }
       console.log(`append 1 event to a ${N}-event view: to applied ${stats(app.applied)}`);
       console.log(`append 1 event to a ${N}-event view: page work in the frame that draws it ${stats(app.work)} (target <= 16 ms); on screen after ${stats(app.onScreen)} (appended events are drawn every ${VIEW_DATA_FRAME_MS} ms); list still pinned to the end: ${app.pinned}`);
       await tp.close();

@@ -42,6 +42,17 @@ export function compileShapeCheck(schema: z.ZodType): ShapeCheck {
   return g.build(entry);
 }
 
+/**
+ * The same check as the source of an ES module exporting `name(value): boolean`, for a page whose
+ * CSP forbids generating code at run time (the timeline webview): the build writes it to a file
+ * the page bundles (scripts/gen-schemas.mjs; a unit test checks the committed file is current).
+ * Throws UnsupportedShape where compileShapeCheck would fall back to zod everywhere.
+ */
+export function shapeCheckModuleSource(schema: z.ZodType, name: string): string {
+  const g = new Generator();
+  return g.moduleSource(g.check(defOf(schema), 'v'), name);
+}
+
 /** Which options of a discriminated union this checker cannot compile (they always go to zod). */
 export function unsupportedOptions(schema: z.ZodType): string[] {
   const def = defOf(schema);
@@ -65,12 +76,23 @@ class Generator {
 
   /** The check as a function, or "not sure" everywhere when code cannot be generated here. */
   build(entry: string): ShapeCheck {
-    const source = `"use strict";\n${this.functions.join('\n')}\n${this.setup.join('\n')}\nreturn function check(v) { return ${entry}; };`;
+    const source = `"use strict";\n${this.body()}\nreturn function check(v) { return ${entry}; };`;
     try {
       return new Function('K', source)(this.constants) as ShapeCheck;
     } catch {
       return () => false;
     }
+  }
+
+  /** The check as module source: the constants written out as literals instead of passed in. */
+  moduleSource(entry: string, name: string): string {
+    if (!IDENTIFIER.test(name)) throw new Error(`not an identifier: ${name}`);
+    const constants = this.constants.map(literalSource).join(',\n  ');
+    return `const K = [\n  ${constants},\n];\n${this.body()}\nexport function ${name}(v) {\n  return ${entry};\n}\n`;
+  }
+
+  private body(): string {
+    return `${this.functions.join('\n')}\n${this.setup.join('\n')}`;
   }
 
   private constant(value: unknown): string {
@@ -147,7 +169,7 @@ class Generator {
       return `{ const f${i} = ${this.property('o', key)}; if (!(${ok})) return false; }`;
     });
     // z.strictObject: no other keys
-    const strict = catchall === 'never' ? `for (const k in o) if (!Object.hasOwn(${this.constant(shape)}, k)) return false;` : '';
+    const strict = catchall === 'never' ? `for (const k in o) if (!${this.constant(new Set(Object.keys(shape)))}.has(k)) return false;` : '';
     return this.fn('o', `if (!${IS_RECORD('o')}) return false;\n${fields.join('\n')}\n${strict}\nreturn true;`);
   }
 
@@ -177,4 +199,12 @@ class Generator {
       return this.fn('', 'return false;'); // what it generated before giving up stays unused
     }
   }
+}
+
+/** A constant of the check (a literal value or a Set of them) as JavaScript source. */
+function literalSource(value: unknown): string {
+  if (value instanceof Set) return `new Set([${[...value].map(literalSource).join(', ')}])`;
+  if (value === undefined) return 'undefined';
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) return JSON.stringify(value);
+  throw new UnsupportedShape(`a constant of type ${typeof value}`);
 }

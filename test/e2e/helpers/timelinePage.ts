@@ -42,7 +42,7 @@ export function buildWebview(): Promise<string> {
       outdir,
       loader: { '.css': 'css' },
       plugins: [zodEnglishOnly],
-      minify: true,
+      minify: !process.env.KITE_WEBVIEW_UNMINIFIED, // =1: function names in profiles (test/bench)
       logLevel: 'error',
       legalComments: 'none',
     });
