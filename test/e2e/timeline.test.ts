@@ -11,7 +11,7 @@ import { formatUsd } from '../../webview-ui/model/format';
 import { niceMax } from '../../webview-ui/model/turnSeries';
 import { colourDistance, cssRgb, dominantColour, hexRgb } from './helpers/pixels';
 import { THEMES } from './helpers/themes';
-import { ROOT, RESULTS, timelinePages, type TimelinePage } from './helpers/timelinePage';
+import { ROOT, RESULTS, chartBars, timelinePages, waitForChartBars, type TimelinePage } from './helpers/timelinePage';
 import { VIEW_DATA_FRAME_MS, VIEW_RECENT_EVENTS } from '../../src/harness/protocol/webviewMessages';
 import { pack } from '../../src/harness/protocol/packedMessage';
 import { ev } from '../helpers/events';
@@ -239,10 +239,9 @@ describe('timeline webview in Chromium', function () {
   it('draws tokens per turn stacked by kind, cumulative cost against the budget, and durations', async () => {
     tp = await pages.open();
     await loadDemo(tp);
-    await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
-    const bars = await tp.page.$$eval('#chart-tokens g.data > g', (gs) =>
-      gs.map((g) => [...g.querySelectorAll('rect')].map((r) => Number(r.getAttribute('height')))),
-    );
+    await waitForChartBars(tp.page, 'chart-tokens', 8);
+    const bars = await chartBars(tp.page, 'chart-tokens');
+    assert.equal(bars.length, 8);
     // Turn 1: input 2100, cache read 0, cache write 1800, output 80 (from the log).
     assert.deepEqual(bars[0], [2100, 0, 1800, 80]);
     assert.deepEqual(bars[2], [410, 2200, 0, 70]);
@@ -254,7 +253,7 @@ describe('timeline webview in Chromium', function () {
     // A few cents spent of a $5 budget: the budget would flatten the line, so it is named, not drawn.
     assert.equal(await tp.page.textContent('#chart-cost .y-max'), `${formatUsd(niceMax(totalCost * 1.05))} · budget $5.00 (off scale)`);
     assert.equal(await tp.page.$eval('#chart-cost .budget-line', (l) => getComputedStyle(l).display), 'none');
-    assert.equal(await tp.page.$$eval('#chart-durations g.data > g', (gs) => gs.length), 8);
+    assert.equal((await chartBars(tp.page, 'chart-durations')).length, 8);
     // Hover shows the numbers; a click selects that turn's row.
     const box = await tp.page.locator('#chart-tokens svg').boundingBox();
     assert.ok(box);
@@ -461,7 +460,7 @@ describe('timeline webview in Chromium', function () {
       tp = await pages.open({ theme, width: 1280, height: 860 });
       await loadDemo(tp);
       await tp.page.click('.row[data-seq="19"] .c-summary');
-      await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
+      await waitForChartBars(tp.page, 'chart-tokens', 8);
       const bg = await tp.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       assert.notEqual(bg, 'rgba(0, 0, 0, 0)');
       const body = await tp.page.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, fg: getComputedStyle(document.body).color }));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { KiteEvent } from '../../src/harness/protocol/events';
 import { LogLineParser } from '../../src/harness/protocol/parse';
 import { axeViolations, describeViolations } from './helpers/axe';
-import { ROOT, timelinePages, type TimelinePage } from './helpers/timelinePage';
+import { ROOT, timelinePages, waitForChartBars, type TimelinePage } from './helpers/timelinePage';
 
 function demoLog(): KiteEvent[] {
   const parser = new LogLineParser('demo-run');
@@ -93,7 +93,7 @@ describe('timeline webview accessibility in Chromium', function () {
       it(`has no WCAG 2.1 A/AA violation (axe) in the ${theme} theme, ${state.name}`, async () => {
         tp = await pages.open({ theme, width: 1280, height: 860 });
         await load(tp);
-        await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
+        await waitForChartBars(tp.page, 'chart-tokens', 8);
         await state.enter(tp);
         const violations = await axeViolations(tp.page);
         assert.equal(violations.length, 0, `axe found:\n${describeViolations(violations)}`);
@@ -265,7 +265,7 @@ describe('timeline webview accessibility in Chromium', function () {
   it('gives each chart a text alternative and reads its values by keyboard; Enter shows the turn in the list', async () => {
     tp = await pages.open();
     await load(tp);
-    await tp.page.waitForFunction(() => document.querySelectorAll('#chart-tokens g.data > g').length === 8);
+    await waitForChartBars(tp.page, 'chart-tokens', 8);
     assert.match((await tp.page.getAttribute('#chart-tokens svg', 'aria-label')) ?? '', /^Tokens per turn: 8 turns, the largest bar 4k \(input, cache read, cache write, output\)\. Left and Right arrows/);
     assert.match((await tp.page.getAttribute('#chart-cost svg', 'aria-label')) ?? '', /^Cost: 8 turns, run total \$[\d.]+ of a \$5\.00 budget\./);
     await tp.page.focus('#chart-tokens svg');

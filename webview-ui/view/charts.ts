@@ -173,9 +173,11 @@ abstract class Chart {
     }
     const label = this.yLabel(yMax);
     if (this.yMax.textContent !== label) this.yMax.textContent = label;
-    this.svgEl.setAttribute('viewBox', `0 0 ${Math.max(MIN_W, nb)} ${PLOT_H}`);
+    const viewBox = `0 0 ${Math.max(MIN_W, nb)} ${PLOT_H}`;
+    if (this.svgEl.getAttribute('viewBox') !== viewBox) this.svgEl.setAttribute('viewBox', viewBox);
     const last = turns[turns.length - 1];
-    this.xLabel.textContent = last ? `turn ${turns[0]?.turn ?? 1}–${last.turn}${size > 1 ? ` · ${size} turns per bar` : ''}` : 'no turns yet';
+    const range = last ? `turn ${turns[0]?.turn ?? 1}–${last.turn}${size > 1 ? ` · ${size} turns per bar` : ''}` : 'no turns yet';
+    if (this.xLabel.textContent !== range) this.xLabel.textContent = range;
     // The chart's text alternative: what it shows in one sentence, and how to read each bar.
     const alt = last
       ? `${this.title}: ${turns.length} turn${turns.length === 1 ? '' : 's'}, ${this.summary()}. Left and Right arrows read each ${size > 1 ? 'bar' : 'turn'}, Enter shows it in the list.`
@@ -223,9 +225,17 @@ abstract class Chart {
   }
 }
 
-/** Stacked bars per turn (tokens by kind, or durations by part). */
+/**
+ * Stacked bars per turn (tokens by kind, or durations by part): one path per stack, each bar a
+ * subpath, rather than an element per bar and stack — 240 bars were ~1,200 SVG elements that
+ * style, layout and pre-paint went through in every frame that drew an appended event (~2.5 ms of a
+ * ~12 ms frame at 100k events, issue 17). A bar's segment is `M x bottom h 0.84 v height h -0.84 z`
+ * in data coordinates; an empty segment is left out.
+ */
 export class StackedBarChart extends Chart {
-  private bars: SVGRectElement[][] = [];
+  private readonly paths: SVGPathElement[];
+  /** Each stack's segments by bar (the path is their concatenation). */
+  private segments: string[][];
 
   constructor(
     parent: HTMLElement,
@@ -237,31 +247,32 @@ export class StackedBarChart extends Chart {
     announcer: Announcer,
   ) {
     super(parent, id, title, stacks, onPick, announcer);
+    this.paths = stacks.map((st) => svg('path', { class: `bar ${st.cls}`, d: '' }));
+    this.segments = stacks.map(() => []);
+    this.plot.append(...this.paths);
   }
 
   protected clear(): void {
-    this.plot.replaceChildren();
-    this.bars = [];
+    this.segments = this.stacks.map(() => []);
   }
 
   protected drawBucket(b: number, bucket: Bucket): void {
-    let rects = this.bars[b];
-    if (!rects) {
-      rects = this.stacks.map((s) => svg('rect', { class: `bar ${s.cls}`, x: String(b + 0.08), width: '0.84' }));
-      const g = svg('g');
-      g.append(...rects);
-      this.plot.append(g);
-      this.bars[b] = rects;
-    }
     let base = 0;
-    this.stacks.forEach((s, i) => {
-      const v = bucket[s.key];
-      const r = rects[i] as SVGRectElement;
-      r.setAttribute('y', String(base));
-      r.setAttribute('height', String(v));
+    this.stacks.forEach((st, i) => {
+      const v = bucket[st.key];
+      (this.segments[i] as string[])[b] = v > 0 ? `M${b + 0.08} ${base}h0.84v${v}h-0.84z` : '';
       base += v;
     });
     if (base > this.max) this.max = base;
+  }
+
+  protected override finish(buckets: number): void {
+    this.paths.forEach((path, i) => {
+      const segments = this.segments[i] as string[];
+      segments.length = buckets;
+      const d = segments.join('');
+      if (path.getAttribute('d') !== d) path.setAttribute('d', d);
+    });
   }
 
   protected axisMax(): number {

@@ -169,3 +169,30 @@ export function timelinePages(): { open: (opts?: OpenOptions) => Promise<Timelin
     browser: started,
   };
 }
+
+/** The bars a stacked chart draws, read from its paths (one per stack, a subpath
+ *  `M x bottom h0.84 v height h-0.84 z` per bar): each bar's heights in stack order, 0 where a
+ *  stack has no segment. */
+export async function chartBars(page: Page, chart: string): Promise<number[][]> {
+  return page.$$eval(`#${chart} path.bar`, (paths) => {
+    const bars: number[][] = [];
+    paths.forEach((p, i) => {
+      for (const m of (p.getAttribute('d') ?? '').matchAll(/M([\d.]+) [^h]+h0\.84v([^h]+)h-0\.84z/g)) {
+        (bars[Math.floor(Number(m[1]))] ??= paths.map(() => 0))[i] = Number(m[2]);
+      }
+    });
+    return Array.from(bars, (b) => b ?? paths.map(() => 0));
+  });
+}
+
+/** Waits until a stacked chart draws `n` bars. */
+export async function waitForChartBars(page: Page, chart: string, n: number): Promise<void> {
+  await page.waitForFunction(
+    ([chart, n]) => {
+      const xs = new Set<number>();
+      for (const p of document.querySelectorAll(`#${chart} path.bar`)) for (const m of (p.getAttribute('d') ?? '').matchAll(/M([\d.]+) /g)) xs.add(Math.floor(Number(m[1])));
+      return xs.size === n;
+    },
+    [chart, n] as const,
+  );
+}

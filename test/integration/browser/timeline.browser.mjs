@@ -35,7 +35,9 @@ export async function run({ page, workspace, check, runCommand, findFrame, scree
     await turn1.first().waitFor({ timeout: 10_000 }).catch(() => {});
     check('turn rows are grouped', (await turn1.count()) === 1 && (await frame.locator('.row.head').count()) >= 2);
     check('the header shows the outcome', (await frame.locator('#run-badge').textContent()) === 'done');
-    check('the tokens chart has a bar per turn', (await frame.locator('#chart-tokens g.data > g').count()) === 8);
+    // One path per stack, a subpath per bar ("M x bottom h0.84 v height h-0.84 z"): count the bars' x.
+    const bars = await frame.locator('#chart-tokens').evaluate((el) => new Set([...el.querySelectorAll('path.bar')].flatMap((p) => [...(p.getAttribute('d') ?? '').matchAll(/M([\d.]+) /g)].map((m) => Math.floor(Number(m[1]))))).size);
+    check('the tokens chart has a bar per turn', bars === 8, bars);
     const bg = await frame.locator('body').evaluate((b) => getComputedStyle(b).color);
     check('the page uses the theme colours VS Code injects', bg !== 'rgb(0, 0, 0)' && bg !== '', bg);
 
