@@ -146,13 +146,13 @@ export class TimelineApp {
         this.selectedRow = -1;
         this.details.show(null, null);
         this.streamRow.reset(); // the turns of the run shown before say nothing about this one's
-        this.appendEvents(msg.events, true);
+        this.appendEvents(msg.events, true, msg.rowsOnly === true);
         break;
       }
       case 'append':
         this.store.loading = msg.loading;
         this.problems.push(...msg.problems);
-        this.appendEvents(msg.events, false);
+        this.appendEvents(msg.events, false, msg.rowsOnly === true);
         break;
       case 'status':
         this.store.source = { ...this.store.source, live: msg.live };
@@ -194,13 +194,13 @@ export class TimelineApp {
     }
   }
 
-  private appendEvents(events: readonly KiteEvent[], first: boolean): void {
+  private appendEvents(events: readonly KiteEvent[], first: boolean, rowsOnly: boolean): void {
     // A finished reply (or the end of the run) replaces the streamed text of its turn.
     for (const e of events) {
       if (e.kind === 'model') this.streamRow.end(e.turn);
       else if (e.kind === 'session_end') this.streamRow.end(null);
     }
-    const res = this.store.append(events);
+    const res = this.store.append(events, !rowsOnly);
     if (res.newTools.length) this.toolbar.addTools(res.newTools);
     if (first) {
       this.list.reset();

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LogTailer, type TailerEvent } from '../../src/harness/events/logTailer';
 import type { KiteEvent } from '../../src/harness/protocol/events';
-import { VIEW_BATCH, VIEW_BATCH_BYTES, VIEW_DATA_FRAME_MS, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_BATCH, VIEW_BATCH_BYTES, VIEW_DATA_FRAME_MS, farFromHistoryEnd, trimEventForRow, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
 import { RESULTS, launchChromium, openTimeline } from '../e2e/helpers/timelinePage';
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     /** Events in messages[0..i], for "the page applied this slice". */
     const upTo: number[] = [];
     let events = 0;
+    let rowsOnlyEvents = 0;
     const source = { log: bigLog, title: 'bench', live: true };
     let firstBatchMs = 0;
     await new Promise<void>((resolve, reject) => {
@@ -68,15 +69,19 @@ async function main(): Promise<void> {
         bigLog,
         (e: TailerEvent) => {
           if (e.type !== 'batch') return reject(new Error(e.type));
-          const trimmed = e.batch.events.map((x) => trimEventForView(x));
+          // As TimelineSession.sendBatch: a batch far from the log's end carries only what its rows show.
+          const rowsOnly = e.batch.initial && !e.batch.done && farFromHistoryEnd(e.batch.bytesRead, e.batch.bytesTotal, events + e.batch.events.length);
+          const trimmed = e.batch.events.map((x) => (rowsOnly ? trimEventForRow(x) : trimEventForView(x)));
           events += trimmed.length;
+          if (rowsOnly) rowsOnlyEvents += trimmed.length;
           const loading = e.batch.initial && !e.batch.done;
+          const more = rowsOnly ? { rowsOnly } : {};
           let m: HostMessage;
           if (messages.length === 0) {
             firstBatchMs = performance.now() - t;
             const total = Math.round((trimmed.length * e.batch.bytesTotal) / e.batch.bytesRead);
-            m = { type: 'snapshot', source, total, events: trimmed, problems: e.batch.problems, loading };
-          } else m = { type: 'append', events: trimmed, problems: e.batch.problems, loading };
+            m = { type: 'snapshot', source, total, events: trimmed, problems: e.batch.problems, loading, ...more };
+          } else m = { type: 'append', events: trimmed, problems: e.batch.problems, loading, ...more };
           messages.push(JSON.stringify(m));
           upTo.push(events);
           if (e.batch.done) {
@@ -92,7 +97,7 @@ async function main(): Promise<void> {
     N = events;
     const payload = messages.reduce((s, m) => s + m.length, 0);
     const STAGE = STAGE_ENV ? Number(STAGE_ENV) : payload <= 200 * 1024 * 1024 ? messages.length : 50;
-    console.log(`extension: first batch ready ${firstBatchMs.toFixed(0)} ms, whole log read + trimmed ${readMs.toFixed(0)} ms, ${messages.length} messages, ${mb(payload)} posted in all (log ${mb(info.bytes)}); staged in the page ${STAGE} messages at a time`);
+    console.log(`extension: first batch ready ${firstBatchMs.toFixed(0)} ms, whole log read + trimmed ${readMs.toFixed(0)} ms, ${messages.length} messages, ${mb(payload)} posted in all (log ${mb(info.bytes)}; ${rowsOnlyEvents} events as rows only); staged in the page ${STAGE} messages at a time`);
 
     const browser = await launchChromium();
     try {

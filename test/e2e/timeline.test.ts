@@ -12,7 +12,7 @@ import { niceMax } from '../../webview-ui/model/turnSeries';
 import { colourDistance, cssRgb, dominantColour, hexRgb } from './helpers/pixels';
 import { THEMES } from './helpers/themes';
 import { ROOT, RESULTS, chartBars, timelinePages, waitForChartBars, type TimelinePage } from './helpers/timelinePage';
-import { VIEW_DATA_FRAME_MS, VIEW_RECENT_EVENTS } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_DATA_FRAME_MS, VIEW_RECENT_EVENTS, trimEventForRow } from '../../src/harness/protocol/webviewMessages';
 import { pack } from '../../src/harness/protocol/packedMessage';
 import { ev } from '../helpers/events';
 
@@ -437,6 +437,34 @@ describe('timeline webview in Chromium', function () {
     await tp.send({ type: 'detail', seq: 12, event: null });
     await tp.page.waitForFunction(() => /could not be read from the log/.test(document.querySelector('#details .body')?.textContent ?? ''));
     assert.deepEqual((await tp.posted()).filter((m) => m.type === 'detail'), [{ type: 'detail', seq: 40 }, { type: 'detail', seq: 12 }]);
+    assert.deepEqual(tp.errors, []);
+  });
+
+  it('draws a rowsOnly batch (events cut to what their rows show) as the whole events, and asks the extension for one to show it', async () => {
+    tp = await pages.open({ height: 700 });
+    // The demo run in two batches: the first cut for its rows only, as a big history's early batches are.
+    await tp.send({ type: 'snapshot', source, total: 45, events: demo.slice(0, 30).map((e) => trimEventForRow(e)), problems: [], loading: true, rowsOnly: true });
+    await tp.send({ type: 'append', events: demo.slice(30), problems: [], loading: false });
+    await tp.waitForEvents(45);
+    // The rows drawn (the pool's cells, in no particular order: by seq).
+    const drawn = (p: TimelinePage) =>
+      p.page.$$eval('.row[data-seq]:not([hidden])', (rows) => rows.map((r) => `${r.getAttribute('data-seq')} ${r.getAttribute('aria-label')} ${r.textContent}`).sort());
+    const cut = await drawn(tp);
+    assert.ok(cut.length >= 20, `${cut.length} rows drawn`);
+    const whole = await pages.open({ height: 700 });
+    await loadDemo(whole);
+    assert.deepEqual(cut, await drawn(whole));
+    assert.equal(await tp.page.textContent('#stats'), await whole.page.textContent('#stats'));
+    await whole.close();
+    // A row of the rowsOnly batch: its details are asked for, though the event is recent.
+    await tp.send({ type: 'reveal', seq: 19 });
+    await tp.page.waitForSelector('.row.selected[data-seq="19"]');
+    await tp.page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((m) => m.type === 'detail'));
+    assert.deepEqual((await tp.posted()).filter((m) => m.type === 'detail'), [{ type: 'detail', seq: 19 }]);
+    // One of the whole batch is shown at once.
+    await tp.send({ type: 'reveal', seq: 40 });
+    await tp.page.waitForFunction(() => /4 passed in 0\.52s/.test(document.querySelector('#details .body')?.textContent ?? ''));
+    assert.deepEqual((await tp.posted()).filter((m) => m.type === 'detail'), [{ type: 'detail', seq: 19 }]);
     assert.deepEqual(tp.errors, []);
   });
 

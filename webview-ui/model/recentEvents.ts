@@ -21,8 +21,10 @@ export class RecentEvents {
     return this.pushed;
   }
 
-  push(e: KiteEvent): void {
-    this.ring[this.pushed % this.capacity] = e;
+  /** The next row's event; `whole` false: the event was cut to what its row shows (the
+   *  extension's rowsOnly batches), so the details pane asks for it like an older one. */
+  push(e: KiteEvent, whole = true): void {
+    this.ring[this.pushed % this.capacity] = whole ? e : undefined;
     this.pushed++;
   }
 

@@ -7,7 +7,7 @@ import type { KiteEvent } from '../../src/harness/protocol/events';
 import type { SandboxInfo } from '../../src/harness/protocol/sandboxInfo';
 import { judgeCallsOf, tokensOf } from '../../src/harness/protocol/totals';
 import { emptyContextTally, tallyEvent, type ContextTally } from '../../src/harness/protocol/contextTally';
-import { VIEW_RECENT_EVENTS, type TimelineSource } from '../../src/harness/protocol/webviewMessages';
+import { LENGTHS_BEFORE_TRIM, VIEW_RECENT_EVENTS, type TimelineSource } from '../../src/harness/protocol/webviewMessages';
 import { RecentEvents } from './recentEvents';
 import { NO_FILTER, isFiltering, matchRows, rowMatcher, type Filter } from './filters';
 import { rowFromEvent, type Row } from './rows';
@@ -127,7 +127,8 @@ export class TimelineStore {
     return this.lastSeq < 0 ? null : this.lastSeq;
   }
 
-  append(events: readonly KiteEvent[]): AppendResult {
+  /** `whole` false: the events are cut to what their rows show (a rowsOnly batch): none is kept. */
+  append(events: readonly KiteEvent[], whole = true): AppendResult {
     const result: AppendResult = { rowsAdded: 0, skipped: 0, newTools: [], visibleFrom: -1 };
     const visibleBefore = this.visible.length;
     for (const e of events) {
@@ -136,13 +137,13 @@ export class TimelineStore {
         continue;
       }
       this.lastSeq = e.seq;
-      this.addOne(e, result);
+      this.addOne(e, result, whole);
     }
     if (this.visible.length > visibleBefore) result.visibleFrom = visibleBefore;
     return result;
   }
 
-  private addOne(e: KiteEvent, result: AppendResult): void {
+  private addOne(e: KiteEvent, result: AppendResult, whole: boolean): void {
     const index = this.rows.length;
     // A model reply opens a group (its turn); the first row always opens group 0.
     if (index === 0 || e.kind === 'model') {
@@ -157,7 +158,7 @@ export class TimelineStore {
       head: group.head === index,
       toolNameOf: (id) => this.toolNames.get(id) ?? null,
     });
-    this.events.push(e);
+    this.events.push(e, whole);
     this.rows.push(row);
     if (e.kind === 'model') this.modelRows.push(index);
     group.count++;
@@ -199,7 +200,7 @@ export class TimelineStore {
 
   private count(e: KiteEvent, row: Row): void {
     if (row.level === 'error') this.totals.errors++;
-    tallyEvent(this.context, e);
+    tallyEvent(this.context, e, LENGTHS_BEFORE_TRIM); // the page's long texts are previews
     if (e.kind === 'compaction') this.compactions++;
     else if (e.kind === 'session_start') this.observationLimit = e.limits.observation_tokens ?? null;
     if (e.kind === 'model') {

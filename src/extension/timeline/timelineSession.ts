@@ -9,6 +9,8 @@ import {
   VIEW_BATCH_BYTES,
   ViewMessageSchema,
   describeIssues,
+  farFromHistoryEnd,
+  trimEventForRow,
   trimEventForView,
   type HostMessage,
   type TimelineSource,
@@ -53,6 +55,8 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   private tailer: LogTailer | null = null;
   private ready = false;
   private snapshotSent = false;
+  /** Events of the history read so far (for farFromHistoryEnd). */
+  private historyEvents = 0;
   /** The history has been sent in full (a reveal waits for it). */
   private loaded = false;
   private pendingReveal: number | null = null;
@@ -188,6 +192,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     this.writes = new WriteIndex();
     this.start = null;
     this.snapshotSent = false;
+    this.historyEvents = 0;
     this.loaded = false;
     this.lastApplied = null;
     this.delivering = [];
@@ -240,14 +245,19 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       source.live = true;
       this.post({ type: 'status', live: true, message: null });
     }
+    // A big history's batches far from its end: the page keeps none of their events whole, so
+    // only what their rows show is sent (about a third fewer bytes to pack, send and unpack).
+    if (batch.initial) this.historyEvents += batch.events.length;
+    const rowsOnly = batch.initial && !batch.done && farFromHistoryEnd(batch.bytesRead, batch.bytesTotal, this.historyEvents);
+    const trim = rowsOnly ? trimEventForRow : trimEventForView;
     const events = batch.events.map((ev) => {
       this.writes.add(ev);
       if (ev.kind === 'session_start') this.start = ev;
-      return trimEventForView(ev);
+      return trim(ev);
     });
     const loading = batch.initial && !batch.done;
     if (batch.initial && batch.done) this.loaded = true;
-    const posted = this.sendEvents(source, batch, events, loading);
+    const posted = this.sendEvents(source, batch, events, loading, rowsOnly);
     if (this.loaded && this.pendingReveal !== null) {
       this.post({ type: 'reveal', seq: this.pendingReveal });
       this.pendingReveal = null;
@@ -261,14 +271,15 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     else this.pendingReveal = seq;
   }
 
-  private sendEvents(source: TimelineSource, batch: TailBatch, events: KiteEvent[], loading: boolean): Promise<unknown> {
+  private sendEvents(source: TimelineSource, batch: TailBatch, events: KiteEvent[], loading: boolean, rowsOnly: boolean): Promise<unknown> {
+    const more = rowsOnly ? { rowsOnly } : {};
     if (!this.snapshotSent) {
       this.snapshotSent = true;
       // About how many events the whole history has, from the bytes the first batch took.
       const total = batch.bytesRead > 0 ? Math.round((events.length * batch.bytesTotal) / batch.bytesRead) : events.length;
-      return this.postBatch({ type: 'snapshot', source, total, events, problems: batch.problems, loading });
+      return this.postBatch({ type: 'snapshot', source, total, events, problems: batch.problems, loading, ...more });
     }
-    return this.postBatch({ type: 'append', events, problems: batch.problems, loading });
+    return this.postBatch({ type: 'append', events, problems: batch.problems, loading, ...more });
   }
 
   dispose(): void {

@@ -18,6 +18,16 @@ export interface ContextTally {
   observationCharsByTool: Record<string, number>;
 }
 
+/** How long an event's texts are: as they stand, or (the timeline page, which gets previews of
+ *  long texts: protocol/webviewMessages.ts) as they were before they were cut. */
+export interface TextLengths {
+  text(s: string): number;
+  /** Characters of JSON.stringify(v). */
+  json(v: unknown): number;
+}
+
+export const AS_WRITTEN: TextLengths = { text: (s) => s.length, json: (v) => JSON.stringify(v).length };
+
 export function emptyContextTally(): ContextTally {
   return { baseChars: 0, convChars: 0, ratio: 1, observationChars: 0, observationCharsByTool: {} };
 }
@@ -41,27 +51,28 @@ export function tallyStart(t: ContextTally, e: Pick<EventOf<'session_start'>, 's
   t.baseChars = (e.system?.length ?? 0) + (e.tools ? JSON.stringify(e.tools).length : 0); // older logs may lack them
 }
 
-export function tallyToolResult(t: ContextTally, tool: string, output: string): void {
-  t.convChars += output.length;
-  t.observationChars += output.length;
-  t.observationCharsByTool[tool] = (t.observationCharsByTool[tool] ?? 0) + output.length;
+export function tallyToolResult(t: ContextTally, tool: string, output: string, lengths: TextLengths = AS_WRITTEN): void {
+  const chars = lengths.text(output);
+  t.convChars += chars;
+  t.observationChars += chars;
+  t.observationCharsByTool[tool] = (t.observationCharsByTool[tool] ?? 0) + chars;
 }
 
 /** A reply: its prompt size corrects the estimate; its content joins the conversation. */
-export function tallyModel(t: ContextTally, e: Pick<EventOf<'model'>, 'input_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'content'>): void {
+export function tallyModel(t: ContextTally, e: Pick<EventOf<'model'>, 'input_tokens' | 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'content'>, lengths: TextLengths = AS_WRITTEN): void {
   const estimated = estimateTokens(t.baseChars + t.convChars);
   const reported = e.input_tokens + e.cache_creation_input_tokens + e.cache_read_input_tokens;
   // Clamped: a scripted model's canned usage must not swing the estimate by more than 2x.
   if (estimated > 0 && reported > 0) t.ratio = Math.min(2, Math.max(0.5, reported / estimated));
-  t.convChars += JSON.stringify(e.content).length;
+  t.convChars += lengths.json(e.content);
 }
 
 /** One event's effect on the tally: the reducer and the timeline both fold with it. */
-export function tallyEvent(t: ContextTally, e: KiteEvent): void {
+export function tallyEvent(t: ContextTally, e: KiteEvent, lengths: TextLengths = AS_WRITTEN): void {
   if (e.kind === 'session_start') tallyStart(t, e);
-  else if (e.kind === 'user') t.convChars += e.text.length;
-  else if (e.kind === 'model') tallyModel(t, e);
-  else if (e.kind === 'tool') tallyToolResult(t, e.name, e.output);
+  else if (e.kind === 'user') t.convChars += lengths.text(e.text);
+  else if (e.kind === 'model') tallyModel(t, e, lengths);
+  else if (e.kind === 'tool') tallyToolResult(t, e.name, e.output, lengths);
   else if (e.kind === 'compaction') t.convChars = e.conv_chars_after;
 }
 

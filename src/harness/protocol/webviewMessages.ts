@@ -3,6 +3,7 @@
 // `ready` handshake the extension sends one `snapshot` (the history so far, possibly in several
 // chunks) and from then on only `append` increments, never the whole history again.
 import { z } from 'zod';
+import type { TextLengths } from './contextTally';
 import { EventSchema } from './events';
 
 export const LogProblemSchema = z.object({ line: z.number().int().nonnegative(), message: z.string() });
@@ -43,12 +44,17 @@ export const HostMessageSchema = z.discriminatedUnion('type', [
     problems: z.array(LogProblemSchema),
     /** More of the history follows as `append` messages with loading true, the last with false. */
     loading: z.boolean(),
+    /** As for `append`. */
+    rowsOnly: z.boolean().optional(),
   }),
   z.object({
     type: z.literal('append'),
     events: z.array(EventSchema),
     problems: z.array(LogProblemSchema),
     loading: z.boolean(),
+    /** The events are cut to what their rows show (trimEventForRow): the page keeps none of them
+     *  whole, and asks for one by seq to show it. Set for a big history's batches far from its end. */
+    rowsOnly: z.boolean().optional(),
   }),
   /** Tailing state changed (the file was removed, the run ended, the view stopped following). */
   z.object({ type: z.literal('status'), live: z.boolean(), message: z.string().nullable() }),
@@ -124,6 +130,31 @@ export function trimEventForView<E>(event: E, max = VIEW_TEXT_LIMIT): E {
   return trimValue(event, max, 0) as E;
 }
 
+/** Texts a row shows only through their first line (at most 160 characters, webview-ui/model/format.ts
+ *  firstLine): the model's words and thinking, a tool's output. A third of what a big history sends. */
+const ROW_TEXT_KEYS = new Set(['text', 'thinking', 'output']);
+export const VIEW_ROW_TEXT_LIMIT = 200;
+
+/**
+ * trimEventForView, and the texts a row shows only through their first line cut to
+ * VIEW_ROW_TEXT_LIMIT characters: what the page needs of an event it will not keep whole (its row,
+ * the header's totals, the charts). The row is the same as the one trimEventForView's copy makes.
+ */
+export function trimEventForRow<E>(event: E): E {
+  return trimValue(event, VIEW_TEXT_LIMIT, 0, ROW_TEXT_KEYS) as E;
+}
+
+/**
+ * Whether a history batch is far enough from the log's end that none of its events will be among
+ * the VIEW_RECENT_EVENTS the page keeps whole: more than twice that many events' worth of bytes
+ * (at the average size so far) are still to be read after it. A batch misjudged only costs the
+ * page a request for that event's details.
+ */
+export function farFromHistoryEnd(bytesRead: number, bytesTotal: number, eventsRead: number): boolean {
+  if (eventsRead <= 0) return false;
+  return bytesTotal - bytesRead > 2 * VIEW_RECENT_EVENTS * (bytesRead / eventsRead);
+}
+
 function withoutChainLink(event: Record<string, unknown>): Record<string, unknown> {
   const { prev: _prev, ...rest } = event;
   return rest;
@@ -133,7 +164,7 @@ function withoutChainLink(event: Record<string, unknown>): Record<string, unknow
 const ARG_KEYS = new Set(['args', 'edited_args', 'input', 'recorded', 'live']);
 export const VIEW_ARG_LIMIT = 240;
 
-function trimValue(v: unknown, max: number, depth: number): unknown {
+function trimValue(v: unknown, max: number, depth: number, rowTexts: ReadonlySet<string> | null = null): unknown {
   if (typeof v === 'string') return v.length > max ? `${v.slice(0, max)}… [${v.length} characters in all]` : v;
   if (v === null || typeof v !== 'object' || depth > 12) return v;
   // Copies only what changes, and allocates nothing for what does not (no entries or mapped
@@ -142,7 +173,7 @@ function trimValue(v: unknown, max: number, depth: number): unknown {
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      const y = trimValue(x, max, depth + 1);
+      const y = trimValue(x, max, depth + 1, rowTexts);
       if (y !== x) (out ??= v.slice())[i] = y;
     }
     return out ?? v;
@@ -154,7 +185,8 @@ function trimValue(v: unknown, max: number, depth: number): unknown {
   for (const k in o) {
     if (!Object.hasOwn(o, k) || (linked && k === 'prev')) continue;
     const x = o[k];
-    const y = trimValue(x, ARG_KEYS.has(k) ? Math.min(max, VIEW_ARG_LIMIT) : max, depth + 1);
+    const limit = ARG_KEYS.has(k) ? Math.min(max, VIEW_ARG_LIMIT) : rowTexts?.has(k) && typeof x === 'string' ? Math.min(max, VIEW_ROW_TEXT_LIMIT) : max;
+    const y = trimValue(x, limit, depth + 1, rowTexts);
     if (y !== x) (copy ??= { ...o })[k] = y;
   }
   return copy ?? v;
@@ -164,6 +196,19 @@ function trimValue(v: unknown, max: number, depth: number): unknown {
 export function fullLengthOf(s: string): number {
   const m = CLIP_MARK.exec(s);
   return m ? Number(m[1]) : s.length;
+}
+
+/** The lengths of a trimmed event's texts before they were cut, for the page's context tally (its
+ *  observation tokens would otherwise count previews). JSON lengths add what each preview left out. */
+export const LENGTHS_BEFORE_TRIM: TextLengths = { text: fullLengthOf, json: (v) => JSON.stringify(v).length + cutChars(v) };
+
+function cutChars(v: unknown): number {
+  if (typeof v === 'string') return isTrimmed(v) ? fullLengthOf(v) - v.length : 0;
+  if (v === null || typeof v !== 'object') return 0;
+  let n = 0;
+  if (Array.isArray(v)) for (const x of v) n += cutChars(x);
+  else for (const k in v) n += cutChars((v as Record<string, unknown>)[k]);
+  return n;
 }
 
 /** True when the string is a preview cut by trimEventForView. */

@@ -1,0 +1,98 @@
+// A big history's batches far from the log's end reach the page cut to what their rows show
+// (trimEventForRow, `rowsOnly`): fewer bytes to pack, send and unpack. Nothing a person sees may
+// change: the same rows, header and charts as from trimEventForView's copies and from the events
+// themselves; the page keeps none of those events whole and asks the extension for one to show it.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readLog } from '../../../src/harness/events/reader';
+import { EventSchema, type KiteEvent } from '../../../src/harness/protocol/events';
+import { VIEW_RECENT_EVENTS, VIEW_ROW_TEXT_LIMIT, farFromHistoryEnd, trimEventForRow, trimEventForView } from '../../../src/harness/protocol/webviewMessages';
+import { TimelineStore } from '../../../webview-ui/model/timelineStore';
+import { ev } from '../../helpers/events';
+import { writeLargeLog } from '../../helpers/largeLog';
+
+function storeOf(events: readonly KiteEvent[], whole = true): TimelineStore {
+  const s = new TimelineStore();
+  s.append(events, whole);
+  return s;
+}
+
+/** Long texts of every kind a row reads through its first line, at seqs after the log's own. */
+function longTexts(from: number): KiteEvent[] {
+  const long = (first: string) => `${first}\n${'more text that only the details show '.repeat(400)}`;
+  const e = [
+    ev.user({ text: long(`  ${'a very long first line of a briefing '.repeat(10)}`) }),
+    ev.model({ turn: 900, content: [{ type: 'text', text: long('Here is the plan: '.repeat(20)) }, { type: 'thinking', thinking: long('thinking'), signature: 's' }] }),
+    ev.tool({ is_error: true, output: long('Error: '.repeat(40)) }),
+    ev.tool({ is_error: false, output: 'x'.repeat(50_000) }),
+  ];
+  return e.map((x, i) => ({ ...x, seq: from + i, run: 'r', t: 9000 + i }) as KiteEvent);
+}
+
+describe('rowsOnly history batches (trimEventForRow)', () => {
+  let dir = '';
+  let events: KiteEvent[] = [];
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kite-rows-only-'));
+    const log = join(dir, 'big.jsonl');
+    writeLargeLog(log, 3000);
+    const read = await readLog(log);
+    assert.deepEqual(read.problems, []);
+    events = [...read.events, ...longTexts(read.events.length)];
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the same rows, header totals, charts and observation count as the whole events, in fewer bytes', () => {
+    const full = storeOf(events);
+    const view = storeOf(events.map((e) => trimEventForView(e)));
+    const rows = storeOf(events.map((e) => trimEventForRow(e)), false);
+    assert.equal(rows.rowCount, events.length);
+    for (let i = 0; i < events.length; i++) {
+      assert.deepEqual(rows.row(i), full.row(i), `row ${i} (${events[i]?.kind})`);
+      assert.deepEqual(view.row(i), full.row(i), `row ${i} (${events[i]?.kind})`);
+    }
+    assert.deepEqual(rows.totals, full.totals);
+    assert.deepEqual(rows.series.turns, full.series.turns);
+    assert.equal(rows.series.totalCost, full.series.totalCost);
+    assert.deepEqual(rows.tools, full.tools);
+    // Observation tokens count the outputs' full lengths (a preview says how long its text was).
+    assert.equal(rows.context.observationChars, full.context.observationChars);
+    assert.equal(view.context.observationChars, full.context.observationChars);
+    assert.ok(Math.abs(rows.context.convChars - full.context.convChars) / full.context.convChars < 0.01, `${rows.context.convChars} vs ${full.context.convChars}`);
+    const bytes = (es: KiteEvent[]) => es.reduce((n, e) => n + JSON.stringify(e).length, 0);
+    const viewBytes = bytes(events.map((e) => trimEventForView(e)));
+    const rowBytes = bytes(events.map((e) => trimEventForRow(e)));
+    assert.ok(rowBytes < 0.85 * viewBytes, `${rowBytes} of ${viewBytes} bytes`);
+  });
+
+  it('cuts only the texts rows read through their first line, and each copy is still a valid event', () => {
+    for (const e of longTexts(0)) {
+      const t = trimEventForRow(e);
+      assert.ok(EventSchema.safeParse(t).success, e.kind);
+      if (t.kind === 'tool') assert.ok(t.output.length <= VIEW_ROW_TEXT_LIMIT + 40, `${t.output.length}`);
+      if (t.kind === 'user') assert.ok(t.text.length <= VIEW_ROW_TEXT_LIMIT + 40);
+    }
+    const intent = ev.intent({ args: { path: 'a.ts', content: 'c'.repeat(3000) } });
+    assert.deepEqual(trimEventForRow(intent), trimEventForView(intent), 'arguments are cut as for the view');
+  });
+
+  it('keeps none of a rowsOnly batch whole: the details pane asks the extension for them', () => {
+    const s = new TimelineStore();
+    s.append(events.slice(0, 100).map((e) => trimEventForRow(e)), false);
+    s.append(events.slice(100, 110));
+    assert.equal(s.rowCount, 110);
+    assert.equal(s.events.at(0), null);
+    assert.equal(s.events.at(99), null);
+    assert.equal(s.events.at(100)?.seq, events[100]?.seq);
+  });
+
+  it('only batches with more than twice VIEW_RECENT_EVENTS events worth of bytes after them are far from the end', () => {
+    const avg = 500;
+    assert.equal(farFromHistoryEnd(1000 * avg, 1000 * avg + 2 * VIEW_RECENT_EVENTS * avg + 1, 1000), true);
+    assert.equal(farFromHistoryEnd(1000 * avg, 1000 * avg + 2 * VIEW_RECENT_EVENTS * avg, 1000), false);
+    assert.equal(farFromHistoryEnd(0, 10_000_000, 0), false, 'nothing read yet: no average');
+    assert.equal(farFromHistoryEnd(5000, 5000, 10), false, 'the last batch');
+  });
+});
