@@ -43,7 +43,8 @@ async function loadDemo(tp: TimelinePage, events: KiteEvent[] = demo): Promise<v
 async function rowTexts(tp: TimelinePage): Promise<string[]> {
   return tp.page.$$eval('.row', (rows) =>
     rows
-      .filter((r) => (r as HTMLElement).style.display !== 'none')
+      // Not the spare cells (blank, off screen, hidden from screen readers).
+      .filter((r) => (r as HTMLElement).style.display !== 'none' && r.getAttribute('aria-hidden') !== 'true')
       .map((r) => ({ y: new DOMMatrix(getComputedStyle(r).transform).m42, t: `${r.querySelector('.c-title')?.textContent} | ${r.querySelector('.c-summary')?.textContent}` }))
       .sort((a, b) => a.y - b.y)
       .map((x) => x.t),

@@ -6,6 +6,7 @@ import type { TimelineStore } from '../model/timelineStore';
 import { compactNumber, formatUsd } from '../model/format';
 import type { Announcer } from './announcer';
 import { observationTokens } from '../../src/harness/protocol/contextTally';
+import { setClassName, setHidden, setText, setTitle } from './domWrites';
 
 export class Header {
   readonly el: HTMLElement;
@@ -66,18 +67,18 @@ export class Header {
     const t = store.totals;
     const outcome = t.outcome;
     if (outcome) {
-      this.badge.textContent = outcome.replace(/_/g, ' ');
-      this.badge.className = `badge ${outcome === 'done' ? 'ok' : outcome === 'cancelled' ? 'warn' : 'error'}`;
+      setText(this.badge, outcome.replace(/_/g, ' '));
+      setClassName(this.badge, `badge ${outcome === 'done' ? 'ok' : outcome === 'cancelled' ? 'warn' : 'error'}`);
     } else if (store.source.live) {
-      this.badge.textContent = 'live';
-      this.badge.className = 'badge live';
+      setText(this.badge, 'live');
+      setClassName(this.badge, 'badge live');
     } else {
-      this.badge.textContent = store.rowCount ? 'not finished' : '';
-      this.badge.className = 'badge';
+      setText(this.badge, store.rowCount ? 'not finished' : '');
+      setClassName(this.badge, 'badge');
     }
-    this.addToEvals.hidden = !outcome;
-    this.title.textContent = t.feature ? `${t.feature}` : store.source.title;
-    this.title.title = `${store.source.title}\n${store.source.log}${t.model ? `\n${t.model}` : ''}`;
+    setHidden(this.addToEvals, !outcome);
+    setText(this.title, t.feature ? `${t.feature}` : store.source.title);
+    setTitle(this.title, `${store.source.title}\n${store.source.log}${t.model ? `\n${t.model}` : ''}`);
     const budget = store.series.budgetUsd;
     const cost = store.series.totalCost;
     const parts = [
@@ -93,19 +94,19 @@ export class Header {
       if (store.compactions) parts.push(`${store.compactions} compaction${store.compactions === 1 ? '' : 's'}`);
     }
     if (store.loading) parts.push(`loading ${store.rowCount.toLocaleString('en-US')} of ~${Math.max(store.expected, store.rowCount).toLocaleString('en-US')} events…`);
-    this.stats.textContent = parts.join(' · ');
-    this.stats.classList.toggle('over-budget', budget !== null && cost > budget);
+    setText(this.stats, parts.join(' · '));
+    setClassName(this.stats, budget !== null && cost > budget ? 'stats over-budget' : 'stats');
     const sb = t.sandbox;
-    this.sandboxEl.hidden = sb === null; // older logs do not say
-    this.sandboxEl.textContent = sb ? `Commands: ${describeSandbox(sb)}` : '';
-    this.sandboxEl.classList.toggle('unsandboxed', sb?.kind === 'none');
+    setHidden(this.sandboxEl, sb === null); // older logs do not say
+    setText(this.sandboxEl, sb ? `Commands: ${describeSandbox(sb)}` : '');
+    setClassName(this.sandboxEl, sb?.kind === 'none' ? 'sandbox unsandboxed' : 'sandbox');
     if (problems.length) {
-      this.problemsEl.hidden = false;
+      setHidden(this.problemsEl, false);
       const shown = problems.slice(0, 3).map((p) => p.message);
-      this.problemsEl.textContent = `${problems.length} unreadable line${problems.length === 1 ? '' : 's'} skipped — ${shown.join('; ')}${problems.length > 3 ? '; …' : ''}`;
-    } else this.problemsEl.hidden = true;
-    this.banner.hidden = !statusMessage;
-    this.banner.textContent = statusMessage ?? '';
+      setText(this.problemsEl, `${problems.length} unreadable line${problems.length === 1 ? '' : 's'} skipped — ${shown.join('; ')}${problems.length > 3 ? '; …' : ''}`);
+    } else setHidden(this.problemsEl, true);
+    setHidden(this.banner, !statusMessage);
+    setText(this.banner, statusMessage ?? '');
     this.announce(outcome ? `Run ended: ${this.badge.textContent}` : '', this.problemsEl.hidden ? '' : (this.problemsEl.textContent ?? ''), statusMessage ?? '');
   }
 

@@ -207,8 +207,10 @@ export class ListView {
     // Rows without a cell of their look take any free cell left (their refill restyles it).
     const rest = [...byLook.values()].flat();
     for (const pos of unmatched) this.show(rest.pop() as Cell, pos, this.store.row(visible[pos] as number) as Row, classes[pos - from] as string, jump);
-    // Unused cells: after a jump, those off screen stay where they are (for the next frame's rows).
-    for (const cell of rest) retire(cell, jump && (cell.at < first || cell.at >= last));
+    // Unused cells off screen stay where they are, blank (for the next rows: hiding a cell and
+    // showing it again re-creates its layout objects, as when the followed end moves a row on),
+    // unless they sit past the list's end, where they would lengthen its scrolling.
+    for (const cell of rest) retire(cell, (cell.at < first || cell.at >= last) && cell.at < visible.length);
     // Kept cells whose row looks different now (selection, collapse, a filter), or that still wait for their label.
     for (let pos = start; pos < end; pos++) {
       const cell = kept[pos - start];

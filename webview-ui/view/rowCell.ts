@@ -5,6 +5,7 @@ import { ACTION_DIFF, ACTION_OUTPUT, type Row } from '../model/rows';
 import { showControlChars } from '../../src/harness/protocol/controlChars';
 import type { TimelineStore } from '../model/timelineStore';
 import { COST_COLUMN, DURATION_COLUMN, TIME_COLUMN, TOKEN_KINDS, TURN_COLUMN, rowLabel, tokenFigure } from '../model/rowColumns';
+import { setAttr, setText } from './domWrites';
 
 export interface Cell {
   el: HTMLDivElement;
@@ -36,15 +37,6 @@ export interface Cell {
   spare: boolean;
   /** `lookOf` the row it shows or showed last. */
   look: string;
-}
-
-/** Sets a text node's data only when it changes (a same-value write still dirties layout). */
-function setText(node: Text, text: string): void {
-  if (node.data !== text) node.data = text;
-}
-
-function setAttr(el: Element, name: string, value: string): void {
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
 export function makeCell(parent: HTMLElement): Cell {

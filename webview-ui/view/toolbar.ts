@@ -1,6 +1,7 @@
 // Filters, search and the collapse buttons, built from @vscode-elements controls so they look like
 // the rest of VS Code in every theme.
 import { KIND_FILTERS, KIND_FILTER_LABELS, type Filter, type KindFilter } from '../model/filters';
+import { setText } from './domWrites';
 
 export interface ToolbarHandlers {
   filter(f: Filter): void;
@@ -122,7 +123,7 @@ export class Toolbar {
   }
 
   setCount(matching: number, total: number): void {
-    this.count.textContent = matching === total ? `${total.toLocaleString('en-US')} events` : `${matching.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} events`;
+    setText(this.count, matching === total ? `${total.toLocaleString('en-US')} events` : `${matching.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} events`);
   }
 
   private set(change: Partial<Filter>): void {
