@@ -60,6 +60,8 @@ export class TimelineApp {
   /** A data frame is due (appended events wait for it to reach the screen). */
   private dataFrame = false;
   private dataFrameAt = -Infinity;
+  /** The data frame's rows are due in the list (drawn at the end of the app's frame). */
+  private listDue = false;
 
   private readonly root: HTMLElement;
 
@@ -225,7 +227,7 @@ export class TimelineApp {
     setTimeout(() => {
       this.dataFrame = false;
       this.dataFrameAt = performance.now();
-      this.list.schedule();
+      this.listDue = true;
       this.scheduleFrame(true);
     }, wait);
   }
@@ -263,6 +265,12 @@ export class TimelineApp {
         this.tokens.update(this.store.series.turns, dirty);
         this.cost.update(this.store.series.turns, dirty);
         this.durations.update(this.store.series.turns, dirty);
+      }
+      // The list last: following a live run, it scrolls, which lays the page out with every write
+      // above (once in the frame, not once for the scroll and again to paint).
+      if (this.listDue) {
+        this.listDue = false;
+        this.list.render(true);
       }
     });
   }

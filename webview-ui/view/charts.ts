@@ -5,6 +5,7 @@ import { bucketAt, bucketSize, niceMax, type Bucket, type TurnPoint } from '../m
 import { compactNumber, formatMs, formatUsd } from '../model/format';
 import { TOKEN_KINDS } from '../model/rowColumns';
 import type { Announcer } from './announcer';
+import { setAttr } from './domWrites';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const PLOT_H = 100;
@@ -236,6 +237,9 @@ export class StackedBarChart extends Chart {
   private readonly paths: SVGPathElement[];
   /** Each stack's segments by bar (the path is their concatenation). */
   private segments: string[][];
+  /** Stacks whose segments changed since their path was written (an appended event changes the
+   *  last bar of a few stacks: the others keep their long `d`, neither joined nor parsed again). */
+  private changed: boolean[];
 
   constructor(
     parent: HTMLElement,
@@ -249,18 +253,25 @@ export class StackedBarChart extends Chart {
     super(parent, id, title, stacks, onPick, announcer);
     this.paths = stacks.map((st) => svg('path', { class: `bar ${st.cls}`, d: '' }));
     this.segments = stacks.map(() => []);
+    this.changed = stacks.map(() => true);
     this.plot.append(...this.paths);
   }
 
   protected clear(): void {
     this.segments = this.stacks.map(() => []);
+    this.changed = this.stacks.map(() => true);
   }
 
   protected drawBucket(b: number, bucket: Bucket): void {
     let base = 0;
     this.stacks.forEach((st, i) => {
       const v = bucket[st.key];
-      (this.segments[i] as string[])[b] = v > 0 ? `M${b + 0.08} ${base}h0.84v${v}h-0.84z` : '';
+      const segments = this.segments[i] as string[];
+      const segment = v > 0 ? `M${b + 0.08} ${base}h0.84v${v}h-0.84z` : '';
+      if (segments[b] !== segment) {
+        segments[b] = segment;
+        this.changed[i] = true;
+      }
       base += v;
     });
     if (base > this.max) this.max = base;
@@ -269,9 +280,13 @@ export class StackedBarChart extends Chart {
   protected override finish(buckets: number): void {
     this.paths.forEach((path, i) => {
       const segments = this.segments[i] as string[];
-      segments.length = buckets;
-      const d = segments.join('');
-      if (path.getAttribute('d') !== d) path.setAttribute('d', d);
+      if (segments.length !== buckets) {
+        segments.length = buckets;
+        this.changed[i] = true;
+      }
+      if (!this.changed[i]) return;
+      this.changed[i] = false;
+      path.setAttribute('d', segments.join(''));
     });
   }
 
@@ -299,6 +314,8 @@ export class CostChart extends Chart {
   private readonly line = svg('polyline', { class: 'cost-line', 'vector-effect': 'non-scaling-stroke' });
   private readonly budgetLine = svg('line', { class: 'budget-line', x1: '0', x2: '100000', 'vector-effect': 'non-scaling-stroke' });
   private points: string[] = [];
+  /** The line's points as last written (the polyline and polygon are parsed again when set). */
+  private written = '';
   budget: number | null = null;
 
   constructor(parent: HTMLElement, onPick: (turnIndex: number) => void, announcer: Announcer) {
@@ -321,6 +338,7 @@ export class CostChart extends Chart {
   protected clear(): void {
     this.plot.replaceChildren(this.area, this.line, this.budgetLine);
     this.points = ['0,0'];
+    this.written = '';
   }
 
   protected drawBucket(b: number, bucket: Bucket): void {
@@ -331,13 +349,18 @@ export class CostChart extends Chart {
   protected override finish(buckets: number): void {
     this.points.length = buckets + 1;
     const pts = this.points.join(' ');
-    this.line.setAttribute('points', pts);
-    this.area.setAttribute('points', `${pts} ${buckets},0`);
-    if (this.budgetOnScale()) {
-      this.budgetLine.setAttribute('y1', String(this.budget));
-      this.budgetLine.setAttribute('y2', String(this.budget));
-      this.budgetLine.style.display = '';
-    } else this.budgetLine.style.display = 'none';
+    if (pts !== this.written) {
+      this.written = pts;
+      this.line.setAttribute('points', pts);
+      this.area.setAttribute('points', `${pts} ${buckets},0`);
+    }
+    const onScale = this.budgetOnScale();
+    if (onScale) {
+      setAttr(this.budgetLine, 'y1', String(this.budget));
+      setAttr(this.budgetLine, 'y2', String(this.budget));
+    }
+    const display = onScale ? '' : 'none';
+    if (this.budgetLine.style.display !== display) this.budgetLine.style.display = display;
   }
 
   /** A budget far above what was spent would flatten the line: it is then named, not drawn. */

@@ -7,6 +7,7 @@ import { compactNumber, formatUsd } from '../model/format';
 import type { Announcer } from './announcer';
 import { observationTokens } from '../../src/harness/protocol/contextTally';
 import { setClassName, setHidden, setText, setTitle } from './domWrites';
+import { thousands } from '../../src/harness/protocol/thousands';
 
 export class Header {
   readonly el: HTMLElement;
@@ -93,7 +94,7 @@ export class Header {
       parts.push(`~${compactNumber(obs)}${store.observationLimit !== null ? ` of ${compactNumber(store.observationLimit)}` : ''} observation tokens`);
       if (store.compactions) parts.push(`${store.compactions} compaction${store.compactions === 1 ? '' : 's'}`);
     }
-    if (store.loading) parts.push(`loading ${store.rowCount.toLocaleString('en-US')} of ~${Math.max(store.expected, store.rowCount).toLocaleString('en-US')} events…`);
+    if (store.loading) parts.push(`loading ${thousands(store.rowCount)} of ~${thousands(Math.max(store.expected, store.rowCount))} events…`);
     setText(this.stats, parts.join(' · '));
     setClassName(this.stats, budget !== null && cost > budget ? 'stats over-budget' : 'stats');
     const sb = t.sandbox;

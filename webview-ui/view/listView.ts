@@ -92,17 +92,22 @@ export class ListView {
     this.behind = true;
   }
 
-  /** Brings the spacer up to the rows appended since the last render; true when the list then
-   *  moved to the end to follow them. */
-  private catchUp(): boolean {
-    if (!this.behind) return false;
+  /** Brings the spacer up to the rows appended since the last render. Following the end, returns
+   *  the scrollTop that shows it, for the caller to set after its other writes: setting it lays the
+   *  page out, and set last, that is the frame's only layout (null: the list does not follow). */
+  private catchUp(): number | null {
+    if (!this.behind) return null;
     this.behind = false;
     this.fitColumns();
-    this.spacer.style.height = `${this.store.visible.length * ROW_HEIGHT}px`;
-    if (!this.pinned || !this.store.source.live) return false;
-    this.el.scrollTop = this.spacer.offsetHeight;
+    const content = this.store.visible.length * ROW_HEIGHT;
+    this.spacer.style.height = `${content}px`;
+    if (!this.pinned || !this.store.source.live) return null;
+    return Math.max(0, content - (this.viewportHeight || this.el.clientHeight));
+  }
+
+  private follow(top: number): void {
+    this.el.scrollTop = top;
     this.followedTo = this.el.scrollTop;
-    return true;
   }
 
   /** The visible set changed (filter, collapse): keep the selection in view if it still is. */
@@ -129,7 +134,8 @@ export class ListView {
   }
 
   reveal(rowIndex: number): void {
-    this.catchUp();
+    const followTop = this.catchUp();
+    if (followTop !== null) this.follow(followTop);
     const pos = this.store.positionOf(rowIndex);
     if (pos < 0) return;
     const top = scrollToReveal(pos, this.el.scrollTop, this.el.clientHeight || this.viewportHeight, ROW_HEIGHT);
@@ -162,10 +168,12 @@ export class ListView {
    * to four frames at 1M events. A direct call (selection, keys, a new snapshot) renders it all.
    */
   render(inFrame = false): void {
-    const followed = this.catchUp();
+    const followTop = this.catchUp();
+    const followed = followTop !== null;
     const visible = this.store.visible;
-    const height = this.el.clientHeight || this.viewportHeight;
-    const scrollTop = this.el.scrollTop;
+    // The size the resize observer keeps, not a read of the layout the writes above made stale.
+    const height = this.viewportHeight || this.el.clientHeight;
+    const scrollTop = followed ? followTop : this.el.scrollTop;
     const { start, end } = visibleRange(scrollTop, height, ROW_HEIGHT, visible.length);
     while (this.pool.length < end - start) this.pool.push(makeCell(this.spacer));
     // The positions actually on screen (the window less its overscan).
@@ -219,6 +227,7 @@ export class ListView {
       this.show(cell, pos, row, rowClass(this.store, row, this.selected), jump);
     }
     this.pointAtSelection(from, to);
+    if (followed) this.follow(followTop);
     // A jump's labels, tooltips and overscan rows come in the next frame.
     if (jump) this.schedule();
   }

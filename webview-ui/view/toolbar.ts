@@ -2,6 +2,7 @@
 // the rest of VS Code in every theme.
 import { KIND_FILTERS, KIND_FILTER_LABELS, type Filter, type KindFilter } from '../model/filters';
 import { setText } from './domWrites';
+import { thousands } from '../../src/harness/protocol/thousands';
 
 export interface ToolbarHandlers {
   filter(f: Filter): void;
@@ -123,7 +124,7 @@ export class Toolbar {
   }
 
   setCount(matching: number, total: number): void {
-    setText(this.count, matching === total ? `${total.toLocaleString('en-US')} events` : `${matching.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} events`);
+    setText(this.count, matching === total ? `${thousands(total)} events` : `${thousands(matching)} of ${thousands(total)} events`);
   }
 
   private set(change: Partial<Filter>): void {
