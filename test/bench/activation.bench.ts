@@ -5,7 +5,7 @@
 //   ready     time until the lazily loaded parts (zod schemas, RPC client, views) are wired
 // Run: npx tsx test/bench/activation.bench.ts [runs]   (figures only, no assertions)
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const repo = join(__dirname, '..', '..');
@@ -14,6 +14,12 @@ if (!existsSync(bundle)) {
   console.error(`${bundle} is missing: run node esbuild.mjs --production first`);
   process.exit(2);
 }
+
+// What the bundle reads off its `vscode` import: the names known here, and in a bundle that is not
+// minified every `vscode.X` / `vscode2.X` it holds, so a namespace added later is stubbed too (the
+// bundle copies the module's own keys: a Proxy's traps would go unseen).
+const KNOWN_NAMES = ['window', 'workspace', 'commands', 'languages', 'debug', 'env', 'extensions', 'lm', 'l10n', 'chat', 'Uri', 'EventEmitter', 'Disposable', 'ThemeIcon', 'ThemeColor', 'TreeItem', 'TreeItemCollapsibleState', 'MarkdownString', 'StatusBarAlignment', 'ProgressLocation', 'FileType', 'FileChangeType', 'FilePermission', 'FileSystemError', 'CodeLens', 'CodeAction', 'Diagnostic', 'Range', 'Position', 'TabInputTextDiff', 'ConfigurationTarget', 'RelativePattern', 'CancellationTokenSource', 'CancellationError', 'DebugAdapterInlineImplementation', 'DebugAdapterExecutable', 'DebugStackFrame', 'ViewColumn', 'WorkspaceEdit', 'UIKind', 'NotebookCellKind', 'LanguageModelChatMessage', 'LanguageModelError', 'LanguageModelTextPart', 'LanguageModelToolCallPart', 'LanguageModelToolResultPart'];
+const vscodeNames = [...new Set([...KNOWN_NAMES, ...[...readFileSync(bundle, 'utf8').matchAll(/\bvscode\d*\.([A-Za-z]\w*)/g)].map((m) => m[1] as string)])];
 
 // Each measurement in a fresh process, so nothing is cached between runs.
 const child = `
@@ -24,9 +30,11 @@ const stub = () => new Proxy(function () {}, {
   construct: () => obj(),
 });
 const obj = () => new Proxy({}, { get: (t, k) => (k in t ? t[k] : k === 'then' ? undefined : stub()) });
-const names = ['window', 'workspace', 'commands', 'languages', 'debug', 'env', 'extensions', 'Uri', 'EventEmitter', 'Disposable', 'ThemeIcon', 'ThemeColor', 'TreeItem', 'TreeItemCollapsibleState', 'MarkdownString', 'StatusBarAlignment', 'ProgressLocation', 'FileType', 'FileChangeType', 'FilePermission', 'FileSystemError', 'CodeLens', 'Range', 'Position', 'TabInputTextDiff', 'ConfigurationTarget', 'RelativePattern', 'CancellationTokenSource', 'DebugAdapterInlineImplementation', 'ViewColumn', 'WorkspaceEdit'];
+const names = ${JSON.stringify(vscodeNames)};
 const vscode = Object.fromEntries(names.map((n) => [n, stub()]));
 vscode.workspace = new Proxy({ workspaceFolders: undefined }, { get: (t, k) => (k in t ? t[k] : stub()) });
+// No translation bundle, as in an English VS Code (activation configures @vscode/l10n from it).
+vscode.l10n = { bundle: undefined, uri: undefined, t: (m) => (typeof m === 'string' ? m : m.message) };
 const orig = Module._resolveFilename;
 Module._resolveFilename = function (r, ...a) { return r === 'vscode' ? 'vscode-stub' : orig.call(this, r, ...a); };
 require.cache['vscode-stub'] = { id: 'vscode-stub', filename: 'vscode-stub', loaded: true, exports: vscode };

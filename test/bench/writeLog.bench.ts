@@ -32,7 +32,9 @@ function project(files: number): { repo: string; script: string } {
   const repo = tempRepo({
     'README.md': 'bench\n',
     'kite-progress.json': JSON.stringify({ goal: 'bench', log: [], features: [{ id: 'F1', title: 'Write big files', status: 'todo', notes: '' }] }, null, 2),
-    '.kite/config.json': JSON.stringify({ checks: [], budget: { turns: files + 10 } }),
+    // A real check: with none, the gate cannot verify the work and the run ends `unverified` (exit 1).
+    // A window that 16 MB of writes does not fill: compaction would spend a scripted reply on its summary.
+    '.kite/config.json': JSON.stringify({ checks: [`test -s out/big${files - 1}.txt`], budget: { turns: files + 10 }, context: { window: 1_000_000_000 } }),
   });
   const replies: Reply[] = [];
   for (let i = 0; i < files; i++) replies.push(use('write_file', `w${i}`, { path: `out/big${i}.txt`, content: content(i) }));
