@@ -2,7 +2,7 @@
 // `N passed, N failed, N skipped` summed over all of them. Exits non-zero on any failure.
 //   node scripts/test.mjs                 everything
 //   node scripts/test.mjs unit dap        only the named stages
-// Stages: typecheck lint build unit system hostile dap e2e integration
+// Stages: typecheck lint build unit system hostile dap e2e integration bench
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,9 @@ const stages = {
   dap: mocha('test/dap'),
   e2e: { ...mocha('test/e2e'), tools: true },
   integration: { kind: 'counts', cmd: ['bash', 'scripts/vscode-e2e/run.sh'], skipUnless: 'scripts/vscode-e2e/run.sh', tools: true },
+  // Every benchmark runs to the end and prints its figures (never judged on them: a count each).
+  // Each takes under a minute here; a hung one is killed after 4.
+  bench: { kind: 'counts', cmd: [process.execPath, 'scripts/bench.mjs'], tools: true, sandbox: true, env: { KITE_BENCH_TIMEOUT: '240' } },
 };
 
 const wanted = process.argv.slice(2);
@@ -57,7 +60,7 @@ for (const name of names) {
     toolsReady = spawnSync('bash', ['scripts/vscode-e2e/setup.sh'], { cwd: root, stdio: 'inherit' }).status === 0;
     if (!toolsReady) { total.failed += 1; lines.push(`${name.padEnd(12)} setup.sh failed`); continue; }
   }
-  const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, KITE_TEST_COUNTS: counts } });
+  const r = spawnSync(stage.cmd[0], stage.cmd.slice(1), { cwd: root, stdio: 'inherit', env: { ...process.env, ...stage.env, KITE_TEST_COUNTS: counts } });
   let c;
   if (stage.kind === 'check') c = { passed: r.status === 0 ? 1 : 0, failed: r.status === 0 ? 0 : 1, skipped: 0 };
   else {
