@@ -433,7 +433,9 @@ describe('DAP while the indexed log is folded in the background (in-process)', f
   }
 
   it('a step asked while the run is folded is answered between slices, before the fold is done', async () => {
-    const log = heavyLog(100, 100_000);
+    // ~40 MB: the fold takes ~200 ms here and a step ~2 ms (at 100 KB outputs, ~100 ms against up to
+    // ~50 ms, and a loaded CI machine once saw the fold end first).
+    const log = heavyLog(100, 400_000);
     const held = await inProcess(1 << 20);
     try {
       const order: string[] = [];
