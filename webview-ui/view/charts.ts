@@ -5,7 +5,7 @@ import { bucketAt, bucketSize, niceMax, type Bucket, type TurnPoint } from '../m
 import { compactNumber, formatMs, formatUsd } from '../model/format';
 import { TOKEN_KINDS } from '../model/rowColumns';
 import type { Announcer } from './announcer';
-import { setAttr } from './domWrites';
+import { setAttr, setText } from './domWrites';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const PLOT_H = 100;
@@ -173,17 +173,17 @@ abstract class Chart {
       this.plot.setAttribute('transform', `translate(0 ${PLOT_H}) scale(1 ${-PLOT_H / yMax})`);
     }
     const label = this.yLabel(yMax);
-    if (this.yMax.textContent !== label) this.yMax.textContent = label;
+    setText(this.yMax, label);
     const viewBox = `0 0 ${Math.max(MIN_W, nb)} ${PLOT_H}`;
-    if (this.svgEl.getAttribute('viewBox') !== viewBox) this.svgEl.setAttribute('viewBox', viewBox);
+    setAttr(this.svgEl, 'viewBox', viewBox);
     const last = turns[turns.length - 1];
     const range = last ? `turn ${turns[0]?.turn ?? 1}–${last.turn}${size > 1 ? ` · ${size} turns per bar` : ''}` : 'no turns yet';
-    if (this.xLabel.textContent !== range) this.xLabel.textContent = range;
+    setText(this.xLabel, range);
     // The chart's text alternative: what it shows in one sentence, and how to read each bar.
     const alt = last
       ? `${this.title}: ${turns.length} turn${turns.length === 1 ? '' : 's'}, ${this.summary()}. Left and Right arrows read each ${size > 1 ? 'bar' : 'turn'}, Enter shows it in the list.`
       : `${this.title}: no turns yet.`;
-    if (this.svgEl.getAttribute('aria-label') !== alt) this.svgEl.setAttribute('aria-label', alt);
+    setAttr(this.svgEl, 'aria-label', alt);
   }
 
   protected abstract clear(): void;

@@ -96,11 +96,11 @@ export class Header {
     }
     if (store.loading) parts.push(`loading ${thousands(store.rowCount)} of ~${thousands(Math.max(store.expected, store.rowCount))} events…`);
     setText(this.stats, parts.join(' · '));
-    setClassName(this.stats, budget !== null && cost > budget ? 'stats over-budget' : 'stats');
+    this.stats.classList.toggle('over-budget', budget !== null && cost > budget); // writes only on change
     const sb = t.sandbox;
     setHidden(this.sandboxEl, sb === null); // older logs do not say
     setText(this.sandboxEl, sb ? `Commands: ${describeSandbox(sb)}` : '');
-    setClassName(this.sandboxEl, sb?.kind === 'none' ? 'sandbox unsandboxed' : 'sandbox');
+    this.sandboxEl.classList.toggle('unsandboxed', sb?.kind === 'none');
     if (problems.length) {
       setHidden(this.problemsEl, false);
       const shown = problems.slice(0, 3).map((p) => p.message);

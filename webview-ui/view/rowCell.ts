@@ -5,7 +5,7 @@ import { ACTION_DIFF, ACTION_OUTPUT, type Row } from '../model/rows';
 import { showControlChars } from '../../src/harness/protocol/controlChars';
 import type { TimelineStore } from '../model/timelineStore';
 import { COST_COLUMN, DURATION_COLUMN, TIME_COLUMN, TOKEN_KINDS, TURN_COLUMN, rowLabel, tokenFigure } from '../model/rowColumns';
-import { setAttr, setText } from './domWrites';
+import { setAttr, setClassName, setText, setTitle } from './domWrites';
 
 export interface Cell {
   el: HTMLDivElement;
@@ -141,7 +141,7 @@ export function fill(cell: Cell, store: TimelineStore, row: Row, cls: string, se
   // Only what differs from the row the cell showed before: an unchanged class or attribute
   // invalidates nothing, and a jump's refill of every row stays within a frame.
   const el = cell.el;
-  if (el.className !== cls) el.className = cls;
+  setClassName(el, cls);
   cell.look = lookOf(cls, row);
   setAttr(el, 'data-row', String(row.index));
   setAttr(el, 'id', `row-${row.index}`);
@@ -170,19 +170,19 @@ export function fill(cell: Cell, store: TimelineStore, row: Row, cls: string, se
   setText(cell.ms, DURATION_COLUMN.text(row));
   const t = row.tokens;
   const tokensCls = t ? 'c-tokens' : 'c-tokens none';
-  if (cell.tokens.className !== tokensCls) cell.tokens.className = tokensCls;
+  setClassName(cell.tokens, tokensCls);
   TOKEN_KINDS.forEach((k, i) => setText(cell.tokenTexts[i] as Text, t ? tokenFigure(t, k.key) : ''));
   setText(cell.cost, COST_COLUMN.text(row));
   if (!full) {
     setText(cell.label, '');
     return;
   }
-  if (cell.summaryEl.title !== summary) cell.summaryEl.title = summary;
+  setTitle(cell.summaryEl, summary);
   const tokensTitle = t ? TOKEN_KINDS.map((k) => `${k.name} ${tokenFigure(t, k.key, String)}`).join(' · ') + (t.estimated ? ' (estimated by Kite: the provider reports no usage)' : '') : '';
-  if (cell.tokens.title !== tokensTitle) cell.tokens.title = tokensTitle;
+  setTitle(cell.tokens, tokensTitle);
   // Read as labelled content ("time 0:02.3, turn 1, …"), not a run of bare cells. Content, not an
   // aria-label: the row's name then comes from its content, as a treeitem's should.
   setText(cell.label, rowLabel(row, title, summary));
   const tip = row.actions & (ACTION_DIFF | ACTION_OUTPUT) ? 'Enter or double-click to open' : '';
-  if (el.title !== tip) el.title = tip;
+  setTitle(el, tip);
 }
