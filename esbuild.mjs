@@ -32,6 +32,8 @@ export const builds = [
   { ...node, entryPoints: { cli: 'src/harness/cliLauncher.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { cliMain: 'src/harness/cli.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { debugAdapter: 'src/harness/replay/debugAdapterMain.ts' }, outdir: 'dist' },
+  // The timeline's reader for a big log, on a worker thread of the extension host (events/timelineFeedThread.ts).
+  { ...node, entryPoints: { timelineFeed: 'src/harness/events/timelineFeedWorker.ts' }, outdir: 'dist' },
   {
     ...common,
     platform: 'browser',

@@ -4,19 +4,9 @@
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
-import {
-  VIEW_BATCH,
-  VIEW_BATCH_BYTES,
-  ViewMessageSchema,
-  describeIssues,
-  farFromHistoryEnd,
-  trimEventForRow,
-  trimEventForView,
-  type HostMessage,
-  type TimelineSource,
-} from '../../harness/protocol/webviewMessages';
-import { LogTailer, type TailBatch, type TailerEvent } from '../../harness/events/logTailer';
-import { pack } from '../../harness/protocol/packedMessage';
+import { ViewMessageSchema, describeIssues, trimEventForView, type HostMessage, type TimelineSource } from '../../harness/protocol/webviewMessages';
+import type { FeedReport } from '../../harness/protocol/timelineFeedMessages';
+import { openTimelineFeed, type FeedHandle } from '../../harness/events/timelineFeedThread';
 import type { ActionSource, RowActions } from './rowActions';
 import { timelineHtml, makeNonce } from './timelineHtml';
 import { WriteIndex } from '../../harness/events/writeResolver';
@@ -52,11 +42,11 @@ export function configureTimelineWebview(webview: vscode.Webview, extensionUri: 
 }
 
 export class TimelineSession implements vscode.Disposable, ActionSource {
-  private tailer: LogTailer | null = null;
+  /** The log's reader (events/timelineFeed.ts): it sends the page's batches ready to post. */
+  private feed: FeedHandle | null = null;
   private ready = false;
+  /** A batch reached the page (the snapshot): later batches that are not history mean "live". */
   private snapshotSent = false;
-  /** Events of the history read so far (for farFromHistoryEnd). */
-  private historyEvents = 0;
   /** The history has been sent in full (a reveal waits for it). */
   private loaded = false;
   private pendingReveal: number | null = null;
@@ -92,11 +82,11 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   }
 
   async event(seq: number): Promise<KiteEvent | null> {
-    return this.tailer ? this.tailer.event(seq) : null;
+    return this.feed ? this.feed.event(seq) : null;
   }
 
   async raw(seq: number): Promise<string | null> {
-    return this.tailer ? this.tailer.rawLine(seq) : null;
+    return this.feed ? this.feed.rawLine(seq) : null;
   }
 
   /** Handles one message from the page (validated here; also the integration tests' way in). */
@@ -172,10 +162,10 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     void this.webview.postMessage(msg);
   }
 
-  /** Posts a batch of events, packed (one buffer for VS Code to copy, not a value tree to walk);
-   *  resolves when the page took it (false when it could not). */
-  private postBatch(msg: HostMessage): Promise<unknown> {
-    return Promise.resolve(this.webview.postMessage(pack(msg))).catch(() => false);
+  /** Posts a batch of events, packed by the reader (one buffer for VS Code to copy, not a value
+   *  tree to walk); resolves when the page took it (false when it could not). */
+  private postBatch(json: ArrayBuffer): Promise<unknown> {
+    return Promise.resolve(this.webview.postMessage({ type: 'packed', json })).catch(() => false);
   }
 
   /** Resolves once at most IN_FLIGHT batch messages are on their way to the page. */
@@ -187,12 +177,11 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   }
 
   private restart(): void {
-    this.tailer?.dispose();
-    this.tailer = null;
+    this.feed?.dispose();
+    this.feed = null;
     this.writes = new WriteIndex();
     this.start = null;
     this.snapshotSent = false;
-    this.historyEvents = 0;
     this.loaded = false;
     this.lastApplied = null;
     this.delivering = [];
@@ -209,21 +198,16 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
         // "Live" = a Kite holds the log's lock now (not: written lately, which an interrupted run
         // also was); a quiet log becomes live again when something is appended.
         const source: TimelineSource = { log: path, title: basename(path, '.jsonl'), live };
-        // Structural check per line (zod only where it fails; event() parses in full), and batches
-        // small enough (in events and in bytes) that trimming and posting one never holds the
-        // extension host for long; the tailer also yields while parsing.
-        const tailer = new LogTailer(path, (e) => this.onTail(gen, source, e), { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, validation: 'structural' });
-        this.tailer = tailer;
-        return tailer.start();
+        this.feed = openTimelineFeed({ log: path, source }, (r) => this.onFeed(gen, source, r));
       })
       .catch((e: unknown) => this.post({ type: 'status', live: false, message: `Cannot read ${path}: ${String(e)}` }));
   }
 
-  private onTail(gen: number, source: TimelineSource, e: TailerEvent): Promise<void> | undefined {
+  private onFeed(gen: number, source: TimelineSource, r: FeedReport): Promise<void> | undefined {
     if (gen !== this.generation) return;
-    switch (e.type) {
+    switch (r.type) {
       case 'batch':
-        return this.sendBatch(source, e.batch);
+        return this.sendBatch(source, r);
       case 'reset':
         this.output?.info(`timeline: ${source.log} shrank or was replaced; reading it again`);
         this.restart();
@@ -232,32 +216,26 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
         this.post({ type: 'status', live: false, message: `The log file ${source.log} was removed.` });
         return;
       case 'error':
-        this.post({ type: 'status', live: false, message: e.message });
+        this.post({ type: 'status', live: false, message: r.message });
         return;
+      case 'answer':
+        return; // the reader's own business (FeedHandle)
       default:
-        e satisfies never;
+        r satisfies never;
     }
   }
 
   /** Resolves when the reader may go on (the page is taking the messages). */
-  private sendBatch(source: TimelineSource, batch: TailBatch): Promise<void> {
-    if (!batch.initial && batch.events.length && !source.live && this.snapshotSent) {
+  private sendBatch(source: TimelineSource, batch: FeedReport & { type: 'batch' }): Promise<void> {
+    if (!batch.initial && batch.events && !source.live && this.snapshotSent) {
       source.live = true;
       this.post({ type: 'status', live: true, message: null });
     }
-    // A big history's batches far from its end: the page keeps none of their events whole, so
-    // only what their rows show is sent (about a third fewer bytes to pack, send and unpack).
-    if (batch.initial) this.historyEvents += batch.events.length;
-    const rowsOnly = batch.initial && !batch.done && farFromHistoryEnd(batch.bytesRead, batch.bytesTotal, this.historyEvents);
-    const trim = rowsOnly ? trimEventForRow : trimEventForView;
-    const events = batch.events.map((ev) => {
-      this.writes.add(ev);
-      if (ev.kind === 'session_start') this.start = ev;
-      return trim(ev);
-    });
-    const loading = batch.initial && !batch.done;
+    for (const fact of batch.writes) this.writes.addFact(fact);
+    if (batch.start) this.start = batch.start;
     if (batch.initial && batch.done) this.loaded = true;
-    const posted = this.sendEvents(source, batch, events, loading, rowsOnly);
+    this.snapshotSent = true;
+    const posted = this.postBatch(batch.json);
     if (this.loaded && this.pendingReveal !== null) {
       this.post({ type: 'reveal', seq: this.pendingReveal });
       this.pendingReveal = null;
@@ -271,20 +249,9 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     else this.pendingReveal = seq;
   }
 
-  private sendEvents(source: TimelineSource, batch: TailBatch, events: KiteEvent[], loading: boolean, rowsOnly: boolean): Promise<unknown> {
-    const more = rowsOnly ? { rowsOnly } : {};
-    if (!this.snapshotSent) {
-      this.snapshotSent = true;
-      // About how many events the whole history has, from the bytes the first batch took.
-      const total = batch.bytesRead > 0 ? Math.round((events.length * batch.bytesTotal) / batch.bytesRead) : events.length;
-      return this.postBatch({ type: 'snapshot', source, total, events, problems: batch.problems, loading, ...more });
-    }
-    return this.postBatch({ type: 'append', events, problems: batch.problems, loading, ...more });
-  }
-
   dispose(): void {
     this.generation++;
-    this.tailer?.dispose();
+    this.feed?.dispose();
     this.subscription.dispose();
     this.applied.dispose();
   }

@@ -4,6 +4,7 @@
 // order from the last whole write (or the file before the run), and hashes recorded in the intent
 // events are checked. No 'vscode' here.
 import type { KiteEvent } from '../protocol/events';
+import type { WriteFact } from '../protocol/timelineFeedMessages';
 import { applyEdit, type EditArgs } from '../tools/editText';
 import { sha256 } from '../tools/hash';
 
@@ -51,54 +52,30 @@ export class WriteIndex {
   private readonly paths = new Map<string, string>();
 
   add(e: KiteEvent): void {
-    switch (e.kind) {
-      case 'proposed':
-      case 'intent':
-      case 'tool': {
-        if (!isWriteName(e.name)) return;
-        const args = e.args as { path?: unknown } | null;
-        const path = typeof args?.path === 'string' ? args.path : null;
-        let call = this.calls.get(e.id);
-        if (!call) {
-          if (path === null) return;
-          let kept = this.paths.get(path);
-          if (kept === undefined) this.paths.set(path, (kept = path));
-          call = { id: e.id, name: e.name === 'write_file' ? 'write_file' : 'edit_file', path: kept };
-          this.calls.set(e.id, call);
-        }
-        call[e.kind] = e.seq;
-        if (e.kind === 'tool' && !e.is_error) {
-          const list = this.byPath.get(call.path) ?? [];
-          list.push(e.id);
-          this.byPath.set(call.path, list);
-        }
-        return;
-      }
-      case 'approval': {
-        const call = this.calls.get(e.id);
-        if (call) call.approval = e.seq;
-        return;
-      }
-      case 'approval_request':
-      case 'budget_stop':
-      case 'divergence':
-      case 'gate':
-      case 'model_retry':
-      case 'model':
-      case 'paused':
-      case 'policy':
-      case 'progress':
-      case 'resumed':
-      case 'session_end':
-      case 'session_start':
-      case 'user':
-      case 'warning':
-      case 'hook':
-      case 'person_edit':
-      case 'restore':
-      case 'compaction':
-      default:
-        return;
+    const fact = writeFactOf(e);
+    if (fact) this.addFact(fact);
+  }
+
+  /** What writeFactOf found in an event (the timeline's reader sends only these across threads). */
+  addFact(f: WriteFact): void {
+    if (f.kind === 'approval') {
+      const call = this.calls.get(f.id);
+      if (call) call.approval = f.seq;
+      return;
+    }
+    let call = this.calls.get(f.id);
+    if (!call) {
+      if (f.path === null) return;
+      let kept = this.paths.get(f.path);
+      if (kept === undefined) this.paths.set(f.path, (kept = f.path));
+      call = { id: f.id, name: f.name === 'write_file' ? 'write_file' : 'edit_file', path: kept };
+      this.calls.set(f.id, call);
+    }
+    call[f.kind] = f.seq;
+    if (f.kind === 'tool' && f.applied) {
+      const list = this.byPath.get(call.path) ?? [];
+      list.push(f.id);
+      this.byPath.set(call.path, list);
     }
   }
 
@@ -116,6 +93,42 @@ export class WriteIndex {
 
   get(id: string): WriteCall | undefined {
     return this.calls.get(id);
+  }
+}
+
+/** Of an event, what WriteIndex keeps: a step of a write call, or an approval (null: neither). */
+export function writeFactOf(e: KiteEvent): WriteFact | null {
+  switch (e.kind) {
+    case 'proposed':
+    case 'intent':
+    case 'tool': {
+      if (!isWriteName(e.name)) return null;
+      const args = e.args as { path?: unknown } | null;
+      const path = typeof args?.path === 'string' ? args.path : null;
+      return { kind: e.kind, id: e.id, name: e.name, path, seq: e.seq, applied: e.kind === 'tool' && !e.is_error };
+    }
+    case 'approval':
+      return { kind: 'approval', id: e.id, seq: e.seq };
+    case 'approval_request':
+    case 'budget_stop':
+    case 'divergence':
+    case 'gate':
+    case 'model_retry':
+    case 'model':
+    case 'paused':
+    case 'policy':
+    case 'progress':
+    case 'resumed':
+    case 'session_end':
+    case 'session_start':
+    case 'user':
+    case 'warning':
+    case 'hook':
+    case 'person_edit':
+    case 'restore':
+    case 'compaction':
+    default:
+      return null;
   }
 }
 
