@@ -20,6 +20,8 @@
 #   KITE_IT_VSIX=file.vsix  stage C: test this VSIX instead of packaging the working tree
 #   KITE_IT_KEEP=1          keep the run dir (logs, user data, workspaces) and print its path
 #   KITE_IT_VERBOSE=1       also print the workbench's noise (gallery, auth, ...)
+#   KITE_IT_SERVER_ARGS=... more arguments for the VS Code server, e.g. --disable-websocket-compression
+#                           (what the extension host's link to the window costs without deflate, as on desktop)
 # Artifacts (screenshots, server logs) go to test-results/integration/ (git-ignored).
 set -uo pipefail
 
@@ -139,7 +141,7 @@ start_server() { # name extensions-dir -> sets SERVER_PID, URL. --port 0: the se
     --host 127.0.0.1 --port 0 --without-connection-token --accept-server-license-terms \
     --enable-smoke-test-driver --disable-telemetry --telemetry-level off --disable-workspace-trust \
     --user-data-dir "$d/user-data" --extensions-dir "$2" --server-data-dir "$d/server-data" \
-    > "$d/server.log" 2>&1 < /dev/null &
+    ${KITE_IT_SERVER_ARGS:-} > "$d/server.log" 2>&1 < /dev/null &
   SERVER_PID=$!
   local port=""
   for _ in $(seq 1 300); do   # up to 60 s

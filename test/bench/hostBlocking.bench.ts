@@ -1,8 +1,8 @@
 // "The extension host is never blocked" (issue 17), measured in one Node process standing in for
 // the extension host: the longest stretch its event loop was held (a 5 ms setInterval's drift,
 // and perf_hooks.monitorEventLoopDelay's max) while, at the same time,
-//   - a timeline loads a big log as the extension does it (LogTailer, VIEW_BATCH batches, structural check,
-//     each event trimmed for the page as timelineSession does),
+//   - a timeline loads a big log as the extension does it (openTimelineFeed: on a worker thread for a
+//     big log, batches packed there; here the host indexes each batch's write facts, as timelineSession does),
 //   - a run streams into another log at 50 events/s (EventWriter) and a second tailer follows it,
 //   - the replay debugger opens the big log (openReplay + entry) and folds it in the background
 //     (it runs inline in the extension host in VS Code).
@@ -19,7 +19,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { LogTailer } from '../../src/harness/events/logTailer';
 import { EventWriter } from '../../src/harness/events/writer';
 import { WriteIndex } from '../../src/harness/events/writeResolver';
-import { VIEW_BATCH, VIEW_BATCH_BYTES, trimEventForView } from '../../src/harness/protocol/webviewMessages';
+import { openTimelineFeed, type FeedHandle } from '../../src/harness/events/timelineFeedThread';
 import { adapterRunsOutOfProcess } from '../../src/harness/replay/adapterPlacement';
 import { TRANSCRIPT_WINDOW_LINES, TRANSCRIPT_WINDOW_MIN_BYTES } from '../../src/harness/replay/debugSession';
 import { openReplay } from '../../src/harness/replay/openReplay';
@@ -74,23 +74,14 @@ async function main(): Promise<void> {
     let timelineEvents = 0;
     const writes = new WriteIndex();
     let timelineDone = -1;
-    const timeline = new LogTailer(
-      big,
-      (e) => {
-        if (e.type !== 'batch') return;
-        // What TimelineSession.sendBatch does per batch: index writes, trim, and post (VS Code
-        // serializes the message to JSON on the extension host: stringify stands in for it).
-        const events = e.batch.events.map((x) => {
-          writes.add(x);
-          return trimEventForView(x);
-        });
-        JSON.stringify({ type: 'append', events, problems: e.batch.problems, loading: !e.batch.done });
-        timelineEvents += e.batch.events.length;
-        if (e.batch.done && timelineDone < 0) timelineDone = performance.now() - t0;
-      },
-      { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, follow: false, validation: 'structural' },
-    );
-    const timelineRead = withTimeline ? timeline.start() : Promise.resolve();
+    const timeline: FeedHandle | null = withTimeline
+      ? openTimelineFeed({ log: big, source: { log: big, title: 'big-run', live: false } }, (r) => {
+          if (r.type !== 'batch') return;
+          for (const f of r.writes) writes.addFact(f);
+          timelineEvents += r.events;
+          if (r.initial && r.done && timelineDone < 0) timelineDone = performance.now() - t0;
+        })
+      : null;
 
     // A run streaming at 50 events/s, followed by a second tailer (its live timeline).
     const writer = EventWriter.create(dir, 'live-run', () => performance.now() - t0);
@@ -129,9 +120,9 @@ async function main(): Promise<void> {
     clearInterval(stream);
     const gaps = drift.stop();
     hist.disable();
-    timeline.dispose();
+    timeline?.dispose();
     live.dispose();
-    await Promise.allSettled([timelineRead, warm, adapter?.stop(), transcript]);
+    await Promise.allSettled([warm, adapter?.stop(), transcript]);
     forgetIndexedLogs();
     opened?.lazy?.close();
     const window = (performance.now() - t0) / 1000;
