@@ -132,17 +132,30 @@ export function trimEventForView<E>(event: E, max = VIEW_TEXT_LIMIT): E {
 
 /** Texts a row shows only through their first line (at most 160 characters, webview-ui/model/format.ts
  *  firstLine): the model's words and thinking, a tool's output. A third of what a big history sends. */
-const ROW_TEXT_KEYS = new Set(['text', 'thinking', 'output']);
 export const VIEW_ROW_TEXT_LIMIT = 200;
+/** A row summarizes a call's arguments in at most 140 characters (webview-ui/model/rows.ts summarizeArgs). */
+export const VIEW_ROW_ARG_LIMIT = 140;
 
 /**
- * trimEventForView, and the texts a row shows only through their first line cut to
- * VIEW_ROW_TEXT_LIMIT characters: what the page needs of an event it will not keep whole (its row,
- * the header's totals, the charts). The row is the same as the one trimEventForView's copy makes.
+ * trimEventForView, and what a row never shows cut further: the texts it reads through their first
+ * line to VIEW_ROW_TEXT_LIMIT characters, arguments to VIEW_ROW_ARG_LIMIT, and the inputs of the
+ * model's tool calls (its row names the tools; the context tally reads only their lengths, which
+ * the cut's marker keeps) to the marker alone. What the page needs of an event it will not keep
+ * whole: its row, the header's totals, the charts. The row is the same as the view copy's.
  */
 export function trimEventForRow<E>(event: E): E {
-  return trimValue(event, VIEW_TEXT_LIMIT, 0, ROW_TEXT_KEYS) as E;
+  return trimValue(event, VIEW_TEXT_LIMIT, 0, ROW_LIMITS) as E;
 }
+
+/** Per-key limits under a key (the smaller of these and the limit above wins). */
+interface KeyLimits {
+  text: number;
+  args: number;
+  input: number;
+}
+const TEXT_KEYS = new Set(['text', 'thinking', 'output']);
+const VIEW_LIMITS: KeyLimits = { text: Infinity, args: 240, input: 240 };
+const ROW_LIMITS: KeyLimits = { text: VIEW_ROW_TEXT_LIMIT, args: VIEW_ROW_ARG_LIMIT, input: 0 };
 
 /**
  * Whether a history batch is far enough from the log's end that none of its events will be among
@@ -161,11 +174,11 @@ function withoutChainLink(event: Record<string, unknown>): Record<string, unknow
 }
 
 /** Tool arguments repeat in up to five events per call and the view only summarizes them. */
-const ARG_KEYS = new Set(['args', 'edited_args', 'input', 'recorded', 'live']);
-export const VIEW_ARG_LIMIT = 240;
+const ARG_KEYS = new Set(['args', 'edited_args', 'recorded', 'live']);
+export const VIEW_ARG_LIMIT = VIEW_LIMITS.args;
 
-function trimValue(v: unknown, max: number, depth: number, rowTexts: ReadonlySet<string> | null = null): unknown {
-  if (typeof v === 'string') return v.length > max ? `${v.slice(0, max)}… [${v.length} characters in all]` : v;
+function trimValue(v: unknown, max: number, depth: number, limits: KeyLimits = VIEW_LIMITS): unknown {
+  if (typeof v === 'string') return v.length > max ? clipped(v, max) : v;
   if (v === null || typeof v !== 'object' || depth > 12) return v;
   // Copies only what changes, and allocates nothing for what does not (no entries or mapped
   // arrays): this runs on every event a big timeline sends, on the extension host.
@@ -173,7 +186,7 @@ function trimValue(v: unknown, max: number, depth: number, rowTexts: ReadonlySet
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      const y = trimValue(x, max, depth + 1, rowTexts);
+      const y = trimValue(x, max, depth + 1, limits);
       if (y !== x) (out ??= v.slice())[i] = y;
     }
     return out ?? v;
@@ -185,11 +198,18 @@ function trimValue(v: unknown, max: number, depth: number, rowTexts: ReadonlySet
   for (const k in o) {
     if (!Object.hasOwn(o, k) || (linked && k === 'prev')) continue;
     const x = o[k];
-    const limit = ARG_KEYS.has(k) ? Math.min(max, VIEW_ARG_LIMIT) : rowTexts?.has(k) && typeof x === 'string' ? Math.min(max, VIEW_ROW_TEXT_LIMIT) : max;
-    const y = trimValue(x, limit, depth + 1, rowTexts);
+    const limit = ARG_KEYS.has(k) ? Math.min(max, limits.args) : k === 'input' ? Math.min(max, limits.input) : TEXT_KEYS.has(k) && typeof x === 'string' ? Math.min(max, limits.text) : max;
+    const y = trimValue(x, limit, depth + 1, limits);
     if (y !== x) (copy ??= { ...o })[k] = y;
   }
   return copy ?? v;
+}
+
+/** The first `max` characters and a marker naming the full length — or the string itself when the
+ *  marker would make it no shorter (a short tool input cut "to nothing"). */
+function clipped(v: string, max: number): string {
+  const mark = `… [${v.length} characters in all]`;
+  return max + mark.length < v.length ? `${v.slice(0, max)}${mark}` : v;
 }
 
 /** The length of the original text of a string trimmed by trimEventForView (its own length otherwise). */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLog } from '../../../src/harness/events/reader';
 import { EventSchema, type KiteEvent } from '../../../src/harness/protocol/events';
-import { VIEW_RECENT_EVENTS, VIEW_ROW_TEXT_LIMIT, farFromHistoryEnd, trimEventForRow, trimEventForView } from '../../../src/harness/protocol/webviewMessages';
+import { VIEW_RECENT_EVENTS, VIEW_ROW_ARG_LIMIT, VIEW_ROW_TEXT_LIMIT, farFromHistoryEnd, trimEventForRow, trimEventForView } from '../../../src/harness/protocol/webviewMessages';
 import { TimelineStore } from '../../../webview-ui/model/timelineStore';
 import { ev } from '../../helpers/events';
 import { writeLargeLog } from '../../helpers/largeLog';
@@ -74,8 +74,22 @@ describe('rowsOnly history batches (trimEventForRow)', () => {
       if (t.kind === 'tool') assert.ok(t.output.length <= VIEW_ROW_TEXT_LIMIT + 40, `${t.output.length}`);
       if (t.kind === 'user') assert.ok(t.text.length <= VIEW_ROW_TEXT_LIMIT + 40);
     }
+    // Arguments: cut to what a row's summary can show; the model's tool inputs: to their length alone.
     const intent = ev.intent({ args: { path: 'a.ts', content: 'c'.repeat(3000) } });
-    assert.deepEqual(trimEventForRow(intent), trimEventForView(intent), 'arguments are cut as for the view');
+    const cut = trimEventForRow(intent);
+    assert.ok(cut.kind === 'intent' && (cut.args as { content: string }).content.length <= VIEW_ROW_ARG_LIMIT + 30);
+    const model = trimEventForRow(ev.model({ content: [{ type: 'tool_use', id: 'toolu_01', name: 'write_file', input: { path: 'a.ts', content: 'c'.repeat(3000) } }] }));
+    assert.deepEqual(model.kind === 'model' && model.content[0], { type: 'tool_use', id: 'toolu_01', name: 'write_file', input: { path: 'a.ts', content: '… [3000 characters in all]' } }, 'a short input stays whole, a long one is its length');
+    // The rows of calls whose arguments are long are the same as from the whole events.
+    const long = [
+      ev.proposed({ name: 'run', args: { command: `npm test -- ${'--grep x '.repeat(40)}` } }),
+      ev.approvalRequest({ name: 'run', args: { command: `echo ${'y'.repeat(400)}` }, command: `echo ${'y'.repeat(400)}` }),
+      ev.intent({ args: { path: `src/${'deep/'.repeat(40)}a.ts`, content: 'c'.repeat(3000), note: 'n'.repeat(39) } }),
+      ev.tool({ name: 'grep', args: { pattern: 'p'.repeat(200), path: 'src' }, is_error: true, output: 'no match' }),
+    ].map((x, i) => ({ ...x, seq: i, run: 'r', t: i }) as KiteEvent);
+    const whole = storeOf(long);
+    const rows = storeOf(long.map((e) => trimEventForRow(e)), false);
+    for (let i = 0; i < long.length; i++) assert.deepEqual(rows.row(i), whole.row(i), `row ${i}`);
   });
 
   it('keeps none of a rowsOnly batch whole: the details pane asks the extension for them', () => {
