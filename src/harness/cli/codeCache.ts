@@ -110,12 +110,18 @@ export interface CodeCacheRun {
   accepted: boolean;
 }
 
-/** Runs a CommonJS bundle like `node bundle` would, from the code cache when there is a good one. */
-export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv = process.env): CodeCacheRun {
+interface CompiledBundle {
+  script: vm.Script;
+  file: string | null;
+  accepted: boolean;
+}
+
+/** The bundle compiled from its code cache when there is a good one (`name`: which cache of it). */
+function compileBundle(bundle: string, name: string, env: NodeJS.ProcessEnv): CompiledBundle {
   const source = readFileSync(bundle, 'utf8');
   const dirPath = codeCacheDir(env);
   const dir = dirPath === null ? null : privateDir(dirPath);
-  const file = dir === null ? null : codeCacheFile(dir, source, commandOf(process.argv));
+  const file = dir === null ? null : codeCacheFile(dir, source, name);
   const cached = file === null ? null : readCodeCache(file);
   // The CommonJS wrapper on the bundle's first line, so line numbers in stack traces stay right.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
@@ -123,11 +129,44 @@ export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv = proces
     ...(cached ? { cachedData: cached } : {}),
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const accepted = cached !== null && script.cachedDataRejected === false;
-  // Made at exit, so the functions this run compiled are in it (the next start skips those too).
-  if (file !== null && !accepted) process.once('exit', () => writeCodeCache(file, script.createCachedData()));
+  return { script, file, accepted: cached !== null && script.cachedDataRejected === false };
+}
+
+/** Runs the compiled bundle as a CommonJS module; returns its exports. */
+function runBundle(bundle: string, script: vm.Script): unknown {
   const module = { exports: {}, filename: bundle, id: bundle, loaded: false, children: [], paths: [] as string[] };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  return module.exports;
+}
+
+/** Runs a CommonJS bundle like `node bundle` would, from the code cache when there is a good one. */
+export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv = process.env): CodeCacheRun {
+  const { script, file, accepted } = compileBundle(bundle, commandOf(process.argv), env);
+  // Made at exit, so the functions this run compiled are in it (the next start skips those too).
+  if (file !== null && !accepted) process.once('exit', () => writeCodeCache(file, script.createCachedData()));
+  runBundle(bundle, script);
   return { file, accepted };
+}
+
+/**
+ * Loads a CommonJS bundle like `require(bundle)`, from its code cache `name` when there is a good
+ * one: the extension's activation (VS Code waits for it). A process that lives on (the extension
+ * host) writes the cache `writeAfterMs` after the load, once activation has compiled what it runs,
+ * or at exit if that comes first; `require` inside the bundle is the bundle's own, as VS Code
+ * expects of an extension's modules (it finds the extension by the requiring file's path).
+ */
+export function requireWithCodeCache(bundle: string, name: string, writeAfterMs: number, env: NodeJS.ProcessEnv = process.env): { exports: unknown; run: CodeCacheRun } {
+  const { script, file, accepted } = compileBundle(bundle, name, env);
+  if (file !== null && !accepted) {
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
+      writeCodeCache(file, script.createCachedData());
+    };
+    setTimeout(write, writeAfterMs).unref();
+    process.once('exit', write);
+  }
+  return { exports: runBundle(bundle, script), run: { file, accepted } };
 }
