@@ -227,7 +227,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
 
   /** Resolves when the reader may go on (the page is taking the messages). */
   private sendBatch(source: TimelineSource, batch: FeedReport & { type: 'batch' }): Promise<void> {
-    if (!batch.initial && batch.events && !source.live && this.snapshotSent) {
+    if (!batch.initial && batch.events > 0 && !source.live && this.snapshotSent) {
       source.live = true;
       this.post({ type: 'status', live: true, message: null });
     }

@@ -109,19 +109,22 @@ class FeedWorker implements FeedHandle {
     return r.raw ?? null;
   }
 
-  /** The worker is gone: requests in flight fail, and the view hears why unless it asked for it. */
-  private end(why: string): void {
-    if (this.ended !== null) return;
+  /** No more answers: requests in flight fail with why. False when it had already ended. */
+  private stop(why: string): boolean {
+    if (this.ended !== null) return false;
     this.ended = why;
     for (const p of this.pending.values()) p.reject(new Error(why));
     this.pending.clear();
-    this.queue = this.queue.then(() => this.sink({ type: 'error', message: why })).catch(() => undefined);
+    return true;
+  }
+
+  /** The worker is gone on its own: the view hears why (not after dispose, which asked for it). */
+  private end(why: string): void {
+    if (this.stop(why)) this.queue = this.queue.then(() => this.sink({ type: 'error', message: why })).catch(() => undefined);
   }
 
   dispose(): void {
-    this.ended ??= 'the timeline was closed';
-    for (const p of this.pending.values()) p.reject(new Error(this.ended));
-    this.pending.clear();
+    this.stop('the timeline was closed');
     void this.worker.terminate();
   }
 }
