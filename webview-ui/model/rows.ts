@@ -1,7 +1,7 @@
 // One row per event: the few strings and numbers the list shows, computed once when the event
 // arrives (O(1) per event), so scrolling never formats anything but the visible window.
 import { assertNever, type KiteEvent } from '../../src/harness/protocol/events';
-import { fullLengthOf } from '../../src/harness/protocol/webviewMessages';
+import { ROW_ARG_SHOWN_WHOLE, ROW_NAMED_ARGS, fullLengthOf } from '../../src/harness/protocol/webviewMessages';
 import { compactionLine } from '../../src/harness/protocol/compaction';
 import { hookLabel } from '../../src/harness/protocol/hookLabel';
 import { compactNumber, firstLine, formatUsd } from './format';
@@ -60,7 +60,6 @@ export interface RowContext {
   toolNameOf(id: string): string | null;
 }
 
-const PREFERRED_ARG_KEYS = ['command', 'path', 'pattern', 'query', 'glob', 'dir'];
 
 /** "src/a.ts (1.2k chars)", "npm test", "pattern=foo path=src" — never longer than `max`. */
 export function summarizeArgs(args: unknown, max = 140): string {
@@ -69,14 +68,16 @@ export function summarizeArgs(args: unknown, max = 140): string {
   if (Array.isArray(args)) return clip(JSON.stringify(args), max);
   const obj = args as Record<string, unknown>;
   const parts: string[] = [];
-  for (const k of PREFERRED_ARG_KEYS) {
+  for (const k of ROW_NAMED_ARGS) {
     const v = obj[k];
     if (typeof v === 'string') parts.push(k === 'command' || k === 'path' ? v : `${k}=${v}`);
   }
   for (const [k, v] of Object.entries(obj)) {
-    if (PREFERRED_ARG_KEYS.includes(k)) continue;
+    if (ROW_NAMED_ARGS.includes(k)) continue;
     if (typeof v === 'string') {
-      parts.push(v.length > 40 || v.includes('\n') ? `${k}: ${compactNumber(fullLengthOf(v))} chars` : `${k}=${JSON.stringify(v)}`);
+      // By its length once over ROW_ARG_SHOWN_WHOLE (a preview's marker holds the full length).
+      const length = fullLengthOf(v);
+      parts.push(length > ROW_ARG_SHOWN_WHOLE || v.includes('\n') ? `${k}: ${compactNumber(length)} chars` : `${k}=${JSON.stringify(v)}`);
     } else if (v !== undefined) parts.push(`${k}=${clip(JSON.stringify(v), 30)}`);
     if (parts.join(' ').length > max) break;
   }

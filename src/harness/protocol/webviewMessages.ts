@@ -131,31 +131,55 @@ export function trimEventForView<E>(event: E, max = VIEW_TEXT_LIMIT): E {
 }
 
 /** Texts a row shows only through their first line (at most 160 characters, webview-ui/model/format.ts
- *  firstLine): the model's words and thinking, a tool's output. A third of what a big history sends. */
-export const VIEW_ROW_TEXT_LIMIT = 200;
+ *  firstLine): the model's words, a failed tool's output, a message to the agent. Kept through that
+ *  line's end (its newline included, so firstLine finds the same end) and at most this long. */
+export const VIEW_ROW_TEXT_LIMIT = 161;
 /** A row summarizes a call's arguments in at most 140 characters (webview-ui/model/rows.ts summarizeArgs). */
 export const VIEW_ROW_ARG_LIMIT = 140;
+/** Arguments a row shows by value, not by length (webview-ui/model/rows.ts summarizeArgs reads this list). */
+export const ROW_NAMED_ARGS: readonly string[] = ['command', 'path', 'pattern', 'query', 'glob', 'dir'];
+/** Longer than this, any other string argument is shown as its length alone ("content: 1.2k chars"). */
+export const ROW_ARG_SHOWN_WHOLE = 40;
 
 /**
  * trimEventForView, and what a row never shows cut further: the texts it reads through their first
- * line to VIEW_ROW_TEXT_LIMIT characters, arguments to VIEW_ROW_ARG_LIMIT, and the inputs of the
- * model's tool calls (its row names the tools; the context tally reads only their lengths, which
- * the cut's marker keeps) to the marker alone. What the page needs of an event it will not keep
- * whole: its row, the header's totals, the charts. The row is the same as the view copy's.
+ * line, arguments to what summarizeArgs shows (the named ones to VIEW_ROW_ARG_LIMIT, the others over
+ * ROW_ARG_SHOWN_WHOLE to their length), and what only the details pane reads to the cut's marker
+ * alone (thinking, signatures, the model's tool inputs, a successful tool's output: the context tally
+ * reads their lengths from it); the arguments of a call whose row names its path or command, the
+ * file hashes (a row asks only whether there is one: the first 8 characters) and the run id (the page
+ * knows it). What the page needs of an event it will not keep whole: its row, the header's totals,
+ * the charts — the same as from the view copy (test/unit/webview/rowsOnly.test.ts).
  */
 export function trimEventForRow<E>(event: E): E {
-  return trimValue(event, VIEW_TEXT_LIMIT, 0, ROW_LIMITS) as E;
+  return trimValue(rowProjection(event as Record<string, unknown>), VIEW_TEXT_LIMIT, 0, ROW_LIMITS) as E;
+}
+
+/** The event without the fields its row never reads (a shallow copy; the cut comes after). */
+function rowProjection(e: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...e, run: '' };
+  const kind = e.kind;
+  if ((kind === 'approval_request' && (e.command ?? e.path) != null) || (kind === 'intent' && e.path != null)) delete out.args;
+  if (kind === 'intent' || kind === 'tool') {
+    for (const k of ['pre_hash', 'post_hash']) if (typeof e[k] === 'string') out[k] = (e[k] as string).slice(0, 8);
+  }
+  if (kind === 'tool' && e.is_error === false && typeof e.output === 'string') out.output = clipped(e.output, 0);
+  return out;
 }
 
 /** Per-key limits under a key (the smaller of these and the limit above wins). */
 interface KeyLimits {
   text: number;
   args: number;
-  input: number;
+  /** Keys whose strings are cut to the marker alone. */
+  lengthOnly: ReadonlySet<string>;
+  /** Texts cut at their first line's end too; arguments cut as summarizeArgs shows them. */
+  asRows: boolean;
 }
 const TEXT_KEYS = new Set(['text', 'thinking', 'output']);
-const VIEW_LIMITS: KeyLimits = { text: Infinity, args: 240, input: 240 };
-const ROW_LIMITS: KeyLimits = { text: VIEW_ROW_TEXT_LIMIT, args: VIEW_ROW_ARG_LIMIT, input: 0 };
+const VIEW_LIMITS: KeyLimits = { text: Infinity, args: 240, lengthOnly: new Set(), asRows: false };
+const ROW_LIMITS: KeyLimits = { text: VIEW_ROW_TEXT_LIMIT, args: VIEW_ROW_ARG_LIMIT, lengthOnly: new Set(['input', 'thinking', 'signature', 'data']), asRows: true };
+const ROW_NAMED = new Set(ROW_NAMED_ARGS);
 
 /**
  * Whether a history batch is far enough from the log's end that none of its events will be among
@@ -198,11 +222,36 @@ function trimValue(v: unknown, max: number, depth: number, limits: KeyLimits = V
   for (const k in o) {
     if (!Object.hasOwn(o, k) || (linked && k === 'prev')) continue;
     const x = o[k];
-    const limit = ARG_KEYS.has(k) ? Math.min(max, limits.args) : k === 'input' ? Math.min(max, limits.input) : TEXT_KEYS.has(k) && typeof x === 'string' ? Math.min(max, limits.text) : max;
-    const y = trimValue(x, limit, depth + 1, limits);
+    const y = limits.asRows && ARG_KEYS.has(k) && isPlainObject(x) ? argsAsRowShows(x, Math.min(max, limits.args)) : trimValue(x, keyLimit(k, x, max, limits), depth + 1, limits);
     if (y !== x) (copy ??= { ...o })[k] = y;
   }
   return copy ?? v;
+}
+
+function keyLimit(k: string, x: unknown, max: number, limits: KeyLimits): number {
+  if (limits.lengthOnly.has(k)) return 0;
+  if (ARG_KEYS.has(k) || k === 'input') return Math.min(max, limits.args);
+  if (!TEXT_KEYS.has(k) || typeof x !== 'string') return max;
+  if (!limits.asRows) return Math.min(max, limits.text);
+  const lineEnd = x.indexOf('\n');
+  return Math.min(max, limits.text, lineEnd < 0 ? Infinity : lineEnd + 1);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A call's arguments as summarizeArgs reads them: the named ones to `max`, another string over
+ *  ROW_ARG_SHOWN_WHOLE to its length (the marker), anything else as trimEventForView cuts it. */
+function argsAsRowShows(args: Record<string, unknown>, max: number): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null;
+  for (const k in args) {
+    if (!Object.hasOwn(args, k)) continue;
+    const x = args[k];
+    const y = typeof x === 'string' && !ROW_NAMED.has(k) && x.length > ROW_ARG_SHOWN_WHOLE ? clipped(x, 0) : trimValue(x, max, 2, VIEW_LIMITS);
+    if (y !== x) (copy ??= { ...args })[k] = y;
+  }
+  return copy ?? args;
 }
 
 /** The first `max` characters and a marker naming the full length — or the string itself when the

@@ -77,7 +77,13 @@ describe('rowsOnly history batches (trimEventForRow)', () => {
     // Arguments: cut to what a row's summary can show; the model's tool inputs: to their length alone.
     const intent = ev.intent({ args: { path: 'a.ts', content: 'c'.repeat(3000) } });
     const cut = trimEventForRow(intent);
-    assert.ok(cut.kind === 'intent' && (cut.args as { content: string }).content.length <= VIEW_ROW_ARG_LIMIT + 30);
+    assert.ok(cut.kind === 'intent' && cut.args === undefined, 'an intent row names its path: its arguments are not sent');
+    const named = trimEventForRow(ev.proposed({ name: 'run', args: { command: 'x'.repeat(3000) } }));
+    assert.ok(named.kind === 'proposed' && (named.args as { command: string }).command.length <= VIEW_ROW_ARG_LIMIT + 30, 'a named argument keeps what a summary shows');
+    const unnamed = trimEventForRow(ev.intent({ path: null, args: { path: 'a.ts', content: 'c'.repeat(3000), mode: 'w' } }));
+    assert.deepEqual(unnamed.kind === 'intent' && unnamed.args, { path: 'a.ts', content: '… [3000 characters in all]', mode: 'w' }, 'an argument the row shows by length is its length alone');
+    const tool = trimEventForRow(ev.tool({ name: 'write_file', args: { path: 'a.ts', content: 'c'.repeat(3000) }, output: 'Wrote a.ts with 3000 characters.', post_hash: 'f'.repeat(64) }));
+    assert.ok(tool.kind === 'tool' && tool.output === '… [32 characters in all]' && tool.post_hash === 'ffffffff' && tool.run === '', JSON.stringify(tool));
     const model = trimEventForRow(ev.model({ content: [{ type: 'tool_use', id: 'toolu_01', name: 'write_file', input: { path: 'a.ts', content: 'c'.repeat(3000) } }] }));
     assert.deepEqual(model.kind === 'model' && model.content[0], { type: 'tool_use', id: 'toolu_01', name: 'write_file', input: { path: 'a.ts', content: '… [3000 characters in all]' } }, 'a short input stays whole, a long one is its length');
     // The rows of calls whose arguments are long are the same as from the whole events.
@@ -86,10 +92,22 @@ describe('rowsOnly history batches (trimEventForRow)', () => {
       ev.approvalRequest({ name: 'run', args: { command: `echo ${'y'.repeat(400)}` }, command: `echo ${'y'.repeat(400)}` }),
       ev.intent({ args: { path: `src/${'deep/'.repeat(40)}a.ts`, content: 'c'.repeat(3000), note: 'n'.repeat(39) } }),
       ev.tool({ name: 'grep', args: { pattern: 'p'.repeat(200), path: 'src' }, is_error: true, output: 'no match' }),
+      // Named arguments shown by value, others by length: exactly 40 characters, 41, a short one with a newline.
+      ev.proposed({ name: 'edit_file', args: { path: 'a.ts', old: 'o'.repeat(40), new: 'n'.repeat(41), note: 'a\nb', edits: [{ at: 1, text: 't'.repeat(300) }] } }),
+      ev.intent({ path: null, args: { glob: `**/${'g'.repeat(300)}`, dir: 'src', body: 'b'.repeat(500) } }),
+      ev.approvalRequest({ name: 'mcp_call', path: null, command: null, args: { query: 'q'.repeat(90), payload: 'p'.repeat(900) } }),
+      ev.tool({ name: 'write_file', args: { path: 'a.ts', content: 'c'.repeat(900) }, output: 'Wrote a.ts.', post_hash: 'e'.repeat(64) }),
+      ev.tool({ name: 'write_file', args: { path: 'a.ts', content: 'c'.repeat(900) }, output: 'Wrote a.ts.', post_hash: null }),
+      ev.tool({ name: 'run', args: { command: 'npm test' }, is_error: true, output: `\n${'failure '.repeat(50)}\nmore` }),
+      ev.model({ content: [{ type: 'thinking', thinking: 'th'.repeat(900), signature: 's'.repeat(700) }, { type: 'redacted_thinking', data: 'd'.repeat(900) }, { type: 'text', text: `${'w'.repeat(170)}\nrest` }] }),
+      ev.user({ text: `short first line\n${'rest '.repeat(100)}` }),
     ].map((x, i) => ({ ...x, seq: i, run: 'r', t: i }) as KiteEvent);
     const whole = storeOf(long);
     const rows = storeOf(long.map((e) => trimEventForRow(e)), false);
     for (let i = 0; i < long.length; i++) assert.deepEqual(rows.row(i), whole.row(i), `row ${i}`);
+    for (const e of long) assert.ok(EventSchema.safeParse(trimEventForRow(e)).success, e.kind);
+    assert.equal(rows.context.observationChars, whole.context.observationChars);
+    assert.ok(Math.abs(rows.context.convChars - whole.context.convChars) / whole.context.convChars < 0.01, `${rows.context.convChars} vs ${whole.context.convChars}`);
   });
 
   it('keeps none of a rowsOnly batch whole: the details pane asks the extension for them', () => {
