@@ -10,7 +10,7 @@ import {
   type ViewMessage,
 } from '../src/harness/protocol/webviewMessages';
 import type { KiteEvent } from '../src/harness/protocol/events';
-import { unpack } from '../src/harness/protocol/packedMessage';
+import { isDeflated, unpack, unpackDeflated, type Unpacked } from '../src/harness/protocol/packedMessage';
 import { KIND_FILTERS, NO_FILTER, type Filter } from './model/filters';
 import { ACTION_DIFF, ACTION_OUTPUT, type Row } from './model/rows';
 import { TimelineStore } from './model/timelineStore';
@@ -39,6 +39,8 @@ type SavedState = z.infer<typeof SavedStateSchema>;
 
 export class TimelineApp {
   private store = new TimelineStore();
+  /** The last message still to be applied behind a deflated one (null: none waits). */
+  private inbox: Promise<void> | null = null;
   private problems: LogProblem[] = [];
   private statusMessage: string | null = null;
   private readonly announcer: Announcer;
@@ -109,13 +111,29 @@ export class TimelineApp {
     this.details = new DetailsView(root, (action, seq) => this.post({ type: action, seq }), () => this.closeDetails());
     this.steer = new SteerBox(root, (text) => this.post({ type: 'steer', text }));
     document.addEventListener('keydown', (ev) => this.onKey(ev));
-    window.addEventListener('message', (ev: MessageEvent<unknown>) => this.handle(ev.data));
+    window.addEventListener('message', (ev: MessageEvent<unknown>) => this.receive(ev.data));
     this.post({ type: 'ready' });
   }
 
+  /** Takes one message from the extension. A history batch arrives packed and deflated
+   *  (protocol/packedMessage.ts): it inflates asynchronously, and what comes after it waits its turn
+   *  (messages are applied in the order they came); inflating starts at once. */
+  private receive(raw: unknown): void {
+    if (this.inbox === null && !isDeflated(raw)) return this.handle(unpack(raw));
+    const unpacked = isDeflated(raw) ? unpackDeflated(raw) : Promise.resolve(unpack(raw));
+    // A message that throws is reported as an uncaught error would be; the next ones still come.
+    const turn = (this.inbox ?? Promise.resolve())
+      .then(() => unpacked)
+      .then((u) => this.handle(u))
+      .catch((e: unknown) => reportError(e));
+    this.inbox = turn;
+    void turn.finally(() => {
+      if (this.inbox === turn) this.inbox = null;
+    });
+  }
+
   /** Validates and applies one message from the extension. */
-  handle(raw: unknown): void {
-    const unpacked = unpack(raw); // a history batch arrives packed (protocol/packedMessage.ts)
+  private handle(unpacked: Unpacked): void {
     if ('error' in unpacked) return this.ignore(unpacked.error);
     const parsed = parseHostMessage(unpacked.message);
     if (!parsed.ok) return this.ignore(parsed.error);

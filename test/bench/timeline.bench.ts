@@ -1,6 +1,6 @@
 // Benchmark of the timeline on a 100,000-event log (~100 MB), in Debian's headless Chromium with
-// the real page and messages built exactly as the extension builds them (LogTailer batches,
-// trimmed events). Prints figures; asserts nothing.
+// the real page and the messages the extension posts (TimelineFeed: batches of trimmed events,
+// packed and deflated). Prints figures; asserts nothing.
 //   npx tsx test/bench/timeline.bench.ts [events]
 //   KITE_BENCH_LOG=/tmp/1m.jsonl npx tsx test/bench/timeline.bench.ts   (a given log, read only: the
 //   append-latency figure, which writes to the log, is then measured on a small log of its own)
@@ -15,9 +15,12 @@ import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'no
 import type { CDPSession } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LogTailer, type TailerEvent } from '../../src/harness/events/logTailer';
+import { inflateRawSync } from 'node:zlib';
+import { LogTailer } from '../../src/harness/events/logTailer';
+import { TimelineFeed } from '../../src/harness/events/timelineFeed';
+import type { FeedReport } from '../../src/harness/protocol/timelineFeedMessages';
 import type { KiteEvent } from '../../src/harness/protocol/events';
-import { VIEW_BATCH, VIEW_BATCH_BYTES, VIEW_DATA_FRAME_MS, farFromHistoryEnd, trimEventForRow, trimEventForView, type HostMessage } from '../../src/harness/protocol/webviewMessages';
+import { VIEW_DATA_FRAME_MS } from '../../src/harness/protocol/webviewMessages';
 import { ev } from '../helpers/events';
 import { writeLargeLog } from '../helpers/largeLog';
 import { RESULTS, launchChromium, openTimeline } from '../e2e/helpers/timelinePage';
@@ -54,50 +57,43 @@ async function main(): Promise<void> {
     const info = GIVEN ? { bytes: statSync(GIVEN).size } : writeLargeLog(log, N);
     console.log(GIVEN ? `log: ${GIVEN} (${mb(info.bytes)}, given)` : `log: ${N} events, ${mb(info.bytes)} (written in ${(performance.now() - t).toFixed(0)} ms)`);
 
-    // Extension side: read the whole log as TimelineSession does, into the messages it would post.
+    // Extension side: the messages TimelineSession posts, from the same reader (TimelineFeed: the
+    // history in batches, far history cut to rows, each batch packed and deflated).
     t = performance.now();
-    // Kept as JSON text (a million events as objects would not fit this process comfortably).
+    /** Each message's deflated bytes, base64 (to stage them in the page). */
     const messages: string[] = [];
     /** Events in messages[0..i], for "the page applied this slice". */
     const upTo: number[] = [];
     let events = 0;
     let rowsOnlyEvents = 0;
-    const source = { log: bigLog, title: 'bench', live: true };
+    let jsonBytes = 0;
     let firstBatchMs = 0;
+    let deflatedBytes = 0;
     await new Promise<void>((resolve, reject) => {
-      const tailer = new LogTailer(
-        bigLog,
-        (e: TailerEvent) => {
-          if (e.type !== 'batch') return reject(new Error(e.type));
-          // As TimelineSession.sendBatch: a batch far from the log's end carries only what its rows show.
-          const rowsOnly = e.batch.initial && !e.batch.done && farFromHistoryEnd(e.batch.bytesRead, e.batch.bytesTotal, events + e.batch.events.length);
-          const trimmed = e.batch.events.map((x) => (rowsOnly ? trimEventForRow(x) : trimEventForView(x)));
-          events += trimmed.length;
-          if (rowsOnly) rowsOnlyEvents += trimmed.length;
-          const loading = e.batch.initial && !e.batch.done;
-          const more = rowsOnly ? { rowsOnly } : {};
-          let m: HostMessage;
-          if (messages.length === 0) {
-            firstBatchMs = performance.now() - t;
-            const total = Math.round((trimmed.length * e.batch.bytesTotal) / e.batch.bytesRead);
-            m = { type: 'snapshot', source, total, events: trimmed, problems: e.batch.problems, loading, ...more };
-          } else m = { type: 'append', events: trimmed, problems: e.batch.problems, loading, ...more };
-          messages.push(JSON.stringify(m));
-          upTo.push(events);
-          if (e.batch.done) {
-            tailer.dispose();
-            resolve();
-          }
-        },
-        { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, follow: false, validation: 'structural' },
-      );
-      tailer.start().catch(reject);
+      const feed = new TimelineFeed({ log: bigLog, source: { log: bigLog, title: 'bench', live: true } }, (r: FeedReport) => {
+        if (r.type !== 'batch') return reject(new Error(r.type === 'error' ? r.message : r.type));
+        if (messages.length === 0) firstBatchMs = performance.now() - t;
+        const bytes = Buffer.from(r.message.json);
+        deflatedBytes += bytes.length;
+        messages.push(bytes.toString('base64'));
+        events += r.events;
+        upTo.push(events);
+        // What the page will inflate (counted here, not timed: the page's own inflating is).
+        const json = inflateRawSync(bytes);
+        jsonBytes += json.length;
+        if ((JSON.parse(json.toString('utf8')) as { rowsOnly?: boolean }).rowsOnly) rowsOnlyEvents += r.events;
+        if (r.done) {
+          feed.dispose();
+          resolve();
+        }
+      });
+      feed.start().catch(reject);
     });
     const readMs = performance.now() - t;
     N = events;
     const payload = messages.reduce((s, m) => s + m.length, 0);
     const STAGE = STAGE_ENV ? Number(STAGE_ENV) : payload <= 200 * 1024 * 1024 ? messages.length : 50;
-    console.log(`extension: first batch ready ${firstBatchMs.toFixed(0)} ms, whole log read + trimmed ${readMs.toFixed(0)} ms, ${messages.length} messages, ${mb(payload)} posted in all (log ${mb(info.bytes)}; ${rowsOnlyEvents} events as rows only); staged in the page ${STAGE} messages at a time`);
+    console.log(`extension: first batch ready ${firstBatchMs.toFixed(0)} ms, whole log read, trimmed, packed and deflated ${readMs.toFixed(0)} ms (the read counted in it), ${messages.length} messages, ${mb(deflatedBytes)} posted in all (${mb(jsonBytes)} of JSON deflated; log ${mb(info.bytes)}; ${rowsOnlyEvents} events as rows only); staged in the page ${STAGE} messages at a time`);
 
     const browser = await launchChromium();
     try {
@@ -107,7 +103,12 @@ async function main(): Promise<void> {
       // then post them and time until the page applied them; the sum over all slices is "all applied".
       const stage = async (from: number) => {
         await tp.page.evaluate(() => ((window as unknown as { __bench: unknown[] }).__bench = []));
-        for (const m of messages.slice(from, from + STAGE)) await tp.page.evaluate((x) => (window as unknown as { __bench: unknown[] }).__bench.push(JSON.parse(x)), m);
+        for (const m of messages.slice(from, from + STAGE)) {
+          await tp.page.evaluate((b64) => {
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+            (window as unknown as { __bench: unknown[] }).__bench.push({ type: 'packed', deflated: true, json: bytes.buffer });
+          }, m);
+        }
       };
       await stage(0);
       // KITE_BENCH_CPU_PROF=FILE: a CPU profile of the page while it applies the history (.cpuprofile).

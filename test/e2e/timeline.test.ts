@@ -14,6 +14,7 @@ import { THEMES } from './helpers/themes';
 import { ROOT, RESULTS, chartBars, timelinePages, waitForChartBars, type TimelinePage } from './helpers/timelinePage';
 import { VIEW_DATA_FRAME_MS, VIEW_RECENT_EVENTS, trimEventForRow } from '../../src/harness/protocol/webviewMessages';
 import { pack } from '../../src/harness/protocol/packedMessage';
+import { packDeflated } from '../../src/harness/events/deflatePacked';
 import { ev } from '../helpers/events';
 
 function fixture(name: string): KiteEvent[] {
@@ -393,6 +394,33 @@ describe('timeline webview in Chromium', function () {
     await tp.page.waitForFunction(() => !(document.getElementById('banner') as HTMLElement).hidden);
     assert.match((await tp.page.textContent('#banner')) ?? '', /^Ignored an invalid message from the extension — a packed message that is not JSON \(/);
     assert.equal(await count(tp), '45 events', 'the state is kept');
+  });
+
+  it('takes a history deflated as the extension sends it, applying what follows a deflated batch after it (in order); bytes that do not inflate are ignored visibly', async () => {
+    tp = await pages.open();
+    await loadDemo(tp);
+    const plain = await rowTexts(tp);
+    /** A deflated batch, then at once a plain message: the plain one must wait for the batch to inflate. */
+    const deflated = (m: object) => Buffer.from(packDeflated(m).json).toString('base64');
+    await tp.page.evaluate(
+      ({ first, rest }) => {
+        const buf = Uint8Array.from(atob(first), (c) => c.charCodeAt(0)).buffer;
+        window.postMessage({ type: 'packed', deflated: true, json: buf }, '*', [buf]);
+        window.postMessage(rest, '*');
+      },
+      { first: deflated({ type: 'snapshot', source, total: 5, events: demo.slice(0, 5), problems: [], loading: true }), rest: { type: 'append', events: demo.slice(5), problems: [], loading: false } },
+    );
+    await tp.waitForEvents(demo.length);
+    assert.deepEqual(await rowTexts(tp), plain, 'the snapshot first, then the append');
+    await tp.page.evaluate(() => {
+      const buf = new Uint8Array([0xff, 0xfe, 0x01, 0x02]).buffer;
+      window.postMessage({ type: 'packed', deflated: true, json: buf }, '*', [buf]);
+    });
+    await tp.page.waitForFunction(() => !(document.getElementById('banner') as HTMLElement).hidden);
+    assert.match((await tp.page.textContent('#banner')) ?? '', /^Ignored an invalid message from the extension — a deflated message that does not inflate \(/);
+    assert.equal(await count(tp), '45 events', 'the state is kept');
+    await tp.send({ type: 'append', events: [], problems: [{ line: 99, message: 'line 99: invalid JSON' }], loading: false });
+    await tp.page.waitForFunction(() => !(document.getElementById('problems') as HTMLElement).hidden, undefined, { timeout: 5000 });
   });
 
   it('reveals an event the extension names, even inside a collapsed turn or behind a filter', async () => {

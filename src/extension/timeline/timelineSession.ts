@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { KiteEvent, SessionStart } from '../../harness/protocol/events';
 import { ViewMessageSchema, describeIssues, trimEventForView, type HostMessage, type TimelineSource } from '../../harness/protocol/webviewMessages';
 import type { FeedReport } from '../../harness/protocol/timelineFeedMessages';
+import type { PackedMessage } from '../../harness/protocol/packedMessage';
 import { openTimelineFeed, type FeedHandle } from '../../harness/events/timelineFeedThread';
 import type { ActionSource, RowActions } from './rowActions';
 import { timelineHtml, makeNonce } from './timelineHtml';
@@ -164,8 +165,8 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
 
   /** Posts a batch of events, packed by the reader (one buffer for VS Code to copy, not a value
    *  tree to walk); resolves when the page took it (false when it could not). */
-  private postBatch(json: ArrayBuffer): Promise<unknown> {
-    return Promise.resolve(this.webview.postMessage({ type: 'packed', json })).catch(() => false);
+  private postBatch(message: PackedMessage): Promise<unknown> {
+    return Promise.resolve(this.webview.postMessage(message)).catch(() => false);
   }
 
   /** Resolves once at most IN_FLIGHT batch messages are on their way to the page. */
@@ -235,7 +236,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     if (batch.start) this.start = batch.start;
     if (batch.initial && batch.done) this.loaded = true;
     this.snapshotSent = true;
-    const posted = this.postBatch(batch.json);
+    const posted = this.postBatch(batch.message);
     if (this.loaded && this.pendingReveal !== null) {
       this.post({ type: 'reveal', seq: this.pendingReveal });
       this.pendingReveal = null;

@@ -1,14 +1,14 @@
 // Reads a log for a timeline view and turns it into the page's messages: the history in batches
 // (far from its end cut to what the rows show), then what is appended. Each batch leaves packed
-// (protocol/packedMessage.ts) with the few facts the host keeps (write calls, the run's start).
+// (deflated: events/deflatePacked.ts) with the few facts the host keeps (write calls, the run's start).
 // No 'vscode' here: it runs on a worker thread for a big log (timelineFeedThread.ts), so that
 // parsing, trimming and packing a million events never hold the extension host's event loop.
 import type { KiteEvent, SessionStart } from '../protocol/events';
 import type { FeedJob, FeedReport, WriteFact } from '../protocol/timelineFeedMessages';
-import { pack } from '../protocol/packedMessage';
 import { VIEW_BATCH, VIEW_BATCH_BYTES, farFromHistoryEnd, trimEventForRow, trimEventForView, type HostMessage } from '../protocol/webviewMessages';
 import { LogTailer, type TailBatch, type TailerEvent } from './logTailer';
 import { writeFactOf } from './writeResolver';
+import { packDeflated } from './deflatePacked';
 
 /** Where a batch goes; its promise (a batch's) is awaited before the next is read: the page's pace. */
 export type FeedSink = (r: FeedReport) => void | Promise<void>;
@@ -80,6 +80,6 @@ export class TimelineFeed {
     } else {
       msg = { type: 'append', events, problems: batch.problems, loading, ...more };
     }
-    return { type: 'batch', json: pack(msg).json, initial: batch.initial, done: batch.done, events: events.length, writes, start };
+    return { type: 'batch', message: packDeflated(msg), initial: batch.initial, done: batch.done, events: events.length, writes, start };
   }
 }

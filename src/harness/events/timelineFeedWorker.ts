@@ -11,7 +11,7 @@ export function runTimelineFeedWorker(): void {
   let goOn: (() => void) | null = null;
   const send = (r: FeedReport): void | Promise<void> => {
     if (r.type !== 'batch') return port.postMessage(r);
-    port.postMessage(r, [r.json]);
+    port.postMessage(r, [r.message.json]);
     return new Promise<void>((resolve) => (goOn = resolve));
   };
   const feed = new TimelineFeed(workerData as FeedJob, send);

@@ -3,6 +3,7 @@
 // typed table for both sides, as with the webview's messages. Batches arrive packed for the page
 // (their bytes are moved, not copied, across threads); the host keeps only what row actions need.
 import type { KiteEvent, SessionStart } from './events';
+import type { PackedMessage } from './packedMessage';
 import type { TimelineSource } from './webviewMessages';
 
 /** Of an event, what the host's WriteIndex keeps (events/writeResolver.ts writeFactOf): a step of
@@ -22,8 +23,8 @@ export interface FeedJob {
 export type FeedReport =
   | {
       type: 'batch';
-      /** A packed snapshot or append message (protocol/packedMessage.ts), ready to post. */
-      json: ArrayBuffer;
+      /** A snapshot or append message, packed and deflated (events/deflatePacked.ts), ready to post. */
+      message: PackedMessage;
       /** As TailBatch's: part of the history, and its last part. */
       initial: boolean;
       done: boolean;

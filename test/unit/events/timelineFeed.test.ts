@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
 import type { FeedReport, WriteFact } from '../../../src/harness/protocol/timelineFeedMessages';
 import { unpack } from '../../../src/harness/protocol/packedMessage';
@@ -23,7 +24,8 @@ function collector(hold?: () => Promise<void>) {
   const sink = (r: FeedReport): void | Promise<void> => {
     reports.push(r);
     if (r.type === 'batch') {
-      const u = unpack({ type: 'packed', json: r.json });
+      assert.equal(r.message.deflated, true, 'a batch is deflated');
+      const u = unpack({ type: 'packed', json: inflateRawSync(r.message.json) });
       assert.ok('message' in u, 'a batch is packed JSON');
       messages.push(HostMessageSchema.parse(u.message));
     }
