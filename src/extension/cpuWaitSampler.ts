@@ -1,11 +1,14 @@
 // Why a stall held no CPU (Linux only): the event loop's thread waiting on the run queue for a
-// CPU (/proc/thread-self/schedstat, second field: ns spent runnable but not running), or the
+// CPU (/proc/thread-self/schedstat, second field: ns spent runnable but not running; the first,
+// ns it ran, tells what of a stall was the thread's own work), or the
 // machine's virtual CPUs taken away by the hypervisor (steal, /proc/stat). The thread measured is
 // the one that takes the first sample (its schedstat file stays open); null where /proc does not
 // say (another OS, a sandbox without /proc).
 import { closeSync, openSync, readSync } from 'node:fs';
 
 export interface CpuWaitSample {
+  /** ns this thread has run on a CPU (since it started). */
+  ranNs: number;
   /** ns this thread has waited, runnable, for a CPU (since it started). */
   runQueueNs: number;
   /** Steal time of all CPUs (since boot), ms. */
@@ -31,10 +34,12 @@ export class CpuWaitSampler {
     try {
       this.sched ??= openSync('/proc/thread-self/schedstat', 'r');
       this.stat ??= openSync('/proc/stat', 'r');
-      const runQueueNs = Number(this.read(this.sched).split(' ')[1]);
+      const [ran, waited] = this.read(this.sched).split(' ');
+      const ranNs = Number(ran);
+      const runQueueNs = Number(waited);
       const steal = Number(/^cpu +(.*)/.exec(this.read(this.stat))?.[1]?.split(/ +/)[7]);
-      if (!Number.isFinite(runQueueNs) || !Number.isFinite(steal)) throw new Error('unexpected /proc text');
-      return { runQueueNs, stealMs: (steal * 1000) / TICKS_PER_S };
+      if (!Number.isFinite(ranNs) || !Number.isFinite(runQueueNs) || !Number.isFinite(steal)) throw new Error('unexpected /proc text');
+      return { ranNs, runQueueNs, stealMs: (steal * 1000) / TICKS_PER_S };
     } catch {
       this.broken = true; // no /proc here (or not Linux's): the report says null
       this.dispose();

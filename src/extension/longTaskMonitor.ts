@@ -27,6 +27,10 @@ export interface Stall {
   /** Of the stretch, how long the loop's thread waited runnable for a CPU (other processes had
    *  them), ms; null where the OS does not say. */
   runQueueMs: number | null;
+  /** Of the stretch, how long the loop's thread itself ran (its tasks, garbage collection
+   *  included), ms; null where the OS does not say. The stall's length less this is time the
+   *  thread was not running: waiting for a CPU, or blocked. */
+  ranMs: number | null;
   /** Machine-wide CPU time the hypervisor took from this machine's CPUs in it (10 ms steps), ms. */
   stealMs: number | null;
 }
@@ -40,6 +44,14 @@ export interface LongTaskReport {
   longest: Stall[];
   /** Stalls over 50 ms (the issue's limit). */
   over50: number;
+  /** The most the loop's thread itself ran in one stall, ms (null where the OS does not say): the
+   *  longest task of the host's own, as opposed to the stall the machine's other work added. */
+  longestRanMs: number | null;
+  /** Stalls in which the loop's thread itself ran over 50 ms. */
+  over50Ran: number;
+  /** Stalls over 50 ms by what filled most of them: the loop's thread running (`ran`), waiting
+   *  runnable for a CPU (`waiting`), or neither — blocked (`asleep`); empty where the OS does not say. */
+  over50Why: Partial<Record<StallCause, number>>;
   /** perf_hooks.monitorEventLoopDelay: max and p99, ms. */
   delayMaxMs: number;
   delayP99Ms: number;
@@ -59,6 +71,8 @@ export interface GcPauses {
    *  heap keeps), `minor` (scavenge of new objects, grows with what survives), others. */
   over50By: Partial<Record<GcKind, number>>;
 }
+
+export type StallCause = 'ran' | 'waiting' | 'asleep';
 
 type GcKind = 'major' | 'minor' | 'incremental' | 'weakcb' | 'other';
 
@@ -82,6 +96,9 @@ export class LongTaskMonitor {
   private started = performance.now();
   private samples = 0;
   private over50 = 0;
+  private longestRan: number | null = null;
+  private over50Ran = 0;
+  private over50Why: Partial<Record<StallCause, number>> = {};
   private stalls: Stall[] = [];
   private dirty = false;
   private readonly gcObserver: PerformanceObserver;
@@ -115,6 +132,9 @@ export class LongTaskMonitor {
     this.started = this.last = performance.now();
     this.samples = 0;
     this.over50 = 0;
+    this.longestRan = null;
+    this.over50Ran = 0;
+    this.over50Why = {};
     this.lastCpu = process.cpuUsage();
     this.lastWait = this.waits.sample();
     this.stalls = [];
@@ -131,6 +151,9 @@ export class LongTaskMonitor {
       longestMs: this.stalls[0]?.ms ?? 0,
       longest: [...this.stalls],
       over50: this.over50,
+      longestRanMs: this.longestRan,
+      over50Ran: this.over50Ran,
+      over50Why: { ...this.over50Why },
       delayMaxMs: this.samples ? ms(this.histogram.max) : 0,
       delayP99Ms: this.samples ? ms(this.histogram.percentile(99)) : 0,
       seconds: Math.round((performance.now() - this.started) / 100) / 10,
@@ -166,11 +189,20 @@ export class LongTaskMonitor {
     }
     if (late <= 1) return;
     if (late > 50) this.over50++;
+    const ranMs = wait && before ? Math.round((wait.ranNs - before.ranNs) / 1e5) / 10 : null;
+    if (ranMs !== null) {
+      this.longestRan = Math.max(this.longestRan ?? 0, ranMs);
+      if (ranMs > 50) this.over50Ran++;
+    }
+    const runQueueMs = wait && before ? Math.round((wait.runQueueNs - before.runQueueNs) / 1e5) / 10 : null;
+    if (late > 50 && ranMs !== null && runQueueMs !== null) {
+      const why: StallCause = ranMs >= late / 2 ? 'ran' : runQueueMs >= late / 2 ? 'waiting' : 'asleep';
+      this.over50Why[why] = (this.over50Why[why] ?? 0) + 1;
+    }
     const kept = this.stalls;
     if (kept.length < KEPT || late > (kept[kept.length - 1] as Stall).ms) {
-      const runQueueMs = wait && before ? Math.round((wait.runQueueNs - before.runQueueNs) / 1e5) / 10 : null;
       const stealMs = wait && before ? wait.stealMs - before.stealMs : null;
-      kept.push({ ms: late, at: new Date().toISOString(), cpuMs, runQueueMs, stealMs });
+      kept.push({ ms: late, at: new Date().toISOString(), cpuMs, runQueueMs, ranMs, stealMs });
       kept.sort((a, b) => b.ms - a.ms);
       if (kept.length > KEPT) kept.pop();
     }

@@ -52,6 +52,10 @@ export interface KiteDebugSessionOptions {
   configurationTimeoutMs?: number;
   /** How a big log is indexed after the first stop (tests hold it at a chosen point). */
   indexing?: { chunkBytes?: number; pace?: () => Promise<void> };
+  /** Called when a recorded replay launches, before its log is indexed: the stand-alone adapter
+   *  lowers its priority there (backgroundPriority.ts). Never set for a session inside the
+   *  extension host, whose thread is the host's event loop. */
+  onRecordedReplay?: () => void;
 }
 
 /** A log this big (about 20,000 events) gets a windowed transcript: each window's text is ~1 MB. */
@@ -176,6 +180,7 @@ export class KiteDebugSession extends LoggingDebugSession {
     this.sendEvent(who);
     if (args.log.includes('${')) return this.fail(response, DapError.badLaunchArgs, `launch attribute "log" is "${args.log}": open a .jsonl run log in the editor or set "log" to the path of one`, true);
     const log = resolve(args.log);
+    if (args.mode !== 'live') this.opts.onRecordedReplay?.();
     const opened = await this.open(response, log);
     if (!opened) return;
     const windows = { minBytes: TRANSCRIPT_WINDOW_MIN_BYTES, lines: TRANSCRIPT_WINDOW_LINES, ...this.opts.transcriptWindows };

@@ -3,6 +3,7 @@
 import { KiteDebugSession } from './debugSession';
 import { windowQuery, type TranscriptWindow } from './transcriptWindow';
 import { writeDocUriString } from './writeSnapshot';
+import { lowerThisThreadsPriority } from '../backgroundPriority';
 
 /** Set by the VS Code extension when it runs this adapter as a process (live mode). */
 export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
@@ -16,7 +17,11 @@ export function transcriptUriString(log: string, window: TranscriptWindow | null
 export function runDebugAdapter(): Promise<number> {
   // With the extension as client, transcripts and write frames are its `kite-transcript:` and `kite-file:` documents (breakpoints
   // set there reach this process); any other client gets them by reference.
-  const session = new KiteDebugSession(process.env[TRANSCRIPT_URIS_ENV] === '1' ? { transcriptUri: transcriptUriString, writeUri: writeDocUriString } : {});
+  const uris = process.env[TRANSCRIPT_URIS_ENV] === '1' ? { transcriptUri: transcriptUriString, writeUri: writeDocUriString } : {};
+  // Indexing a recorded log is background work: the person waits on the editor (the extension
+  // host, the window), which it must not take the CPU from. A live replay runs the agent loop and
+  // its commands, which keep the usual priority.
+  const session = new KiteDebugSession({ ...uris, onRecordedReplay: () => lowerThisThreadsPriority() });
   return new Promise((resolve) => {
     process.on('SIGTERM', () => session.shutdown());
     process.stdin.on('end', () => resolve(0));

@@ -96,14 +96,17 @@ describe('long-task monitor: why a stall held no CPU', () => {
         setTimeout(() => {
           const end = performance.now() + 200;
           while (performance.now() < end);
-          setTimeout(() => { console.log(JSON.stringify(m.report().longest[0])); m.dispose(); }, 30);
+          setTimeout(() => { console.log(JSON.stringify(m.report())); m.dispose(); }, 30);
         }, 50);`;
       const { stdout } = await promisify(execFile)('taskset', ['-c', '0', process.execPath, '--import=tsx', '-e', script], { encoding: 'utf8' });
-      const stall = JSON.parse(stdout) as LongTaskReport['longest'][number];
+      const report = JSON.parse(stdout) as LongTaskReport;
+      const stall = report.longest[0]!;
       assert.ok(stall.ms >= 150, `stall ${stall.ms} ms`);
       assert.ok(stall.runQueueMs !== null && stall.runQueueMs >= 60, `waited for a CPU ${stall.runQueueMs} ms of ${stall.ms}`);
       assert.ok(stall.cpuMs < stall.ms - 40, `CPU ${stall.cpuMs} ms of ${stall.ms}: the rest was waiting`);
+      assert.ok(stall.ranMs !== null && stall.ranMs < stall.ms - 40, `the loop's thread ran ${stall.ranMs} ms of ${stall.ms}: the rest was waiting`);
       assert.notEqual(stall.stealMs, null);
+      assert.ok((report.over50Why.waiting ?? 0) >= 1, `the stall is counted as waiting for a CPU: ${JSON.stringify(report.over50Why)}`);
     } finally {
       for (const b of busy) b.kill();
     }
@@ -115,8 +118,14 @@ describe('long-task monitor: why a stall held no CPU', () => {
       await sleep(20);
       hold(150);
       await sleep(30);
-      const stall = m.report().longest[0]!;
+      const r = m.report();
+      const stall = r.longest[0]!;
       assert.ok(stall.runQueueMs !== null && stall.runQueueMs < stall.ms / 2, `waited ${stall.runQueueMs} ms of ${stall.ms}`);
+      // The task was the loop's own: its thread ran most of the stall, and the report says so.
+      assert.ok(stall.ranMs !== null && stall.ranMs >= stall.ms / 2, `the loop's thread ran ${stall.ranMs} ms of ${stall.ms}`);
+      assert.equal(r.longestRanMs, Math.max(...r.longest.map((s) => s.ranMs ?? 0)));
+      assert.ok(r.over50Ran >= 1);
+      assert.ok((r.over50Why.ran ?? 0) >= 1, `a stall the loop's thread filled is counted as its own: ${JSON.stringify(r.over50Why)}`);
     } finally {
       m.dispose();
     }

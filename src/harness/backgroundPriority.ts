@@ -1,0 +1,31 @@
+// Work a person is not waiting on — a timeline's reader reading a big log's history, the replay
+// adapter indexing one — runs at a lower CPU priority than the threads they are waiting on: the
+// extension host's event loop and the window (issue 17). On a two-core machine those background
+// threads otherwise take the CPU the host's loop needs when it wakes, and the host then waits
+// 100–500 ms for one (measured in the 1M-event load test); a lower priority costs them nothing on
+// an idle machine. Linux applies a nice value to one thread (setpriority on thread id 0 is the
+// calling thread), so a worker can lower itself without touching the thread that started it; on
+// other systems the nice value is the whole process's, so this does nothing there: never call it
+// on a thread that shares its process with the extension host's loop unless it is a worker.
+
+import { setPriority } from 'node:os';
+
+/** nice 10 (os.constants.priority.PRIORITY_BELOW_NORMAL): about a tenth of a normal thread's share when both want a CPU. */
+export const BACKGROUND_NICE = 10;
+
+/** The nice value for background work: KITE_BACKGROUND_NICE (0-19; 0 keeps the usual priority, for measuring), else BACKGROUND_NICE. */
+export function backgroundNice(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.KITE_BACKGROUND_NICE);
+  return env.KITE_BACKGROUND_NICE?.trim() && Number.isInteger(n) && n >= 0 && n <= 19 ? n : BACKGROUND_NICE;
+}
+
+/** Lowers the calling thread's CPU priority (Linux); false where it did not (other systems, nice 0, a sandbox that forbids it). */
+export function lowerThisThreadsPriority(nice = backgroundNice()): boolean {
+  if (process.platform !== 'linux' || nice === 0) return false;
+  try {
+    setPriority(0, nice);
+    return true;
+  } catch {
+    return false; // a lower priority is a courtesy: the work goes on at the usual one
+  }
+}
