@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { BACKGROUND_NICE, backgroundNice } from '../../../src/harness/backgroundPriority';
+
+/** The calling thread's nice value (Linux: /proc/thread-self/stat, field 19). */
+const niceHere = (): number => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
+
+/** Runs lowerThisThreadsPriority on a worker thread; resolves with what it returned and the worker's nice value after. */
+function inWorker(env: NodeJS.ProcessEnv): Promise<{ lowered: boolean; nice: number }> {
+  const module = JSON.stringify(join(__dirname, '../../../src/harness/backgroundPriority.ts'));
+  const script = `
+    require('tsx/cjs');
+    const { parentPort } = require('node:worker_threads');
+    const { readFileSync } = require('node:fs');
+    const lowered = require(${module}).lowerThisThreadsPriority();
+    const nice = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16]);
+    parentPort.postMessage({ lowered, nice });`;
+  return new Promise((resolve, reject) => {
+    const w = new Worker(script, { eval: true, env });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
+
+describe('background priority (the timeline reader, the stand-alone replay adapter)', () => {
+  it('lowers the calling worker thread only: the thread that started it (the host\'s loop) keeps its priority', async () => {
+    const before = niceHere();
+    const r = await inWorker({ ...process.env, KITE_BACKGROUND_NICE: '' });
+    assert.equal(r.lowered, true);
+    assert.equal(r.nice, BACKGROUND_NICE);
+    assert.equal(niceHere(), before, 'the main thread was not lowered');
+  });
+
+  it('KITE_BACKGROUND_NICE=0 keeps the usual priority (for measuring without)', async () => {
+    const r = await inWorker({ ...process.env, KITE_BACKGROUND_NICE: '0' });
+    assert.equal(r.lowered, false);
+    assert.equal(r.nice, niceHere());
+  });
+
+  it('reads KITE_BACKGROUND_NICE as 0-19 and falls back to the default for anything else', () => {
+    assert.equal(backgroundNice({}), BACKGROUND_NICE);
+    assert.equal(backgroundNice({ KITE_BACKGROUND_NICE: '5' }), 5);
+    assert.equal(backgroundNice({ KITE_BACKGROUND_NICE: '0' }), 0);
+    for (const bad of ['', ' ', '-5', '20', '2.5', 'low']) assert.equal(backgroundNice({ KITE_BACKGROUND_NICE: bad }), BACKGROUND_NICE, bad);
+  });
+});
