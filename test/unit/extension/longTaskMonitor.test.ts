@@ -70,6 +70,9 @@ describe('long-task monitor: garbage collection', () => {
       }
       assert.ok(keep > 0);
       assert.ok(m.report().gc.totalMs > 0, 'no garbage collection seen');
+      // The heap is sampled on the monitor's ticks (every 10 ms): a collection seen before the first
+      // tick (a quick machine) leaves nothing sampled yet.
+      for (let wait = 0; wait < 100 && m.report().samples === 0; wait++) await sleep(5);
       assert.ok(m.report().heapMaxMB > 0, 'the heap in use was sampled');
       const { over50, over50By } = m.report().gc;
       assert.equal(Object.values(over50By).reduce((a, b) => a + b, 0), over50, 'every long pause is counted under its kind');
