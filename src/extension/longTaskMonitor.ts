@@ -104,7 +104,8 @@ export class LongTaskMonitor {
   private readonly gcObserver: PerformanceObserver;
   private gc = noPauses();
   private heapMax = 0;
-  private heapSampledAt = 0;
+  /** -Infinity: the first tick samples (performance.now() counts from the process's start, under HEAP_EVERY_MS in a young one). */
+  private heapSampledAt = -Infinity;
 
   constructor(private readonly file: string | null = null) {
     this.histogram = monitorEventLoopDelay({ resolution: TICK_MS });
@@ -140,6 +141,7 @@ export class LongTaskMonitor {
     this.stalls = [];
     this.gc = noPauses();
     this.heapMax = 0;
+    this.heapSampledAt = -Infinity;
     this.histogram.reset();
     this.dirty = true;
   }
