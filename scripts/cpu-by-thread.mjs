@@ -5,6 +5,7 @@
 //   node scripts/cpu-by-thread.mjs start /tmp/cpu.json     # snapshot
 //   ... the work ...
 //   node scripts/cpu-by-thread.mjs stop /tmp/cpu.json [N]  # the N (25) threads that used most
+//   node scripts/cpu-by-thread.mjs diff /tmp/a.json /tmp/b.json [N]  # between two `start` snapshots
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 
 const HZ = 100; // USER_HZ: /proc/*/stat counts clock ticks of 10 ms
@@ -58,8 +59,16 @@ const [verb, file, top = '25'] = process.argv.slice(2);
 if (verb === 'start' && file) {
   writeFileSync(file, JSON.stringify(snapshot()));
 } else if (verb === 'stop' && file) {
-  const before = JSON.parse(readFileSync(file, 'utf8'));
-  const after = snapshot();
+  report(JSON.parse(readFileSync(file, 'utf8')), snapshot(), Number(top));
+} else if (verb === 'diff' && file && process.argv[4]) {
+  // Two snapshots taken by `start` (e.g. every few seconds in a loop, the last before the processes exited).
+  report(JSON.parse(readFileSync(file, 'utf8')), JSON.parse(readFileSync(process.argv[4], 'utf8')), Number(process.argv[5] ?? 25));
+} else {
+  console.error('usage: cpu-by-thread.mjs start|stop FILE [N] | diff BEFORE AFTER [N]');
+  process.exit(2);
+}
+
+function report(before, after, top) {
   const seconds = (after.at - before.at) / 1000;
   const rows = Object.entries(after.tasks).map(([k, t]) => {
     const b = before.tasks[k] ?? { cpuMs: 0, waitMs: 0 };
@@ -81,11 +90,8 @@ if (verb === 'start' && file) {
     console.log(`  ${(p.cpuMs / 1000).toFixed(1).padStart(6)} ${(p.waitMs / 1000).toFixed(1).padStart(6)}  ${pid} ${p.process}`);
   }
   console.log('\nthreads (CPU s, waited for a CPU s):');
-  for (const r of rows.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, Number(top))) {
+  for (const r of rows.sort((a, b) => b.cpuMs - a.cpuMs).slice(0, top)) {
     if (r.cpuMs < 50) continue;
     console.log(`  ${(r.cpuMs / 1000).toFixed(1).padStart(6)} ${(r.waitMs / 1000).toFixed(1).padStart(6)}  ${r.k} ${r.thread} — ${r.process}`);
   }
-} else {
-  console.error('usage: cpu-by-thread.mjs start|stop FILE [N]');
-  process.exit(2);
 }
