@@ -55,14 +55,15 @@ function describe(cmd) {
   return script ? `${base(cmd[0])} ${script.length > 80 ? `…${script.slice(-80)}` : script}` : base(cmd[0]);
 }
 
-const [verb, file, top = '25'] = process.argv.slice(2);
-if (verb === 'start' && file) {
-  writeFileSync(file, JSON.stringify(snapshot()));
-} else if (verb === 'stop' && file) {
-  report(JSON.parse(readFileSync(file, 'utf8')), snapshot(), Number(top));
-} else if (verb === 'diff' && file && process.argv[4]) {
+const [verb, ...args] = process.argv.slice(2);
+const load = (file) => JSON.parse(readFileSync(file, 'utf8'));
+if (verb === 'start' && args[0]) {
+  writeFileSync(args[0], JSON.stringify(snapshot()));
+} else if (verb === 'stop' && args[0]) {
+  report(load(args[0]), snapshot(), Number(args[1] ?? 25));
+} else if (verb === 'diff' && args[1]) {
   // Two snapshots taken by `start` (e.g. every few seconds in a loop, the last before the processes exited).
-  report(JSON.parse(readFileSync(file, 'utf8')), JSON.parse(readFileSync(process.argv[4], 'utf8')), Number(process.argv[5] ?? 25));
+  report(load(args[0]), load(args[1]), Number(args[2] ?? 25));
 } else {
   console.error('usage: cpu-by-thread.mjs start|stop FILE [N] | diff BEFORE AFTER [N]');
   process.exit(2);
