@@ -58,6 +58,9 @@ export class TimelineApp {
   private readonly empty: HTMLElement;
   private saved: SavedState;
   private frame = 0;
+  /** History and live batches (snapshot and appends) applied since the last snapshot: the host
+   *  paces its reading on this count. */
+  private batchesApplied = 0;
   private chartsDirty = true;
   /** A data frame is due (appended events wait for it to reach the screen). */
   private dataFrame = false;
@@ -139,7 +142,7 @@ export class TimelineApp {
     if (!parsed.ok) return this.ignore(parsed.error);
     this.apply(parsed.message);
     const totals = { turns: this.store.totals.turns, tokens: this.store.totals.tokens, cost_usd: this.store.series.totalCost };
-    this.post({ type: 'applied', events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.row(this.selectedRow)?.seq ?? null, totals });
+    this.post({ type: 'applied', batches: this.batchesApplied, events: this.store.events.length, lastSeq: this.store.lastEventSeq, selected: this.store.row(this.selectedRow)?.seq ?? null, totals });
   }
 
   /** A message not ours (or malformed): say so, visibly, and keep the state. */
@@ -151,6 +154,7 @@ export class TimelineApp {
   private apply(msg: HostMessage): void {
     switch (msg.type) {
       case 'snapshot': {
+        this.batchesApplied = 1;
         this.store = new TimelineStore();
         this.store.source = msg.source;
         this.store.expected = msg.total;
@@ -170,6 +174,7 @@ export class TimelineApp {
         break;
       }
       case 'append':
+        this.batchesApplied++;
         this.store.loading = msg.loading;
         this.problems.push(...msg.problems);
         this.appendEvents(msg.events, false, msg.rowsOnly === true);

@@ -434,7 +434,7 @@ describe('timeline webview in Chromium', function () {
     const applied = (await tp.posted()).filter((m) => m.type === 'applied').at(-1);
     // The header's totals are the log's fold (the reducer), as the status bar and the Runs view count them.
     const fold = foldEvents(demo, { conversation: false });
-    assert.deepEqual(applied, { type: 'applied', events: 45, lastSeq: 44, selected: 40, totals: { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd } });
+    assert.deepEqual(applied, { type: 'applied', batches: 1, events: 45, lastSeq: 44, selected: 40, totals: { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd } });
     // The filter that hid it was cleared, and its turn opened.
     assert.equal(await tp.page.evaluate(() => (document.getElementById('errors-only') as HTMLElement & { checked: boolean }).checked), false);
   });

@@ -6,6 +6,8 @@
 // that the monitor measured.
 //   KITE_IT_TIMELINE_EVENTS=1000000   the size (default 20,000: CI runs this on every push)
 //   KITE_IT_CPU_PROF=/tmp/host.cpuprofile   also a CPU profile of the extension host over the window
+//   KITE_IT_HEAP_PROF=/tmp/host.heapprofile   a sampling heap profile of it over the window, counting
+//                                           what was collected too (scripts/heapprofile-summary.mjs)
 //   KITE_IT_HEAP_SNAPSHOT=/tmp/host.heapsnapshot   and a heap snapshot of it once the log is loaded
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,7 +80,7 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       const live = run.path;
       await vscode.commands.executeCommand('kite.timeline.follow', live);
       await waitFor('the Kite view to show the streaming run', () => (t.viewState()?.log === live ? true : undefined), [t.onDidApply], 60_000);
-      profile = await startCpuProfile(process.env.KITE_IT_CPU_PROF);
+      profile = await startCpuProfile(process.env.KITE_IT_CPU_PROF, process.env.KITE_IT_HEAP_PROF);
       monitor.reset();
       const t0 = performance.now();
       const from = messages.length;

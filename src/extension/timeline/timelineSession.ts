@@ -12,13 +12,7 @@ import type { ActionSource, RowActions } from './rowActions';
 import { timelineHtml, makeNonce } from './timelineHtml';
 import { WriteIndex } from '../../harness/events/writeResolver';
 import { logIsBeingWritten } from '../../harness/events/logLock';
-
-/** Batch messages posted and not yet taken by the page: the reader waits while there are more. Left
- *  unchecked, the host reads a big log far faster than the page takes it, and VS Code queues every
- *  message on the host — on a remote host behind a compressing socket — with the host's other
- *  traffic (its replies, a debugger's messages) waiting behind them. */
-const IN_FLIGHT = 2;
-const DELIVERY_WAIT_MS = 2000;
+import { BatchPacer } from './batchPacer';
 
 export interface AppliedState {
   log: string | null;
@@ -59,7 +53,8 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   readonly onDidApply = this.applied.event;
   lastApplied: AppliedState | null = null;
   private readonly subscription: vscode.Disposable;
-  private delivering: Promise<unknown>[] = [];
+  /** The reader waits for the page to take and apply what it was sent. */
+  private readonly pacer = new BatchPacer();
 
   constructor(
     private readonly webview: vscode.Webview,
@@ -105,6 +100,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
         this.restart();
         return;
       case 'applied':
+        this.pacer.pageApplied(m.batches);
         this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq, selected: m.selected, totals: m.totals };
         this.applied.fire(this.lastApplied);
         return;
@@ -169,14 +165,6 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     return Promise.resolve(this.webview.postMessage(message)).catch(() => false);
   }
 
-  /** Resolves once at most IN_FLIGHT batch messages are on their way to the page. */
-  private async delivered(posted: Promise<unknown>): Promise<void> {
-    const queue = this.delivering;
-    queue.push(posted);
-    // Never stalled by a page that does not answer: after a while the reader goes on regardless.
-    while (queue.length > IN_FLIGHT) await Promise.race([queue.shift(), new Promise((r) => setTimeout(r, DELIVERY_WAIT_MS))]);
-  }
-
   private restart(): void {
     this.feed?.dispose();
     this.feed = null;
@@ -185,7 +173,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     this.snapshotSent = false;
     this.loaded = false;
     this.lastApplied = null;
-    this.delivering = [];
+    this.pacer.reset();
     const gen = ++this.generation;
     const path = this.log;
     if (!path) {
@@ -241,7 +229,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       this.post({ type: 'reveal', seq: this.pendingReveal });
       this.pendingReveal = null;
     }
-    return this.delivered(posted);
+    return this.pacer.posted(posted);
   }
 
   /** Selects the event with this seq in the page (once the history is there). */
@@ -252,6 +240,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
 
   dispose(): void {
     this.generation++;
+    this.pacer.reset();
     this.feed?.dispose();
     this.subscription.dispose();
     this.applied.dispose();

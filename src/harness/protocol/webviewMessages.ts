@@ -96,6 +96,9 @@ export const ViewMessageSchema = z.discriminatedUnion('type', [
   /** Test hook and diagnostics: what the view holds after it applied a message. */
   z.object({
     type: z.literal('applied'),
+    /** Batches (the snapshot and appends) applied since the last snapshot: the host reads on only
+     *  as fast as the page applies (timelineSession.ts). */
+    batches: z.number().int().nonnegative(),
     events: z.number().int().nonnegative(),
     lastSeq: z.number().int().nullable(),
     /** seq of the selected row (null: none). */

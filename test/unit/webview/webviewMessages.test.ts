@@ -31,8 +31,9 @@ describe('extension ⇄ webview messages', () => {
       assert.equal(ViewMessageSchema.safeParse({ type, seq: '12' }).success, false);
     }
     assert.ok(ViewMessageSchema.safeParse({ type: 'ready' }).success);
-    assert.ok(ViewMessageSchema.safeParse({ type: 'applied', events: 45, lastSeq: 44, selected: null, totals: { turns: 8, tokens: 26750, cost_usd: 0.026 } }).success);
-    assert.equal(ViewMessageSchema.safeParse({ type: 'applied', events: 45, lastSeq: 44, selected: null }).success, false, 'the totals are required');
+    assert.ok(ViewMessageSchema.safeParse({ type: 'applied', batches: 1, events: 45, lastSeq: 44, selected: null, totals: { turns: 8, tokens: 26750, cost_usd: 0.026 } }).success);
+    assert.equal(ViewMessageSchema.safeParse({ type: 'applied', events: 45, lastSeq: 44, selected: null, totals: { turns: 8, tokens: 26750, cost_usd: 0.026 } }).success, false, 'the batch count is required');
+    assert.equal(ViewMessageSchema.safeParse({ type: 'applied', batches: 1, events: 45, lastSeq: 44, selected: null }).success, false, 'the totals are required');
     assert.equal(ViewMessageSchema.safeParse({ type: 'applied', events: 45, lastSeq: 44 }).success, false);
     assert.equal(ViewMessageSchema.safeParse({ type: 'runCommand', command: 'rm -rf /' }).success, false);
   });
