@@ -11,6 +11,7 @@ import type { KiteApi } from '../../src/extension/extension';
 import { testEnv } from './env';
 import { writeBigLog } from './loadProcesses';
 import { waitFor } from './waitFor';
+import { TRANSCRIPT_WINDOW_LINES } from '../../src/harness/replay/debugSession';
 
 interface DapMessage {
   type: string;
@@ -172,13 +173,16 @@ describe('replay debugger in VS Code', function () {
       assert.match(frame.name, /^#11000 /);
       const uri = vscode.Uri.parse(String(frame.source?.path));
       assert.equal(uri.scheme, 'kite-transcript');
-      assert.equal(uri.query, 'lines=10001-20000', 'the part of the transcript holding the event');
+      const W = TRANSCRIPT_WINDOW_LINES;
+      const [, partFrom, partTo] = (/^lines=(\d+)-(\d+)$/.exec(uri.query) ?? []).map(Number);
+      assert.ok(partFrom > 1 && (partFrom - 1) % W === 0 && partTo === partFrom + W - 1, `the part of the transcript holding the event, not the first: ${uri.query}`);
       // VS Code shows the frame: that part, at the event's line.
       const editor = await waitFor('the transcript part in an editor at the frame', () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && e.selection.active.line === frame.line - 1), [vscode.window.onDidChangeVisibleTextEditors, vscode.window.onDidChangeTextEditorSelection], 60_000);
       const doc = editor.document;
       assert.match(doc.lineAt(frame.line - 1).text, /^\s+#11000 /);
-      assert.ok(doc.lineCount < 10_010, `a part of the transcript, not the whole (${doc.lineCount} lines)`);
-      assert.match(doc.getText(), /── lines 10,001–[\d,]+ \(this run's transcript is shown in parts of 10,000 lines; the end of the transcript\) ──\n$/);
+      assert.ok(doc.lineCount < W + 10, `a part of the transcript, not the whole (${doc.lineCount} lines)`);
+      const footer = `── lines ${partFrom.toLocaleString('en-US')}–[\\d,]+ \\(this run's transcript is shown in parts of ${W.toLocaleString('en-US')} lines; (stepping past the last line opens the next part|the end of the transcript)\\) ──\n$`;
+      assert.match(doc.getText(), new RegExp(footer));
       // A breakpoint on a later event line of this part, then continue.
       let target = frame.line;
       while (!/^\s+#\d+ /.test(doc.lineAt(target).text)) target++;
@@ -196,7 +200,7 @@ describe('replay debugger in VS Code', function () {
       await end;
       // No session holds the log any more: a part opened now is made by the extension.
       const readBefore = api.readHere;
-      const first = await vscode.workspace.openTextDocument(uri.with({ query: 'lines=1-10000' }));
+      const first = await vscode.workspace.openTextDocument(uri.with({ query: `lines=1-${TRANSCRIPT_WINDOW_LINES}` }));
       assert.match(first.lineAt(0).text, /big/, 'line 1 names the run');
       assert.match(first.getText(), /^ {4}#0 /m);
       assert.equal(api.readHere, readBefore + 1, 'read by the extension once the session ended');

@@ -20,6 +20,7 @@ import { startCpuProfile, writeHeapSnapshot, type CpuProfiler } from './cpuProfi
 import { KITE_ID } from './extensionHelpers';
 import { streamRun, writeBigLog, type StreamingRun } from './loadProcesses';
 import { waitFor } from './waitFor';
+import { TRANSCRIPT_WINDOW_LINES } from '../../src/harness/replay/debugSession';
 
 /** About 50 MB: loads well within a minute on a busy two-core machine. */
 const EVENTS = Number(process.env.KITE_IT_TIMELINE_EVENTS ?? 20_000);
@@ -105,7 +106,7 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       // changed and VS Code shows the final header, which counts every event. (At CI's 20,000
       // events the index is complete before VS Code asks for the window; at 1M it is not.)
       // (This log's: documents of other tests' logs can still be open.)
-      const firstWindow = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'kite-transcript' && d.uri.path === `${big}.kite-transcript` && d.uri.query === 'lines=1-10000');
+      const firstWindow = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'kite-transcript' && d.uri.path === `${big}.kite-transcript` && d.uri.query === `lines=1-${TRANSCRIPT_WINDOW_LINES}`);
       assert.ok(firstWindow, `the stopped frame's transcript window is open: ${vscode.workspace.textDocuments.map((d) => d.uri.toString()).join(', ')}`);
       await waitFor('the final run header in the first transcript window', () => (firstWindow.lineAt(0).text.endsWith(`· ${events} events`) ? true : undefined), [vscode.workspace.onDidChangeTextDocument], 60_000).catch((e: unknown) => {
         throw new Error(`${String(e)}; its first line: ${firstWindow.lineAt(0).text}`);
