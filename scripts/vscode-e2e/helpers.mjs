@@ -24,13 +24,14 @@ export function createHelpers(page, { log }) {
       // fill gives up quickly and the loop opens it again, instead of waiting on a hidden input.
       const filled = open && (await quickInput.fill('>' + title, { timeout: 3_000 }).then(() => true, () => false));
       if (filled) {
-        if (await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) break;
+        // The palette can also close between finding the row and clicking it (CI: Initialize's
+        // editor took the focus): a click that cannot land gives up quickly and the loop reopens it.
+        if ((await row.waitFor({ timeout: 3_000 }).then(() => true, () => false)) && (await row.click({ timeout: 3_000 }).then(() => true, () => false))) break;
         shown = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents().catch(() => []);
         await page.keyboard.press('Escape');
       }
       if (Date.now() > deadline) throw new Error(`no command titled "${title}" in the palette after ${timeout} ms; it shows: ${JSON.stringify(shown.slice(0, 8))}`);
     }
-    await row.click();
     await quickInput.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
     log(`ran "${title}"`);
   }
