@@ -17,8 +17,8 @@ export interface PacerLimits {
 export const PACER_LIMITS: PacerLimits = { inFlight: 2, appliedAhead: 1, waitMs: 2000 };
 
 export class BatchPacer {
-  private delivering: Promise<unknown>[] = [];
-  /** postMessage's promise of each batch the page may still have to apply, by number (from 1). */
+  /** postMessage's promise of each recent batch (still on its way, or still to be applied), by
+   *  number (from 1). */
   private deliveries = new Map<number, Promise<unknown>>();
   private postedCount = 0;
   private appliedCount = 0;
@@ -30,7 +30,6 @@ export class BatchPacer {
   /** A new snapshot (or none): the count starts again and whoever waits for the old one goes on. */
   reset(): void {
     this.generation++;
-    this.delivering = [];
     this.deliveries = new Map();
     this.postedCount = 0;
     this.appliedCount = 0;
@@ -49,14 +48,15 @@ export class BatchPacer {
   async posted(posted: Promise<unknown>): Promise<void> {
     const gen = this.generation;
     const index = ++this.postedCount;
-    const queue = this.delivering;
-    queue.push(posted);
     this.deliveries.set(index, posted);
-    while (queue.length > this.limits.inFlight) await Promise.race([queue.shift(), sleep(this.limits.waitMs)]);
+    // At most inFlight batches on their way: wait for the one posted inFlight batches ago.
+    const oldest = this.deliveries.get(index - this.limits.inFlight);
+    if (oldest) await Promise.race([oldest, sleep(this.limits.waitMs)]);
     // The batch the page must have applied before the reader goes on.
     const due = index - this.limits.appliedAhead;
     const dueDelivery = this.deliveries.get(due);
-    for (const n of this.deliveries.keys()) if (n <= due) this.deliveries.delete(n);
+    const keepFrom = index - Math.max(this.limits.inFlight, this.limits.appliedAhead) + 1;
+    for (const n of this.deliveries.keys()) if (n < keepFrom) this.deliveries.delete(n);
     // A page that did not receive it (hidden and discarded, or gone) will report nothing.
     if (!dueDelivery || (await Promise.race([dueDelivery, sleep(this.limits.waitMs)])) !== true) return;
     const deadline = Date.now() + this.limits.waitMs;
