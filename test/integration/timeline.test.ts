@@ -3,7 +3,8 @@
 // the raw event, the full output and the diff of a write (rebuilt from the log and git), and a past
 // run opens in its own timeline tab from the Runs view's command or a path.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { KiteApi } from '../../src/extension/extension';
@@ -175,6 +176,33 @@ describe('timeline in VS Code', function () {
     await vscode.commands.executeCommand('kite.openTimeline', { log: fixture, seq: 19 });
     const s = await waitFor('event 19 selected in the tab', () => t.editorStates().find((x) => x.log === fixture && x.selected === 19), [t.onDidApply], 30_000);
     assert.equal(s.events, 45);
+  });
+
+  it('a tab hidden behind another editor keeps its page: it follows the log meanwhile and is not read again when shown', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const dir = mkdtempSync(join(tmpdir(), 'kite-hidden-tab-'));
+    const log = join(dir, 'hidden-run.jsonl');
+    copyFileSync(join(testEnv().repo, 'test', 'fixtures', 'logs', 'demo-run.jsonl'), log);
+    const append = (seq: number) => appendFileSync(log, `${JSON.stringify({ v: 1, seq, run: 'demo-run', t: 40 + seq, kind: 'progress', features: [{ id: 'F4', title: 'Fees round half-up', status: 'done' }], proposals: [] })}\n`);
+    const state = (events: number) => t.editorStates().find((s) => s.log === log && s.events === events);
+    try {
+      await vscode.commands.executeCommand('kite.openTimeline', log);
+      const first = await waitFor('the run in its tab', () => state(45), [t.onDidApply], 30_000);
+      assert.equal(first.pageLoads, 1);
+      // Another editor in the same group hides the timeline tab.
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'over the timeline' }), { preview: false });
+      assert.ok(!vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('hidden-run'), 'the timeline tab is hidden');
+      append(45);
+      const hidden = await waitFor('the hidden tab to apply the appended event', () => state(46), [t.onDidApply], 30_000);
+      assert.equal(hidden.lastSeq, 45);
+      await vscode.commands.executeCommand('kite.openTimeline', log);
+      append(46);
+      const shown = await waitFor('the shown tab to apply the next event', () => state(47), [t.onDidApply], 30_000);
+      assert.equal(shown.pageLoads, 1, 'the page was loaded again (and read the whole log again) when shown');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('"Replay from here" starts the replay debugger at that event', async () => {

@@ -29,6 +29,15 @@ export interface TimelineApi {
   stream(n: { log: string | null; turn: number; text: string; thinking: string }): void;
 }
 
+/**
+ * A timeline page survives being hidden (another tab over it, the sidebar switched): it goes on
+ * following its log and comes back as it was, scrolled, selected and filtered. Discarded instead,
+ * showing it again would read the whole log again — two minutes of both CPUs at a million events,
+ * while the hidden tab's reader had gone on posting to no page. The page holds summaries, not
+ * events (at most ~150 MB at 1M events, issue 17), which is what keeping it costs.
+ */
+const KEEP_PAGE_WHEN_HIDDEN = { retainContextWhenHidden: true } as const;
+
 function logPathOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
   if (arg instanceof vscode.Uri) return arg.fsPath;
@@ -91,8 +100,8 @@ export function registerTimeline(context: vscode.ExtensionContext, folders: RunL
     view.onDidApply((s) => applied.fire(s)),
     editors.onDidApply((s) => applied.fire(s)),
     vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, docs),
-    vscode.window.registerWebviewViewProvider(TIMELINE_VIEW_ID, view),
-    vscode.window.registerCustomEditorProvider(TIMELINE_EDITOR_ID, editors, { supportsMultipleEditorsPerDocument: true }),
+    vscode.window.registerWebviewViewProvider(TIMELINE_VIEW_ID, view, { webviewOptions: KEEP_PAGE_WHEN_HIDDEN }),
+    vscode.window.registerCustomEditorProvider(TIMELINE_EDITOR_ID, editors, { supportsMultipleEditorsPerDocument: true, webviewOptions: KEEP_PAGE_WHEN_HIDDEN }),
     vscode.commands.registerCommand('kite.openTimeline', async (arg?: unknown) => {
       let logPath = logPathOf(arg);
       if (!logPath) {

@@ -21,6 +21,8 @@ export interface AppliedState {
   selected: number | null;
   /** The header's turns, tokens and cost. */
   totals: { turns: number; tokens: number; cost_usd: number };
+  /** Times the page loaded (said `ready`): more than one means it was reloaded and read the log again. */
+  pageLoads: number;
 }
 
 /** Sets up a webview for the timeline page: scripts on, resources only from dist/webview. */
@@ -46,6 +48,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
   private loaded = false;
   private pendingReveal: number | null = null;
   private generation = 0;
+  private pageLoads = 0;
   writes = new WriteIndex();
   start: SessionStart | null = null;
   private readonly applied = new vscode.EventEmitter<AppliedState>();
@@ -97,11 +100,12 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
     switch (m.type) {
       case 'ready':
         this.ready = true;
+        this.pageLoads++;
         this.restart();
         return;
       case 'applied':
         this.pacer.pageApplied(m.batches);
-        this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq, selected: m.selected, totals: m.totals };
+        this.lastApplied = { log: this.log, events: m.events, lastSeq: m.lastSeq, selected: m.selected, totals: m.totals, pageLoads: this.pageLoads };
         this.applied.fire(this.lastApplied);
         return;
       case 'openDiff':

@@ -5,8 +5,12 @@
 // A call's arguments stored as a reference (protocol/argsRef.ts) are resolved in the batches as
 // they stream by, and on demand (event()) by re-reading the line of the call's model event (or
 // approval): the tailer keeps the seqs of model events and edited approvals, not the arguments.
-import { watch, type FSWatcher } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+// It follows through one descriptor kept open, read synchronously a chunk at a time (yielding to the
+// loop between chunks): each async fs call is a job for libuv's threadpool, and on a busy 2-core
+// machine the extension host's loop slept up to 70 ms queuing one (its lock and condition variable,
+// issue 17) — four per append when every append opened, stat'ed, read and closed the file.
+import { closeSync, fstatSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { ArgsRefResolver, canonicalJson, isRefEvent, resolveArgsRef, type ArgsRef } from '../protocol/argsRef';
 import type { KiteEvent } from '../protocol/events';
@@ -41,6 +45,10 @@ export interface TailerOptions {
   sliceMs?: number;
   /** Follow appends after the first read (default true). */
   follow?: boolean;
+  /** Appends within this many ms of the first one are read (and emitted) together: a run writing
+   *  an event at a time costs its viewer one read and one message per stretch, not per event
+   *  (default 0: each change is read at once). */
+  gatherMs?: number;
   /** Safety net for filesystems where fs.watch misses changes (ms; 0 = none). */
   pollMs?: number;
   /** 'structural' (a view): the cheap shape check per line, zod only where it fails; event() still
@@ -61,7 +69,10 @@ export class LogTailer {
   private carry: Buffer = Buffer.alloc(0);
   private readonly parser: LogLineParser;
   private watcher: FSWatcher | null = null;
+  /** The log, open from the first read until dispose. */
+  private fd: number | null = null;
   private poller: NodeJS.Timeout | null = null;
+  private gathering: NodeJS.Timeout | null = null;
   private reading = false;
   private again = false;
   private disposed = false;
@@ -75,7 +86,7 @@ export class LogTailer {
   private readonly sliceMs: number;
   private emitted = false;
   private readonly chunkBytes: number;
-  /** dev:ino of the file first opened: a path now naming another file was rotated or replaced. */
+  /** dev:ino of the file open: a path now naming another file was rotated or replaced. */
   private identity: string | null = null;
   private readonly refs = new ArgsRefResolver(sha256);
   /** Seqs of the model events, in file order: a reference "in: model" names the latest one before
@@ -110,7 +121,7 @@ export class LogTailer {
     if (this.disposed || this.opts.follow === false) return;
     try {
       this.watcher = watch(this.path, { persistent: false }, (kind) => {
-        if (kind === 'rename') void this.checkGone();
+        if (kind === 'rename') this.checkGone();
         this.kick();
       });
       this.watcher.on('error', () => this.kick());
@@ -124,14 +135,24 @@ export class LogTailer {
     }
   }
 
-  /** Reads whatever was appended now (also what the watcher calls). */
+  /** Reads whatever was appended (now, or once gatherMs passed); also what the watcher calls. */
   kick(): void {
     if (this.disposed) return;
     if (this.reading) {
       this.again = true;
       return;
     }
-    void this.readMore(false);
+    const gather = this.opts.gatherMs ?? 0;
+    if (gather <= 0) {
+      void this.readMore(false);
+      return;
+    }
+    this.gathering ??= setTimeout(() => {
+      this.gathering = null;
+      if (this.disposed) return;
+      if (this.reading) this.again = true;
+      else void this.readMore(false);
+    }, gather);
   }
 
   /** The exact text of the line of event `seq` (null if unknown). */
@@ -188,13 +209,17 @@ export class LogTailer {
     this.disposed = true;
     this.watcher?.close();
     this.watcher = null;
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
+    if (this.gathering) clearTimeout(this.gathering);
+    this.gathering = null;
   }
 
-  private async checkGone(): Promise<void> {
+  private checkGone(): void {
     try {
-      await stat(this.path);
+      statSync(this.path);
     } catch {
       if (!this.disposed) void this.emit({ type: 'gone' });
     }
@@ -219,67 +244,67 @@ export class LogTailer {
   }
 
   private async readAvailable(initial: boolean): Promise<void> {
-    if (this.stoppedByVersion) return;
-    const fh = await open(this.path, 'r');
-    try {
-      const { size, dev, ino } = await fh.stat();
-      const identity = `${dev}:${ino}`;
-      this.identity ??= identity;
-      if (size < this.offset || identity !== this.identity) {
-        // Truncated, or replaced / rotated (even by a longer file): the owner starts over with a fresh tailer.
-        void this.emit({ type: 'reset' });
-        this.dispose();
-        return;
-      }
-      let batch: TailBatch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
-      let batchStart = this.offset - this.carry.length;
-      let sliceStart = performance.now();
-      const buf = Buffer.alloc(Math.min(this.chunkBytes, Math.max(1, size - this.offset)));
-      while (this.offset < size && !this.disposed) {
-        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - this.offset), this.offset);
-        if (bytesRead <= 0) break;
-        const base = this.offset - this.carry.length;
-        const data = this.carry.length ? Buffer.concat([this.carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
-        this.offset += bytesRead;
-        let pos = 0;
-        let lines = 0;
-        for (let nl = data.indexOf(10, pos); nl >= 0; nl = data.indexOf(10, pos)) {
-          this.line++;
-          this.parseLine(data, pos, nl, base, batch);
-          pos = nl + 1;
-          if (initial && this.seqs.length === SIZE_AFTER) this.reserveFor(size, base + pos);
-          const full = batch.events.length >= (this.emitted ? this.batchSize : (this.opts.firstBatchSize ?? this.batchSize)) || (batch.events.length > 0 && base + pos - batchStart >= this.batchBytes);
-          let taken: void | Promise<void> = undefined;
-          if (full) {
-            this.emitted = true;
-            batch.bytesRead = base + nl + 1;
-            taken = this.emit({ type: 'batch', batch });
-            batch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
-            batchStart = base + pos;
-          }
-          // Let the host's event loop run between batches (until the receiver took the batch, when
-          // it says when), and within one when its lines are slow to parse (big events, a busy machine).
-          if (full || ((++lines & 31) === 0 && performance.now() - sliceStart > this.sliceMs)) {
-            await taken;
-            await yieldToLoop();
-            sliceStart = performance.now();
-            if (this.disposed) return;
-          }
-          if (this.stoppedByVersion) break;
+    if (this.stoppedByVersion || this.disposed) return;
+    if (this.fd === null) {
+      this.fd = openSync(this.path, 'r');
+      this.identity = identityOf(fstatSync(this.fd));
+    }
+    const fd = this.fd;
+    // The file the path names now (ENOENT: gone), and the size of the one open.
+    const named = identityOf(statSync(this.path));
+    const { size } = fstatSync(fd);
+    if (size < this.offset || named !== this.identity) {
+      // Truncated, or replaced / rotated (even by a longer file): the owner starts over with a fresh tailer.
+      void this.emit({ type: 'reset' });
+      this.dispose();
+      return;
+    }
+    let batch: TailBatch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
+    let batchStart = this.offset - this.carry.length;
+    let sliceStart = performance.now();
+    const buf = Buffer.alloc(Math.min(this.chunkBytes, Math.max(1, size - this.offset)));
+    while (this.offset < size && !this.disposed) {
+      const bytesRead = readSync(fd, buf, 0, Math.min(buf.length, size - this.offset), this.offset);
+      if (bytesRead <= 0) break;
+      const base = this.offset - this.carry.length;
+      const data = this.carry.length ? Buffer.concat([this.carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+      this.offset += bytesRead;
+      let pos = 0;
+      let lines = 0;
+      for (let nl = data.indexOf(10, pos); nl >= 0; nl = data.indexOf(10, pos)) {
+        this.line++;
+        this.parseLine(data, pos, nl, base, batch);
+        pos = nl + 1;
+        if (initial && this.seqs.length === SIZE_AFTER) this.reserveFor(size, base + pos);
+        const full = batch.events.length >= (this.emitted ? this.batchSize : (this.opts.firstBatchSize ?? this.batchSize)) || (batch.events.length > 0 && base + pos - batchStart >= this.batchBytes);
+        let taken: void | Promise<void> = undefined;
+        if (full) {
+          this.emitted = true;
+          batch.bytesRead = base + nl + 1;
+          taken = this.emit({ type: 'batch', batch });
+          batch = { events: [], problems: [], initial, done: false, bytesRead: 0, bytesTotal: size };
+          batchStart = base + pos;
         }
-        this.carry = Buffer.from(data.subarray(pos));
+        // Let the host's event loop run between batches (until the receiver took the batch, when
+        // it says when), and within one when its lines are slow to parse (big events, a busy machine).
+        if (full || ((++lines & 31) === 0 && performance.now() - sliceStart > this.sliceMs)) {
+          await taken;
+          await yieldToLoop();
+          sliceStart = performance.now();
+          if (this.disposed) return;
+        }
         if (this.stoppedByVersion) break;
       }
-      if (initial && this.carry.length && !this.disposed) {
-        // A last line without its newline: a writer mid-line, or one that died there.
-        batch.problems.push({ line: this.line + 1, message: `line ${this.line + 1}: incomplete last line (${this.carry.length} bytes, no newline yet); it appears here once it is complete` });
-      }
-      batch.done = initial;
-      batch.bytesRead = this.offset;
-      if (!this.disposed && (batch.events.length || batch.problems.length || initial)) await this.emit({ type: 'batch', batch });
-    } finally {
-      await fh.close();
+      this.carry = Buffer.from(data.subarray(pos));
+      if (this.stoppedByVersion) break;
     }
+    if (initial && this.carry.length && !this.disposed) {
+      // A last line without its newline: a writer mid-line, or one that died there.
+      batch.problems.push({ line: this.line + 1, message: `line ${this.line + 1}: incomplete last line (${this.carry.length} bytes, no newline yet); it appears here once it is complete` });
+    }
+    batch.done = initial;
+    batch.bytesRead = this.offset;
+    if (!this.disposed && (batch.events.length || batch.problems.length || initial)) await this.emit({ type: 'batch', batch });
   }
 
   /**
@@ -311,6 +336,10 @@ export class LogTailer {
       if (r.unsupportedVersion !== undefined) this.stoppedByVersion = true;
     }
   }
+}
+
+function identityOf(s: { dev: number; ino: number }): string {
+  return `${s.dev}:${s.ino}`;
 }
 
 /** Lines read before the tables are sized for the whole log (enough to judge its bytes per event). */

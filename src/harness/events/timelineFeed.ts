@@ -13,6 +13,10 @@ import { packDeflated } from './deflatePacked';
 /** Where a batch goes; its promise (a batch's) is awaited before the next is read: the page's pace. */
 export type FeedSink = (r: FeedReport) => void | Promise<void>;
 
+/** A live run's appends are read at most this long after the first of them (the page draws appended
+ *  events every 100 ms anyway): at most ~20 messages a second, whatever the run's pace. */
+export const LIVE_GATHER_MS = 50;
+
 export class TimelineFeed {
   private readonly tailer: LogTailer;
   private snapshotSent = false;
@@ -23,9 +27,11 @@ export class TimelineFeed {
     private readonly job: FeedJob,
     private readonly sink: FeedSink,
   ) {
-    // Structural check per line (zod only where it fails; event() parses in full), and batches
-    // small enough (in events and in bytes) that one never holds its thread for long.
-    this.tailer = new LogTailer(job.log, (e) => this.onTail(e), { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, validation: 'structural' });
+    // Structural check per line (zod only where it fails; event() parses in full), batches small
+    // enough (in events and in bytes) that one never holds its thread for long, and a live run's
+    // appends gathered: each message to the page and its report back is work on the extension
+    // host's loop (and a compression job in a remote window), 50 a second for a run at 50 events/s.
+    this.tailer = new LogTailer(job.log, (e) => this.onTail(e), { batchSize: VIEW_BATCH, firstBatchSize: 500, batchBytes: VIEW_BATCH_BYTES, validation: 'structural', gatherMs: LIVE_GATHER_MS });
   }
 
   /** Reads the history, then follows the file; a log that cannot be read is reported, not thrown. */

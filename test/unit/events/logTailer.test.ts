@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
@@ -9,6 +9,17 @@ import { writeLargeLog } from '../../helpers/largeLog';
 
 const fixtures = join(__dirname, '../../fixtures/logs');
 const demoLines = readFileSync(join(fixtures, 'demo-run.jsonl'), 'utf8').trim().split('\n');
+
+/** Descriptors of this process open on `path` (Linux: /proc/self/fd). */
+function openDescriptors(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch {
+      return false; // closed meanwhile (the directory's own descriptor)
+    }
+  }).length;
+}
 
 /** Collects what a tailer emits; `until` resolves when a predicate over all of it holds. */
 function collector() {
@@ -179,6 +190,28 @@ describe('log tailer', () => {
     assert.equal(c.events()[20]?.seq, 20);
     assert.deepEqual(c.got.flatMap((e) => (e.type === 'batch' ? e.batch.problems : [])), []);
     assert.equal(new Set(c.events().map((e) => e.seq)).size, 21);
+    // One descriptor kept for the whole follow (not one per append), and none left once disposed.
+    assert.equal(openDescriptors(path), 1);
+    tailer.dispose();
+    assert.equal(openDescriptors(path), 0);
+  });
+
+  it('with gatherMs, appends that come together are read and emitted together, none lost', async () => {
+    const path = join(dir, 'gathered.jsonl');
+    writeFileSync(path, demoLines.slice(0, 10).join('\n') + '\n');
+    const c = collector();
+    tailer = new LogTailer(path, c.emit, { pollMs: 0, gatherMs: 1000 });
+    await tailer.start();
+    const batchesBefore = c.got.length;
+    // A run writing an event every few ms (read at once, each would be its own batch).
+    for (let i = 10; i < 30; i++) {
+      appendFileSync(path, demoLines[i] + '\n');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await c.until(() => c.events().length === 30);
+    assert.deepEqual(c.events().map((e) => e.seq), demoLines.slice(0, 30).map((l) => (JSON.parse(l) as { seq: number }).seq));
+    const live = c.got.slice(batchesBefore);
+    assert.ok(live.length <= 2, `20 appends in one stretch came in ${live.length} batches`);
   });
 
   it('reports malformed lines and an incomplete last line with their line numbers, and keeps going', async () => {
