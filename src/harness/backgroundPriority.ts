@@ -7,7 +7,10 @@
 // calling thread), so a worker can lower itself without touching the thread that started it; on
 // other systems the nice value is the whole process's, so this does nothing there: never call it
 // on a thread that shares its process with the extension host's loop unless it is a worker.
+// Where the kernel groups processes by session (autogroup), nice values only weigh inside a group:
+// the adapter, a process of its own, also leads its own session and lowers its group.
 
+import { readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** nice 10 (os.constants.priority.PRIORITY_BELOW_NORMAL): about a tenth of a normal thread's share when both want a CPU. */
@@ -27,5 +30,32 @@ export function lowerThisThreadsPriority(nice = backgroundNice()): boolean {
     return true;
   } catch {
     return false; // a lower priority is a courtesy: the work goes on at the usual one
+  }
+}
+
+/**
+ * Lowers the scheduling group of the calling process (Linux autogroup), when the process leads
+ * its own session and so has a group of its own (never someone else's). With autogroup on (most
+ * desktop distributions, this machine) the CPU is shared between sessions first and nice values
+ * only weigh inside one: a background process in the extension host's session spends that
+ * session's share, however low its own nice. false where it did not.
+ */
+export function lowerOwnSchedulingGroup(nice = backgroundNice()): boolean {
+  if (process.platform !== 'linux' || nice === 0 || !leadsOwnSession()) return false;
+  try {
+    writeFileSync('/proc/self/autogroup', String(nice));
+    return true;
+  } catch {
+    return false; // autogroup off or not built in: the thread's nice value still applies
+  }
+}
+
+function leadsOwnSession(): boolean {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[3]) === process.pid; // field 6 of stat: the session id
+  } catch {
+    return false;
   }
 }

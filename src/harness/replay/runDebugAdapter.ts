@@ -3,7 +3,7 @@
 import { KiteDebugSession } from './debugSession';
 import { windowQuery, type TranscriptWindow } from './transcriptWindow';
 import { writeDocUriString } from './writeSnapshot';
-import { lowerThisThreadsPriority } from '../backgroundPriority';
+import { lowerOwnSchedulingGroup, lowerThisThreadsPriority } from '../backgroundPriority';
 
 /** Set by the VS Code extension when it runs this adapter as a process (live mode). */
 export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
@@ -20,8 +20,13 @@ export function runDebugAdapter(): Promise<number> {
   const uris = process.env[TRANSCRIPT_URIS_ENV] === '1' ? { transcriptUri: transcriptUriString, writeUri: writeDocUriString } : {};
   // Indexing a recorded log is background work: the person waits on the editor (the extension
   // host, the window), which it must not take the CPU from. A live replay runs the agent loop and
-  // its commands, which keep the usual priority.
-  const session = new KiteDebugSession({ ...uris, onRecordedReplay: () => lowerThisThreadsPriority() });
+  // its commands, which keep the usual priority. Started by the extension, the adapter leads its
+  // own session (adapterPlacement.ts): its scheduling group is lowered too.
+  const onRecordedReplay = (): void => {
+    lowerThisThreadsPriority();
+    lowerOwnSchedulingGroup();
+  };
+  const session = new KiteDebugSession({ ...uris, onRecordedReplay });
   return new Promise((resolve) => {
     process.on('SIGTERM', () => session.shutdown());
     process.stdin.on('end', () => resolve(0));

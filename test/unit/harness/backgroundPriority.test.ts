@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_NICE, backgroundNice } from '../../../src/harness/backgroundPriority';
 
@@ -44,5 +45,13 @@ describe('background priority (the timeline reader, the stand-alone replay adapt
     assert.equal(backgroundNice({ KITE_BACKGROUND_NICE: '5' }), 5);
     assert.equal(backgroundNice({ KITE_BACKGROUND_NICE: '0' }), 0);
     for (const bad of ['', ' ', '-5', '20', '2.5', 'low']) assert.equal(backgroundNice({ KITE_BACKGROUND_NICE: bad }), BACKGROUND_NICE, bad);
+  });
+
+  it('never lowers a scheduling group the process does not lead: started from another session, it does nothing', () => {
+    const ours = readFileSync('/proc/self/autogroup', 'utf8');
+    const module = JSON.stringify(join(__dirname, '../../../src/harness/backgroundPriority.ts'));
+    const r = spawnSync(process.execPath, ['-r', 'tsx/cjs', '-e', `process.stdout.write(String(require(${module}).lowerOwnSchedulingGroup(10)))`], { encoding: 'utf8', env: { ...process.env, KITE_BACKGROUND_NICE: '' } });
+    assert.equal(r.stdout, 'false', r.stderr);
+    assert.equal(readFileSync('/proc/self/autogroup', 'utf8'), ours, 'the group it shares with its parent keeps its priority');
   });
 });
