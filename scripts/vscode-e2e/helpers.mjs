@@ -37,17 +37,36 @@ export function createHelpers(page, { log }) {
   }
 
   /** The frame (webview iframes are nested two deep) that contains `selector`; waits up to
-   *  `timeout` ms for it to appear. Returns the Playwright Frame. */
+   *  `timeout` ms for it to appear. Returns the Playwright Frame. A webview on screen comes first:
+   *  Kite's webviews are kept while hidden (retainContextWhenHidden), so a hidden one — the Kite
+   *  view behind the Explorer, a tab behind another — can hold the same rows off screen. Only when
+   *  no shown frame has it for a few seconds is a hidden one returned (a check of a hidden page's state). */
   async function findFrame(selector, { timeout = 30_000 } = {}) {
     const t0 = Date.now();
     for (;;) {
+      let hidden = null;
       for (const f of page.frames()) {
         const el = await f.$(selector).catch(() => null);
-        if (el) return f;
+        if (!el) continue;
+        if (await onScreen(f)) return f;
+        hidden ??= f;
       }
+      if (hidden && Date.now() - t0 > Math.min(5_000, timeout)) return hidden;
       if (Date.now() - t0 > timeout) throw new Error(`no frame contains ${selector} after ${timeout} ms`);
       await page.waitForTimeout(200); // frames attach asynchronously; re-scan
     }
+  }
+
+  /** Whether every iframe that holds `frame` is visible and inside the window. */
+  async function onScreen(frame) {
+    const size = page.viewportSize() ?? { width: Infinity, height: Infinity };
+    for (let f = frame; f.parentFrame(); f = f.parentFrame()) {
+      const el = await f.frameElement().catch(() => null);
+      if (!el || !(await el.isVisible().catch(() => false))) return false;
+      const box = await el.boundingBox().catch(() => null);
+      if (!box || box.width === 0 || box.height === 0 || box.x + box.width <= 0 || box.y + box.height <= 0 || box.x >= size.width || box.y >= size.height) return false;
+    }
+    return true;
   }
 
   async function waitForFile(path, { timeout = 20_000 } = {}) {
