@@ -3,7 +3,7 @@
 // and never the extension host's; the process VS Code talks to and stops is the adapter itself.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { adapterCommand, SETSID } from '../../src/harness/replay/adapterPlacement';
 import { BACKGROUND_NICE } from '../../src/harness/backgroundPriority';
 import { adapterBundle, DEMO_LOG } from './helpers';
@@ -55,6 +55,12 @@ function sessionOf(pid: number | 'self'): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
 }
 
+/** Scheduling policy in a stat file (field 41: 0 ordinary, 5 SCHED_IDLE). */
+function policyOf(statFile: string): number {
+  const stat = readFileSync(statFile, 'latin1');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+}
+
 /** The autogroup line of a process: "/autogroup-N nice X", or null where the kernel has none. */
 function autogroupOf(pid: number | 'self'): string | null {
   return existsSync(`/proc/${pid}/autogroup`) ? readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim() : null;
@@ -93,6 +99,10 @@ describe('the adapter process as the extension starts it', function () {
         assert.notEqual(theirs.split(' ')[0], ourGroup?.split(' ')[0], 'a group of its own');
       }
       assert.equal(autogroupOf('self'), ourGroup, 'the group it was started from keeps its priority');
+      // Every thread of the adapter runs under SCHED_IDLE (stat field 41: 5); this process stays ordinary.
+      const policies = readdirSync(`/proc/${child.pid}/task`).map((t) => policyOf(`/proc/${child.pid}/task/${t}/stat`));
+      assert.ok(policies.length > 1 && policies.every((p) => p === 5), `the adapter's threads are all SCHED_IDLE: ${policies.join(',')}`);
+      assert.equal(policyOf('/proc/self/stat'), 0);
       dap.send('disconnect', {});
       child.stdin.end();
       assert.equal(await exited, 0, 'the adapter ends when the client disconnects');

@@ -4,13 +4,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FeedJob, FeedReport, FeedRequest } from '../protocol/timelineFeedMessages';
 import { TimelineFeed } from './timelineFeed';
-import { lowerThisThreadsPriority } from '../backgroundPriority';
+import { idleScheduling, lowerThisThreadsPriority } from '../backgroundPriority';
 
 export function runTimelineFeedWorker(): void {
   const port = parentPort;
   if (!port) throw new Error('the timeline reader runs on a worker thread');
   // This thread only (Linux): the host's event loop, in the same process, keeps its priority.
   lowerThisThreadsPriority();
+  idleScheduling('thread');
   let goOn: (() => void) | null = null;
   const send = (r: FeedReport): void | Promise<void> => {
     if (r.type !== 'batch') return port.postMessage(r);

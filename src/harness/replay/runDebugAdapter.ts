@@ -3,7 +3,7 @@
 import { KiteDebugSession } from './debugSession';
 import { windowQuery, type TranscriptWindow } from './transcriptWindow';
 import { writeDocUriString } from './writeSnapshot';
-import { lowerOwnSchedulingGroup, lowerThisThreadsPriority } from '../backgroundPriority';
+import { idleScheduling, lowerOwnSchedulingGroup, lowerThisThreadsPriority } from '../backgroundPriority';
 
 /** Set by the VS Code extension when it runs this adapter as a process (live mode). */
 export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
@@ -25,6 +25,7 @@ export function runDebugAdapter(): Promise<number> {
   const onRecordedReplay = (): void => {
     lowerThisThreadsPriority();
     lowerOwnSchedulingGroup();
+    idleScheduling('process');
   };
   const session = new KiteDebugSession({ ...uris, onRecordedReplay });
   return new Promise((resolve) => {
