@@ -68,9 +68,9 @@ export const CHRT = '/usr/bin/chrt';
  * Puts the calling thread, or the whole calling process (every thread, and those they start),
  * under SCHED_IDLE (Linux): it runs on what CPU ordinary threads leave, and one that wakes takes
  * the CPU from it at once. nice 10 and a group of its own still left the extension host's loop
- * waiting 60-150 ms for a CPU behind the reader and the adapter in about half of the 1M-event
- * loads; with SCHED_IDLE none of four loads had a task over 50 ms (README, Big logs). The
- * adapter's answers were not slower (the transcript served in at most 212-404 ms, 259-516 before).
+ * waiting 60-150 ms for a CPU behind the reader and the adapter in 7 of 12 1M-event loads; with
+ * SCHED_IDLE 2 of 8 (README, Big logs). The adapter's answers were not slower (the transcript
+ * served in at most 212-440 ms, 259-516 before).
  * KITE_BACKGROUND_NICE=0 leaves it out too. false where it did not apply.
  */
 export function idleScheduling(scope: 'thread' | 'process', env: NodeJS.ProcessEnv = process.env): boolean {
