@@ -5,12 +5,13 @@
 // here (a module in both files would have two copies of its state). KITE_CODE_CACHE=off: no cache.
 import { join } from 'node:path';
 import { requireWithCodeCache } from '../harness/cli/codeCache';
+import { atQuietMoment } from './quietMoment';
 import type * as Main from './extension';
 
-/** Long enough for activation and the parts it loads right after to be compiled into the cache. */
-const WRITE_CACHE_AFTER_MS = 20_000;
-
-const loaded = requireWithCodeCache(join(__dirname, 'extensionMain.js'), 'extension', WRITE_CACHE_AFTER_MS);
+// The cache is written at the first quiet moment 20 s on (quietMoment.ts): late enough for
+// activation and what it loads right after to be compiled into it, and never in the middle of
+// the person's work (createCachedData holds the loop for ~40 ms).
+const loaded = requireWithCodeCache(join(__dirname, 'extensionMain.js'), 'extension', (write) => atQuietMoment(write));
 const main = loaded.exports as typeof Main;
 
 /** Whether V8 took the code cache (false: compiled, the cache is written later). For tests. */

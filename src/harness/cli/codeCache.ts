@@ -152,11 +152,12 @@ export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv = proces
 /**
  * Loads a CommonJS bundle like `require(bundle)`, from its code cache `name` when there is a good
  * one: the extension's activation (VS Code waits for it). A process that lives on (the extension
- * host) writes the cache `writeAfterMs` after the load, once activation has compiled what it runs,
- * or at exit if that comes first; `require` inside the bundle is the bundle's own, as VS Code
- * expects of an extension's modules (it finds the extension by the requiring file's path).
+ * host) writes the cache when `schedule` calls the write it is given — once activation has compiled
+ * what it runs, at a moment the write (~40 ms of the loop) disturbs nothing — or at exit if that
+ * comes first; `require` inside the bundle is the bundle's own, as VS Code expects of an
+ * extension's modules (it finds the extension by the requiring file's path).
  */
-export function requireWithCodeCache(bundle: string, name: string, writeAfterMs: number, env: NodeJS.ProcessEnv = process.env): { exports: unknown; run: CodeCacheRun } {
+export function requireWithCodeCache(bundle: string, name: string, schedule: (write: () => void) => void, env: NodeJS.ProcessEnv = process.env): { exports: unknown; run: CodeCacheRun } {
   const { script, file, accepted } = compileBundle(bundle, name, env);
   if (file !== null && !accepted) {
     let written = false;
@@ -165,7 +166,7 @@ export function requireWithCodeCache(bundle: string, name: string, writeAfterMs:
       written = true;
       writeCodeCache(file, script.createCachedData());
     };
-    setTimeout(write, writeAfterMs).unref();
+    schedule(write);
     process.once('exit', write);
   }
   return { exports: runBundle(bundle, script), run: { file, accepted } };
