@@ -22,6 +22,11 @@
 #   KITE_IT_VERBOSE=1       also print the workbench's noise (gallery, auth, ...)
 #   KITE_IT_SERVER_ARGS=... more arguments for the VS Code server, e.g. --disable-websocket-compression
 #                           (what the extension host's link to the window costs without deflate, as on desktop)
+#   KITE_IT_ONE_SCHED_GROUP=1  (Linux, root) the browser and the VS Code server in one cpu cgroup, so the
+#                           kernel shares the CPU between their threads as it does for desktop VS Code's
+#                           window and extension host (one session, one autogroup). By default Playwright
+#                           starts Chromium in a session of its own, and the kernel first splits the CPU
+#                           between the browser's group and the server's (README: Big logs)
 # Artifacts (screenshots, server logs) go to test-results/integration/ (git-ignored).
 set -uo pipefail
 
@@ -73,14 +78,31 @@ summarize() {
   ' "$RUN/counts"
 }
 
+SCHED_GROUP=""
+one_sched_group() { # this script, and so all it starts from here on, into a cgroup of its own
+  local g
+  if [ -d /sys/fs/cgroup/cpu ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ]; then g="/sys/fs/cgroup/cpu/kite-e2e-$$" # v1
+  elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then g="/sys/fs/cgroup/kite-e2e-$$" # v2
+  else say "KITE_IT_ONE_SCHED_GROUP: no cpu cgroup controller here; the browser keeps its own group"; return 0; fi
+  if mkdir -p "$g" 2>/dev/null && echo $$ > "$g/cgroup.procs" 2>/dev/null; then SCHED_GROUP="$g"; say "browser and VS Code server in one scheduling group: $g"
+  else rmdir "$g" 2>/dev/null; say "KITE_IT_ONE_SCHED_GROUP: cannot use $g (not root?); the browser keeps its own group"; fi
+}
+leave_sched_group() {
+  [ -n "$SCHED_GROUP" ] || return 0
+  echo $$ > "$(dirname "$SCHED_GROUP")/cgroup.procs" 2>/dev/null; rmdir "$SCHED_GROUP" 2>/dev/null || true
+}
+
 cleanup() {
   local rc=$?
   stop_group "$DRIVER_PID"; stop_group "$SERVER_PID"; stop_group "$PKG_PID"
+  leave_sched_group
   if [ "${KITE_IT_KEEP:-0}" = 1 ]; then echo "run dir kept: $RUN"; else rm -rf "$RUN"; fi
   exit $rc
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+[ "${KITE_IT_ONE_SCHED_GROUP:-0}" = 1 ] && one_sched_group
 
 # ---- 0. tools (idempotent; ~1 s when already installed) -----------------------------------------
 if ! bash "$HERE/setup.sh" < /dev/null; then record "setup.sh" fail; summarize; exit 1; fi
