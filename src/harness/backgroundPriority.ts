@@ -74,11 +74,25 @@ export const CHRT = '/usr/bin/chrt';
  * KITE_BACKGROUND_NICE=0 leaves it out too. false where it did not apply.
  */
 export function idleScheduling(scope: 'thread' | 'process', env: NodeJS.ProcessEnv = process.env): boolean {
-  if (process.platform !== 'linux' || backgroundNice(env) === 0 || !existsSync(CHRT)) return false;
+  return backgroundNice(env) !== 0 && setPolicy('--idle', scope);
+}
+
+/**
+ * Puts the calling thread back under the ordinary policy (SCHED_OTHER, its nice value kept): for a
+ * background thread whose work a person now watches — a timeline's reader once the history is
+ * read follows a live run's appends, and under SCHED_IDLE a machine kept busy (the agent's own
+ * tests, say) would leave those appends almost no CPU. false where it did not apply.
+ */
+export function ordinaryScheduling(env: NodeJS.ProcessEnv = process.env): boolean {
+  return backgroundNice(env) !== 0 && setPolicy('--other', 'thread');
+}
+
+function setPolicy(policy: '--idle' | '--other', scope: 'thread' | 'process'): boolean {
+  if (process.platform !== 'linux' || !existsSync(CHRT)) return false;
   try {
     const target = scope === 'thread' ? Number(readlinkSync('/proc/thread-self').split('/').pop()) : process.pid;
     const all = scope === 'process' ? ['--all-tasks'] : [];
-    return spawnSync(CHRT, [...all, '--idle', '--pid', '0', String(target)], { stdio: 'ignore', timeout: 5_000 }).status === 0;
+    return spawnSync(CHRT, [...all, policy, '--pid', '0', String(target)], { stdio: 'ignore', timeout: 5_000 }).status === 0;
   } catch {
     return false;
   }

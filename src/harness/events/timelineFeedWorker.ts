@@ -4,17 +4,24 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { FeedJob, FeedReport, FeedRequest } from '../protocol/timelineFeedMessages';
 import { TimelineFeed } from './timelineFeed';
-import { idleScheduling, lowerThisThreadsPriority } from '../backgroundPriority';
+import { idleScheduling, lowerThisThreadsPriority, ordinaryScheduling } from '../backgroundPriority';
 
 export function runTimelineFeedWorker(): void {
   const port = parentPort;
   if (!port) throw new Error('the timeline reader runs on a worker thread');
   // This thread only (Linux): the host's event loop, in the same process, keeps its priority.
   lowerThisThreadsPriority();
+  // The history under SCHED_IDLE (no one waits on its far end); once it is read, what follows is
+  // a live run's appends, which a person watches as they come: ordinary policy (still nice 10).
   idleScheduling('thread');
+  let historyRead = false;
   let goOn: (() => void) | null = null;
   const send = (r: FeedReport): void | Promise<void> => {
     if (r.type !== 'batch') return port.postMessage(r);
+    if (r.initial && r.done && !historyRead) {
+      historyRead = true;
+      ordinaryScheduling();
+    }
     port.postMessage(r, [r.message.json]);
     return new Promise<void>((resolve) => (goOn = resolve));
   };

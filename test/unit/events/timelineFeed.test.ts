@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -17,7 +17,7 @@ const demoLines = readFileSync(demo, 'utf8').trim().split('\n');
 type Batch = FeedReport & { type: 'batch' };
 
 /** Collects what a feed reports; the page's messages unpacked and checked as the page checks them. */
-function collector(hold?: () => Promise<void>) {
+function collector(hold?: () => Promise<void> | void) {
   const reports: FeedReport[] = [];
   const messages: HostMessage[] = [];
   const waiters: { check: () => boolean; resolve: () => void }[] = [];
@@ -117,6 +117,33 @@ describe('timeline feed (the timeline view\'s reader, on a worker thread for a b
     assert.equal(c.batches().length, 1, 'nothing more while the page has not taken the first batch');
     release();
     await c.until(() => c.batches().length === 2);
+  });
+
+  it('reads the history on an idle-priority thread and follows the log on an ordinary one (Linux)', async () => {
+    /** This process's threads under SCHED_IDLE (/proc/self/task/<tid>/stat field 41 = 5). */
+    const idleThreads = () =>
+      readdirSync('/proc/self/task').filter((tid) => {
+        try {
+          return readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[38] === '5';
+        } catch {
+          return false; // a thread that just ended
+        }
+      });
+    const log = join(dir, 'big.jsonl');
+    writeLargeLog(log, 6_000);
+    let release: () => void = () => undefined;
+    let holding = true;
+    const c = collector(() => (holding ? new Promise<void>((r) => (release = r)) : undefined));
+    feed = openTimelineFeed({ log, source: source(log) }, c.sink, { workerMinBytes: 0 });
+    await c.until(() => c.batches().length === 1);
+    assert.equal(idleThreads().length, 1, 'the reader, while the history is read');
+    holding = false;
+    release();
+    await c.loaded();
+    await new Promise((r) => setTimeout(r, 100)); // the switch is the worker's, just before it posts the last batch
+    assert.deepEqual(idleThreads(), [], 'following the log: no thread left at idle priority');
+    appendFileSync(log, readFileSync(log, 'utf8').split('\n')[0] + '\n');
+    await c.until(() => c.batches().some((b) => !b.initial));
   });
 
   it('follows the log after its history, inline for a small log and on a worker alike', async () => {
