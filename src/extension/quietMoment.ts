@@ -35,18 +35,14 @@ export function atQuietMoment(work: () => void, limits: Partial<QuietLimits> = {
       const late = now - last - l.tickMs;
       last = now;
       const cpu = cpuMs();
-      if (late > l.lateMs) {
+      const stretch = now - quietFrom;
+      // A late tick, or a stretch busy on average: the quiet stretch starts again from here.
+      if (late > l.lateMs || (stretch >= l.quietMs && cpu - cpuFrom > l.cpuShare * stretch)) {
         quietFrom = now;
         cpuFrom = cpu;
         return;
       }
-      if (now - quietFrom < l.quietMs) return;
-      if (cpu - cpuFrom > l.cpuShare * (now - quietFrom)) {
-        // Busy on average over the stretch: look again over the next one.
-        quietFrom = now;
-        cpuFrom = cpu;
-        return;
-      }
+      if (stretch < l.quietMs) return;
       stop();
       work();
     }, l.tickMs);

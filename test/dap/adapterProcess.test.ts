@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { adapterCommand, SETSID } from '../../src/harness/replay/adapterPlacement';
 import { BACKGROUND_NICE } from '../../src/harness/backgroundPriority';
 import { adapterBundle, DEMO_LOG } from './helpers';
+import { policyOf, statField } from '../helpers/procStat';
 
 /** A DAP client over the child's stdio: just enough framing to launch and disconnect. */
 class RawDap {
@@ -51,14 +52,7 @@ class RawDap {
 
 /** Session id of a process (/proc/PID/stat, field 6). */
 function sessionOf(pid: number | 'self'): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-}
-
-/** Scheduling policy in a stat file (field 41: 0 ordinary, 5 SCHED_IDLE). */
-function policyOf(statFile: string): number {
-  const stat = readFileSync(statFile, 'latin1');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]);
+  return Number(statField(`/proc/${pid}/stat`, 6));
 }
 
 /** The autogroup line of a process: "/autogroup-N nice X", or null where the kernel has none. */

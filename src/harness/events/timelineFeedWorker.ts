@@ -13,13 +13,12 @@ export function runTimelineFeedWorker(): void {
   lowerThisThreadsPriority();
   // The history under SCHED_IDLE (no one waits on its far end); once it is read, what follows is
   // a live run's appends, which a person watches as they come: ordinary policy (still nice 10).
-  idleScheduling('thread');
-  let historyRead = false;
+  let idle = idleScheduling('thread');
   let goOn: (() => void) | null = null;
   const send = (r: FeedReport): void | Promise<void> => {
     if (r.type !== 'batch') return port.postMessage(r);
-    if (r.initial && r.done && !historyRead) {
-      historyRead = true;
+    if (idle && r.initial && r.done) {
+      idle = false;
       ordinaryScheduling();
     }
     port.postMessage(r, [r.message.json]);

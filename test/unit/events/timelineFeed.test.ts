@@ -10,6 +10,7 @@ import { HostMessageSchema, type HostMessage } from '../../../src/harness/protoc
 import { openTimelineFeed, type FeedHandle } from '../../../src/harness/events/timelineFeedThread';
 import { writeFactOf } from '../../../src/harness/events/writeResolver';
 import { writeLargeLog } from '../../helpers/largeLog';
+import { policyOf } from '../../helpers/procStat';
 
 const demo = join(__dirname, '../../fixtures/logs/demo-run.jsonl');
 const demoLines = readFileSync(demo, 'utf8').trim().split('\n');
@@ -124,7 +125,7 @@ describe('timeline feed (the timeline view\'s reader, on a worker thread for a b
     const idleThreads = () =>
       readdirSync('/proc/self/task').filter((tid) => {
         try {
-          return readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[38] === '5';
+          return policyOf(`/proc/self/task/${tid}/stat`) === 5;
         } catch {
           return false; // a thread that just ended
         }

@@ -4,9 +4,12 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { BACKGROUND_NICE, backgroundNice, idleScheduling, ordinaryScheduling } from '../../../src/harness/backgroundPriority';
+import { policyOf, statField } from '../../helpers/procStat';
+
+const PROC_STAT = JSON.stringify(join(__dirname, '../../helpers/procStat.ts'));
 
 /** The calling thread's nice value (Linux: /proc/thread-self/stat, field 19). */
-const niceHere = (): number => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
+const niceHere = (): number => Number(statField('/proc/thread-self/stat', 19));
 
 /** Runs lowerThisThreadsPriority on a worker thread; resolves with what it returned and the worker's nice value after. */
 function inWorker(env: NodeJS.ProcessEnv): Promise<{ lowered: boolean; nice: number }> {
@@ -14,9 +17,8 @@ function inWorker(env: NodeJS.ProcessEnv): Promise<{ lowered: boolean; nice: num
   const script = `
     require('tsx/cjs');
     const { parentPort } = require('node:worker_threads');
-    const { readFileSync } = require('node:fs');
     const lowered = require(${module}).lowerThisThreadsPriority();
-    const nice = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16]);
+    const nice = Number(require(${PROC_STAT}).statField('/proc/thread-self/stat', 19));
     parentPort.postMessage({ lowered, nice });`;
   return new Promise((resolve, reject) => {
     const w = new Worker(script, { eval: true, env });
@@ -56,8 +58,6 @@ describe('background priority (the timeline reader, the stand-alone replay adapt
   });
 
   it('puts the calling worker thread under SCHED_IDLE and back, the thread that started it staying ordinary; KITE_BACKGROUND_NICE=0 leaves it out', async () => {
-    /** A thread's scheduling policy (/proc/.../stat field 41: 0 ordinary, 5 SCHED_IDLE). */
-    const policy = `(p) => Number(require('node:fs').readFileSync(p, 'utf8').split(') ')[1].split(' ')[38])`;
     const module = JSON.stringify(join(__dirname, '../../../src/harness/backgroundPriority.ts'));
     const run = (env: NodeJS.ProcessEnv): Promise<{ idle: boolean; policy: number; ordinary: boolean; after: number }> =>
       new Promise((resolve, reject) => {
@@ -65,17 +65,17 @@ describe('background priority (the timeline reader, the stand-alone replay adapt
           const { parentPort } = require('node:worker_threads');
           const m = require(${module});
           const idle = m.idleScheduling('thread');
-          const policy = (${policy})('/proc/thread-self/stat');
+          const { policyOf } = require(${PROC_STAT});
+          const policy = policyOf('/proc/thread-self/stat');
           const ordinary = m.ordinaryScheduling();
-          parentPort.postMessage({ idle, policy, ordinary, after: (${policy})('/proc/thread-self/stat') });`;
+          parentPort.postMessage({ idle, policy, ordinary, after: policyOf('/proc/thread-self/stat') });`;
         const w = new Worker(script, { eval: true, env });
         w.once('message', resolve);
         w.once('error', reject);
       });
-    const main = (): number => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[38]);
     // Idle, then ordinary again (a timeline's reader once its history is read).
     assert.deepEqual(await run({ ...process.env, KITE_BACKGROUND_NICE: '' }), { idle: true, policy: 5, ordinary: true, after: 0 });
-    assert.equal(main(), 0, 'the main thread is not touched');
+    assert.equal(policyOf('/proc/thread-self/stat'), 0, 'the main thread is not touched');
     assert.deepEqual(await run({ ...process.env, KITE_BACKGROUND_NICE: '0' }), { idle: false, policy: 0, ordinary: false, after: 0 });
     assert.equal(idleScheduling('thread', { KITE_BACKGROUND_NICE: '0' }), false);
     assert.equal(ordinaryScheduling({ KITE_BACKGROUND_NICE: '0' }), false);
