@@ -6,9 +6,11 @@
 // exact bundle (+ Node version and arch), the folder and file are ours and private (owner = us, no
 // group/other access, no symlinks), and the payload's own sha256 matches. Anything else is ignored
 // and rewritten; a cache V8 still rejects is rewritten too. KITE_CODE_CACHE=off turns it off.
+// Every update of Kite leaves a set of caches (~2 MB a command) behind, so writing one removes
+// ours that no start has used for CACHE_UNUSED_DAYS; a cache in use is touched once a day.
 // Node builtins only: this file is the whole of dist/cli.js.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, lutimesSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -16,6 +18,14 @@ import * as vm from 'node:vm';
 
 const MAGIC = 'kite-v8-code-cache 1\n';
 const DIGEST_HEX = 64;
+const DAY_MS = 86_400_000;
+/** A cache no start has used for this long is removed the next time a cache is written. */
+export const CACHE_UNUSED_DAYS = 30;
+/** A temp file this old was left by a write that died (a live write takes milliseconds). */
+const TMP_STALE_MS = 3_600_000;
+/** Our file names, and nothing else in the folder is ever removed: caches and their temp files. */
+const CACHE_NAME = /^cli-[0-9a-f]{40}-[a-z0-9_-]{1,31}\.bin$/;
+const TMP_NAME = /^cli-[0-9a-f]{40}-[a-z0-9_-]{1,31}\.bin\.\d+\.tmp$/;
 
 /** The private folder for code caches, or null when there is none to use (off, no uid). */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
@@ -94,12 +104,55 @@ export function writeCodeCache(file: string, payload: Buffer): void {
       closeSync(fd);
     }
     renameSync(tmp, file);
+    pruneCodeCaches(dirname(file), file);
   } catch {
     try {
       unlinkSync(tmp);
     } catch {
       // nothing was written
     }
+  }
+}
+
+/**
+ * Removes the caches in `dir` no start has used for CACHE_UNUSED_DAYS (the sets older versions of
+ * Kite left) and temp files of writes that died, except `keep`. Only regular files of ours with our
+ * names: a link, someone else's file or any other name stays. Returns how many it removed.
+ */
+export function pruneCodeCaches(dir: string, keep: string | null, now = Date.now()): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const isCache = CACHE_NAME.test(name);
+    if (!isCache && !TMP_NAME.test(name)) continue;
+    const path = join(dir, name);
+    if (path === keep) continue;
+    try {
+      const st = lstatSync(path);
+      if (!st.isFile() || st.uid !== process.getuid?.()) continue;
+      if (now - st.mtimeMs < (isCache ? CACHE_UNUSED_DAYS * DAY_MS : TMP_STALE_MS)) continue;
+      unlinkSync(path);
+      removed++;
+    } catch {
+      // gone meanwhile, or not ours to remove: either way nothing to do
+    }
+  }
+  return removed;
+}
+
+/** Marks a cache a start used, at most once a day (its mtime), so pruning keeps it. */
+export function markCodeCacheUsed(file: string, now = Date.now()): void {
+  try {
+    if (now - lstatSync(file).mtimeMs < DAY_MS) return;
+    const t = now / 1000;
+    lutimesSync(file, t, t);
+  } catch {
+    // a cache we cannot touch is only pruned earlier
   }
 }
 
@@ -129,7 +182,9 @@ function compileBundle(bundle: string, name: string, env: NodeJS.ProcessEnv): Co
     ...(cached ? { cachedData: cached } : {}),
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  return { script, file, accepted: cached !== null && script.cachedDataRejected === false };
+  const accepted = cached !== null && script.cachedDataRejected === false;
+  if (accepted && file !== null) markCodeCacheUsed(file);
+  return { script, file, accepted };
 }
 
 /** Runs the compiled bundle as a CommonJS module; returns its exports. */

@@ -5,7 +5,7 @@
 // 2) `kite timeline` on two threads (a worker in the bundle) prints exactly what one thread prints.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import { readCodeCache } from '../../../src/harness/cli/codeCache';
@@ -112,6 +112,33 @@ describe('kite starts from a V8 code cache', function () {
     timeline(xdg);
     assert.ok(readCodeCache(join(dir, mine)), 'a cache kite accepts is in its place');
     assert.ok(!readFileSync(join(dir, mine)).equals(readFileSync(join(dir, foreign))), 'V8 rejected the planted one, so kite wrote its own');
+  });
+
+  it('an update does not leave the old version\'s caches forever: the first write removes those unused for 30 days; a cache in use is kept', () => {
+    const xdg = tempDir('kite-cc-');
+    const dir = join(xdg, 'kite', 'v8');
+    timeline(xdg);
+    const [mine] = cacheFiles(dir);
+    const age = (path: string, days: number) => {
+      const t = Date.now() / 1000 - days * 86_400;
+      utimesSync(path, t, t);
+    };
+    // The last start used it 40 days ago: using it now marks it, and it survives the prune below.
+    age(join(dir, mine), 40);
+    timeline(xdg);
+    assert.ok(Date.now() - statSync(join(dir, mine)).mtimeMs < 60_000, 'the cache a start used is marked as used');
+    const payload = readFileSync(join(dir, mine));
+    const olderVersion = ['timeline', 'run', 'eval'].map((c) => join(dir, `cli-${'0'.repeat(40)}-${c}.bin`));
+    const lastWeek = join(dir, `cli-${'1'.repeat(40)}-timeline.bin`);
+    for (const f of [...olderVersion, lastWeek]) writeFileSync(f, payload, { mode: 0o600 });
+    for (const f of olderVersion) age(f, 40);
+    age(lastWeek, 7);
+    // A command that has no cache yet writes one at exit, and prunes then.
+    const v = spawnSync(process.execPath, [cli, '--version'], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: xdg } });
+    assert.equal(v.stdout.trim(), '0.1.0');
+    const left = cacheFiles(dir).sort();
+    assert.deepEqual(left, [mine, `cli-${'1'.repeat(40)}-timeline.bin`, mine.replace(/-timeline\.bin$/, '-_.bin')].sort());
+    timeline(xdg);
   });
 
   it('a cache folder others may write, or a symlink to one, is not used at all', () => {
