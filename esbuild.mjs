@@ -33,7 +33,9 @@ export const builds = [
   // `kite`: a small launcher (cli.js) that runs the program (cliMain.js) from a V8 code cache.
   { ...node, entryPoints: { cli: 'src/harness/cliLauncher.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   { ...node, entryPoints: { cliMain: 'src/harness/cli.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { debugAdapter: 'src/harness/replay/debugAdapterMain.ts' }, outdir: 'dist' },
+  // The replay adapter's process: a small launcher (debugAdapter.js) that starts its bundle (debugAdapterMain.js).
+  { ...node, entryPoints: { debugAdapter: 'src/harness/replay/debugAdapterLauncher.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { debugAdapterMain: 'src/harness/replay/debugAdapterMain.ts' }, outdir: 'dist' },
   // The timeline's reader for a big log, on a worker thread of the extension host (events/timelineFeedThread.ts).
   { ...node, entryPoints: { timelineFeed: 'src/harness/events/timelineFeedWorker.ts' }, outdir: 'dist' },
   {

@@ -97,3 +97,14 @@ function setPolicy(policy: '--idle' | '--other', scope: 'thread' | 'process'): b
     return false;
   }
 }
+
+/**
+ * The calling process becomes background work as a whole (Linux): its thread's nice value, its
+ * own scheduling group when it leads a session, and SCHED_IDLE for every thread. For a process
+ * that only ever does background work (the replay adapter on a recorded log); never the host's.
+ */
+export function backgroundProcess(env: NodeJS.ProcessEnv = process.env): void {
+  lowerThisThreadsPriority(backgroundNice(env));
+  lowerOwnSchedulingGroup(backgroundNice(env));
+  idleScheduling('process', env);
+}

@@ -4,10 +4,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { adapterCommand, SETSID } from '../../src/harness/replay/adapterPlacement';
+import { join } from 'node:path';
+import { adapterCommand, adapterEnvironment, SETSID } from '../../src/harness/replay/adapterPlacement';
 import { BACKGROUND_NICE } from '../../src/harness/backgroundPriority';
 import { adapterBundle, DEMO_LOG } from './helpers';
 import { policyOf, statField } from '../helpers/procStat';
+import { tempDir } from '../unit/loop/kit';
 
 /** A DAP client over the child's stdio: just enough framing to launch and disconnect. */
 class RawDap {
@@ -103,5 +105,47 @@ describe('the adapter process as the extension starts it', function () {
     } finally {
       child.kill();
     }
+  });
+
+  /** The adapter started as the extension starts it for a launch in `mode`, and its state right
+   *  after its first answer (initialize), before any launch request. */
+  async function startedFor(mode: unknown, xdg: string) {
+    const { command, args } = adapterCommand(process.execPath, await adapterBundle(), 'linux');
+    const env = { ...process.env, KITE_BACKGROUND_NICE: '', XDG_CACHE_HOME: xdg, ...adapterEnvironment(mode) };
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
+    running.push(child);
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const dap = new RawDap(child);
+    dap.send('initialize', { adapterID: 'kite', linesStartAt1: true, columnsStartAt1: true });
+    await dap.waitFor('initialize response', (m) => m.command === 'initialize');
+    const policies = readdirSync(`/proc/${child.pid}/task`).map((t) => policyOf(`/proc/${child.pid}/task/${t}/stat`));
+    const group = autogroupOf(child.pid!);
+    const stop = () => {
+      dap.send('disconnect', {});
+      child.stdin.end();
+      return exited;
+    };
+    return { policies, group, stop };
+  }
+  const running: ChildProcessWithoutNullStreams[] = [];
+  afterEach(() => {
+    for (const child of running.splice(0)) child.kill();
+  });
+
+  it('for a recorded log it is background work from its start, before the launch request (and before its bundle loads)', async () => {
+    const xdg = tempDir('kite-dap-cc-');
+    const recorded = await startedFor(undefined, xdg);
+    assert.ok(recorded.policies.length > 1 && recorded.policies.every((p) => p === 5), `every thread SCHED_IDLE before launch: ${recorded.policies.join(',')}`);
+    if (recorded.group !== null) assert.match(recorded.group, new RegExp(` nice ${BACKGROUND_NICE}$`));
+    assert.equal(await recorded.stop(), 0);
+    // It started from the code cache's path: the bundle's cache was written at exit, for the next start.
+    const caches = readdirSync(join(xdg, 'kite', 'v8')).filter((f) => f.endsWith('-debug-adapter.bin'));
+    assert.equal(caches.length, 1, `one cache for the adapter's bundle: ${caches.join(', ')}`);
+
+    // A live replay runs the agent loop and its commands: they keep the usual priority.
+    const live = await startedFor('live', xdg);
+    assert.ok(live.policies.every((p) => p === 0), `a live replay's threads stay ordinary: ${live.policies.join(',')}`);
+    if (live.group !== null) assert.match(live.group, / nice 0$/);
+    assert.equal(await live.stop(), 0);
   });
 });

@@ -27,7 +27,8 @@ export function adapterBundle(): Promise<string> {
     const outdir = mkdtempSync(join(tmpdir(), 'kite-dap-'));
     scratch.push(outdir);
     await build({
-      entryPoints: { debugAdapter: join(ROOT, 'src/harness/replay/debugAdapterMain.ts') },
+      // As shipped: the launcher VS Code starts, and the bundle it starts.
+      entryPoints: { debugAdapter: join(ROOT, 'src/harness/replay/debugAdapterLauncher.ts'), debugAdapterMain: join(ROOT, 'src/harness/replay/debugAdapterMain.ts') },
       bundle: true,
       platform: 'node',
       format: 'cjs',

@@ -10,7 +10,7 @@ import { activeLog, parseReplayArg, pickRun, rootOfLog } from './runLogs';
 import { DEBUG_TYPE, TRANSCRIPT_SCHEME, TranscriptDocuments, transcriptUri } from './transcriptDocuments';
 import { WriteDocuments, writeDocUri } from './writeDocuments';
 import { ReplaySessions } from './replaySessions';
-import { adapterCommand, adapterRunsOutOfProcess } from '../../harness/replay/adapterPlacement';
+import { adapterCommand, adapterEnvironment, adapterRunsOutOfProcess } from '../../harness/replay/adapterPlacement';
 import { WRITE_DOC_SCHEME } from '../../harness/replay/writeSnapshot';
 
 export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders): TranscriptDocuments {
@@ -26,9 +26,8 @@ export function registerReplayDebugger(context: vscode.ExtensionContext, folders
       // Loaded on first use: activation stays light.
       createDebugAdapterDescriptor: async (session) => {
         if (adapterRunsOutOfProcess(session.configuration.mode, session.configuration.log)) {
-          // ELECTRON_RUN_AS_NODE: on desktop the extension host's binary is Electron.
           const { command, args } = adapterCommand(process.execPath, adapterJs);
-          return new vscode.DebugAdapterExecutable(command, args, { env: { ELECTRON_RUN_AS_NODE: '1', KITE_DAP_TRANSCRIPT_URIS: '1' } });
+          return new vscode.DebugAdapterExecutable(command, args, { env: adapterEnvironment(session.configuration.mode) });
         }
         const { KiteDebugSession } = await import('../../harness/replay/debugSession');
         return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log, window) => transcriptUri(log, window).toString(), writeUri: (log, seq, path) => writeDocUri(log, seq, path).toString() }));

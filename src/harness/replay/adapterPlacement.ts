@@ -11,6 +11,20 @@ export function adapterRunsOutOfProcess(mode: unknown, log: unknown): boolean {
   return mode === 'live' || logSize(log) > OUT_OF_PROCESS_BYTES;
 }
 
+/** Set to 1 in the adapter's environment by the extension: its transcripts and write frames are
+ *  the extension's `kite-transcript:` and `kite-file:` documents. */
+export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
+
+/** Set to 1 in the adapter's environment when the extension starts it for a recorded log: its
+ *  launcher (debugAdapterLauncher.ts) makes the process background work before the bundle loads. */
+export const RECORDED_REPLAY_ENV = 'KITE_DAP_RECORDED';
+
+/** The environment the extension adds for the adapter process of a launch in `mode`. */
+export function adapterEnvironment(mode: unknown): Record<string, string> {
+  // ELECTRON_RUN_AS_NODE: on desktop the extension host's binary is Electron.
+  return { ELECTRON_RUN_AS_NODE: '1', [TRANSCRIPT_URIS_ENV]: '1', [RECORDED_REPLAY_ENV]: mode === 'live' ? '0' : '1' };
+}
+
 /** util-linux's setsid: on Debian, Ubuntu, Fedora, Arch... always there (and checked each time). */
 export const SETSID = '/usr/bin/setsid';
 

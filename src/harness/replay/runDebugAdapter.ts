@@ -3,10 +3,9 @@
 import { KiteDebugSession } from './debugSession';
 import { windowQuery, type TranscriptWindow } from './transcriptWindow';
 import { writeDocUriString } from './writeSnapshot';
-import { idleScheduling, lowerOwnSchedulingGroup, lowerThisThreadsPriority } from '../backgroundPriority';
+import { backgroundProcess } from '../backgroundPriority';
+import { TRANSCRIPT_URIS_ENV } from './adapterPlacement';
 
-/** Set by the VS Code extension when it runs this adapter as a process (live mode). */
-export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
 
 /** `kite-transcript:` URI of a log's transcript (or a window of it), encoded like vscode.Uri.from({scheme, path, query}). */
 export function transcriptUriString(log: string, window: TranscriptWindow | null = null): string {
@@ -21,13 +20,9 @@ export function runDebugAdapter(): Promise<number> {
   // Indexing a recorded log is background work: the person waits on the editor (the extension
   // host, the window), which it must not take the CPU from. A live replay runs the agent loop and
   // its commands, which keep the usual priority. Started by the extension, the adapter leads its
-  // own session (adapterPlacement.ts): its scheduling group is lowered too.
-  const onRecordedReplay = (): void => {
-    lowerThisThreadsPriority();
-    lowerOwnSchedulingGroup();
-    idleScheduling('process');
-  };
-  const session = new KiteDebugSession({ ...uris, onRecordedReplay });
+  // own session (adapterPlacement.ts): its scheduling group is lowered too. (Started by the
+  // extension for a recorded log, the launcher lowered it before the bundle loaded: again is harmless.)
+  const session = new KiteDebugSession({ ...uris, onRecordedReplay: () => backgroundProcess() });
   return new Promise((resolve) => {
     process.on('SIGTERM', () => session.shutdown());
     process.stdin.on('end', () => resolve(0));
