@@ -52,12 +52,17 @@ export function lowerOwnSchedulingGroup(nice = backgroundNice()): boolean {
 }
 
 function leadsOwnSession(): boolean {
+  return Number(ownStatField(6)) === process.pid; // the session id
+}
+
+/** Field `n` of /proc/self/stat as man 5 proc numbers them ('' where there is none), counted from
+ *  after the command name's last ')' (a name may hold spaces). */
+function ownStatField(n: number): string {
   try {
     const stat = readFileSync('/proc/self/stat', 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[3]) === process.pid; // field 6 of stat: the session id
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3] ?? '';
   } catch {
-    return false;
+    return '';
   }
 }
 
@@ -104,6 +109,9 @@ function setPolicy(policy: '--idle' | '--other', scope: 'thread' | 'process'): b
  * that only ever does background work (the replay adapter on a recorded log); never the host's.
  */
 export function backgroundProcess(env: NodeJS.ProcessEnv = process.env): void {
+  // Already done (the adapter's launcher does it before the bundle, which asks again at launch):
+  // SCHED_IDLE (policy 5, field 41) is the last step, so it says the rest is done too.
+  if (Number(ownStatField(41)) === 5) return;
   lowerThisThreadsPriority(backgroundNice(env));
   lowerOwnSchedulingGroup(backgroundNice(env));
   idleScheduling('process', env);

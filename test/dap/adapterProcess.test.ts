@@ -70,67 +70,63 @@ describe('the adapter process as the extension starts it', function () {
     assert.deepEqual(adapterCommand('C:\\node.exe', 'C:\\x\\debugAdapter.js', 'win32'), { command: 'C:\\node.exe', args: ['C:\\x\\debugAdapter.js'] });
   });
 
-  it('on Linux leads its own session: a recorded replay lowers its own scheduling group, never the one it was started from', async () => {
-    assert.ok(existsSync(SETSID), `${SETSID} is on every Linux Kite supports (util-linux)`);
-    const { command, args } = adapterCommand(process.execPath, await adapterBundle(), 'linux');
-    assert.equal(command, SETSID);
-    const ourGroup = autogroupOf('self');
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, KITE_BACKGROUND_NICE: '' } });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    try {
-      const dap = new RawDap(child);
-      dap.send('initialize', { adapterID: 'kite', linesStartAt1: true, columnsStartAt1: true });
-      await dap.waitFor('initialize response', (m) => m.command === 'initialize');
-      dap.send('launch', { log: DEMO_LOG, stopOnEntry: true });
-      await dap.waitFor('initialized event', (m) => m.event === 'initialized');
-      dap.send('configurationDone');
-      await dap.waitFor('stopped event', (m) => m.event === 'stopped');
-      // setsid did not fork: the pid VS Code holds is the adapter, which leads its session.
-      assert.match(readFileSync(`/proc/${child.pid}/cmdline`, 'latin1'), /debugAdapter\.js/);
-      assert.equal(sessionOf(child.pid!), child.pid, 'the adapter leads a session of its own');
-      assert.notEqual(sessionOf('self'), child.pid);
-      const theirs = autogroupOf(child.pid!);
-      if (theirs !== null) {
-        assert.match(theirs, new RegExp(` nice ${BACKGROUND_NICE}$`), `the adapter's own group is lowered: ${theirs}`);
-        assert.notEqual(theirs.split(' ')[0], ourGroup?.split(' ')[0], 'a group of its own');
-      }
-      assert.equal(autogroupOf('self'), ourGroup, 'the group it was started from keeps its priority');
-      // Every thread of the adapter runs under SCHED_IDLE (stat field 41: 5); this process stays ordinary.
-      const policies = readdirSync(`/proc/${child.pid}/task`).map((t) => policyOf(`/proc/${child.pid}/task/${t}/stat`));
-      assert.ok(policies.length > 1 && policies.every((p) => p === 5), `the adapter's threads are all SCHED_IDLE: ${policies.join(',')}`);
-      assert.equal(policyOf('/proc/self/stat'), 0);
-      dap.send('disconnect', {});
-      child.stdin.end();
-      assert.equal(await exited, 0, 'the adapter ends when the client disconnects');
-    } finally {
-      child.kill();
-    }
+  const running: ChildProcessWithoutNullStreams[] = [];
+  afterEach(() => {
+    for (const child of running.splice(0)) child.kill();
   });
 
-  /** The adapter started as the extension starts it for a launch in `mode`, and its state right
-   *  after its first answer (initialize), before any launch request. */
-  async function startedFor(mode: unknown, xdg: string) {
+  /** The adapter started through setsid as the extension starts it (with `env` added), once it
+   *  has answered `initialize`; `threads()` reads its threads' policies, `stop()` disconnects. */
+  async function startAdapter(env: NodeJS.ProcessEnv) {
     const { command, args } = adapterCommand(process.execPath, await adapterBundle(), 'linux');
-    const env = { ...process.env, KITE_BACKGROUND_NICE: '', XDG_CACHE_HOME: xdg, ...adapterEnvironment(mode) };
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
+    assert.equal(command, SETSID);
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, KITE_BACKGROUND_NICE: '', ...env } });
     running.push(child);
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     const dap = new RawDap(child);
     dap.send('initialize', { adapterID: 'kite', linesStartAt1: true, columnsStartAt1: true });
     await dap.waitFor('initialize response', (m) => m.command === 'initialize');
-    const policies = readdirSync(`/proc/${child.pid}/task`).map((t) => policyOf(`/proc/${child.pid}/task/${t}/stat`));
-    const group = autogroupOf(child.pid!);
+    const pid = child.pid!;
+    const threads = () => readdirSync(`/proc/${pid}/task`).map((t) => policyOf(`/proc/${pid}/task/${t}/stat`));
     const stop = () => {
       dap.send('disconnect', {});
       child.stdin.end();
       return exited;
     };
-    return { policies, group, stop };
+    return { pid, dap, threads, stop };
   }
-  const running: ChildProcessWithoutNullStreams[] = [];
-  afterEach(() => {
-    for (const child of running.splice(0)) child.kill();
+
+  it('on Linux leads its own session: a recorded replay lowers its own scheduling group, never the one it was started from', async () => {
+    assert.ok(existsSync(SETSID), `${SETSID} is on every Linux Kite supports (util-linux)`);
+    const ourGroup = autogroupOf('self');
+    // Any DAP client (no environment from the extension): the adapter lowers itself at the launch request.
+    const { pid, dap, threads, stop } = await startAdapter({});
+    dap.send('launch', { log: DEMO_LOG, stopOnEntry: true });
+    await dap.waitFor('initialized event', (m) => m.event === 'initialized');
+    dap.send('configurationDone');
+    await dap.waitFor('stopped event', (m) => m.event === 'stopped');
+    // setsid did not fork: the pid VS Code holds is the adapter, which leads its session.
+    assert.match(readFileSync(`/proc/${pid}/cmdline`, 'latin1'), /debugAdapter\.js/);
+    assert.equal(sessionOf(pid), pid, 'the adapter leads a session of its own');
+    assert.notEqual(sessionOf('self'), pid);
+    const theirs = autogroupOf(pid);
+    if (theirs !== null) {
+      assert.match(theirs, new RegExp(` nice ${BACKGROUND_NICE}$`), `the adapter's own group is lowered: ${theirs}`);
+      assert.notEqual(theirs.split(' ')[0], ourGroup?.split(' ')[0], 'a group of its own');
+    }
+    assert.equal(autogroupOf('self'), ourGroup, 'the group it was started from keeps its priority');
+    // Every thread of the adapter runs under SCHED_IDLE (stat field 41: 5); this process stays ordinary.
+    const policies = threads();
+    assert.ok(policies.length > 1 && policies.every((p) => p === 5), `the adapter's threads are all SCHED_IDLE: ${policies.join(',')}`);
+    assert.equal(policyOf('/proc/self/stat'), 0);
+    assert.equal(await stop(), 0, 'the adapter ends when the client disconnects');
   });
+
+  /** The adapter as the extension starts it for a launch in `mode`, before any launch request. */
+  async function startedFor(mode: unknown, xdg: string) {
+    const adapter = await startAdapter({ XDG_CACHE_HOME: xdg, ...adapterEnvironment(mode) });
+    return { policies: adapter.threads(), group: autogroupOf(adapter.pid), stop: adapter.stop };
+  }
 
   it('for a recorded log it is background work from its start, before the launch request (and before its bundle loads)', async () => {
     const xdg = tempDir('kite-dap-cc-');

@@ -6,7 +6,6 @@ import { writeDocUriString } from './writeSnapshot';
 import { backgroundProcess } from '../backgroundPriority';
 import { TRANSCRIPT_URIS_ENV } from './adapterPlacement';
 
-
 /** `kite-transcript:` URI of a log's transcript (or a window of it), encoded like vscode.Uri.from({scheme, path, query}). */
 export function transcriptUriString(log: string, window: TranscriptWindow | null = null): string {
   const path = 'kite-transcript:' + `${log}.kite-transcript`.split('/').map(encodeURIComponent).join('/');
@@ -21,7 +20,7 @@ export function runDebugAdapter(): Promise<number> {
   // host, the window), which it must not take the CPU from. A live replay runs the agent loop and
   // its commands, which keep the usual priority. Started by the extension, the adapter leads its
   // own session (adapterPlacement.ts): its scheduling group is lowered too. (Started by the
-  // extension for a recorded log, the launcher lowered it before the bundle loaded: again is harmless.)
+  // extension for a recorded log, the launcher did it before the bundle loaded: nothing is left to do.)
   const session = new KiteDebugSession({ ...uris, onRecordedReplay: () => backgroundProcess() });
   return new Promise((resolve) => {
     process.on('SIGTERM', () => session.shutdown());
