@@ -1,5 +1,5 @@
 // How fast the timeline's reader may go: as fast as the page takes and applies its batches, never
-// faster, and a big history no faster than half of the time (below). VS Code resolves webview.postMessage when the page's frame *received* a message, not when
+// faster. VS Code resolves webview.postMessage when the page's frame *received* a message, not when
 // the page applied it, so counting deliveries alone lets a slow page's backlog grow — in the
 // workbench's relay and the page's own queue, which then compete with the extension host for the
 // CPU. The page reports how many batches it applied since the snapshot (its `applied` message).
@@ -12,13 +12,9 @@ export interface PacerLimits {
   appliedAhead: number;
   /** Never stalled by a page that does not answer: after this long the reader goes on regardless. */
   waitMs: number;
-  /** After a history batch the reader rests this many times as long as the batch took... */
-  restRatio: number;
-  /** ...and at most this long (a batch that took long waited for something else, not the CPU). */
-  restMaxMs: number;
 }
 
-export const PACER_LIMITS: PacerLimits = { inFlight: 2, appliedAhead: 1, waitMs: 2000, restRatio: 1, restMaxMs: 200 };
+export const PACER_LIMITS: PacerLimits = { inFlight: 2, appliedAhead: 1, waitMs: 2000 };
 
 export class BatchPacer {
   /** postMessage's promise of each recent batch (still on its way, or still to be applied), by
@@ -27,12 +23,7 @@ export class BatchPacer {
   private postedCount = 0;
   private appliedCount = 0;
   private generation = 0;
-  /** When the reader last went on (0: not since the snapshot). */
-  private releasedAt = 0;
-  /** Readers waiting for the page (woken by its reports and by a new snapshot). */
   private readonly waiting = new Set<() => void>();
-  /** Readers resting after a history batch (woken by a new snapshot only). */
-  private readonly resting = new Set<() => void>();
 
   constructor(private readonly limits: PacerLimits = PACER_LIMITS) {}
 
@@ -42,9 +33,7 @@ export class BatchPacer {
     this.deliveries = new Map();
     this.postedCount = 0;
     this.appliedCount = 0;
-    this.releasedAt = 0;
     this.wakeAll();
-    for (const wake of [...this.resting]) wake();
   }
 
   /** The page's report: batches applied since its last snapshot. A report from before a reset
@@ -55,20 +44,8 @@ export class BatchPacer {
   }
 
   /** Resolves when the reader may read the next batch after this one (`posted`: postMessage's
-   *  promise, true when the page received the batch; `history`: more of a history follows, so the
-   *  reader rests first — a live run's appends and a history's last batch never wait for that). */
-  async posted(posted: Promise<unknown>, history = false): Promise<void> {
-    const gen = this.generation;
-    await this.paced(posted);
-    const tookMs = this.releasedAt > 0 ? Date.now() - this.releasedAt : 0;
-    const restMs = history ? Math.min(this.limits.restMaxMs, tookMs * this.limits.restRatio) : 0;
-    // Only a new snapshot ends a rest early (the page's reports do not).
-    if (restMs > 0 && gen === this.generation) await waitUpTo(restMs, this.resting);
-    this.releasedAt = gen === this.generation ? Date.now() : 0;
-  }
-
-  /** Waits for the page: at most inFlight batches on their way, at most appliedAhead unapplied. */
-  private async paced(posted: Promise<unknown>): Promise<void> {
+   *  promise, true when the page received the batch). */
+  async posted(posted: Promise<unknown>): Promise<void> {
     const gen = this.generation;
     const index = ++this.postedCount;
     this.deliveries.set(index, posted);
@@ -83,25 +60,22 @@ export class BatchPacer {
     // A page that did not receive it (hidden and discarded, or gone) will report nothing.
     if (!dueDelivery || (await Promise.race([dueDelivery, sleep(this.limits.waitMs)])) !== true) return;
     const deadline = Date.now() + this.limits.waitMs;
-    while (gen === this.generation && this.appliedCount < due && Date.now() < deadline) await waitUpTo(deadline - Date.now(), this.waiting);
+    while (gen === this.generation && this.appliedCount < due && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiting.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, deadline - Date.now());
+        this.waiting.add(done);
+      });
+    }
   }
 
   private wakeAll(): void {
     for (const wake of [...this.waiting]) wake();
   }
-}
-
-/** Resolves after `ms`, or before when one of `wakers` is called (each is called at most once). */
-function waitUpTo(ms: number, wakers: Set<() => void>): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      wakers.delete(done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    wakers.add(done);
-  });
 }
 
 function sleep(ms: number): Promise<void> {

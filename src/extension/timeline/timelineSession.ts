@@ -233,7 +233,7 @@ export class TimelineSession implements vscode.Disposable, ActionSource {
       this.post({ type: 'reveal', seq: this.pendingReveal });
       this.pendingReveal = null;
     }
-    return this.pacer.posted(posted, batch.initial && !batch.done);
+    return this.pacer.posted(posted);
   }
 
   /** Selects the event with this seq in the page (once the history is there). */

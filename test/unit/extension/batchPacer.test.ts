@@ -10,7 +10,7 @@ async function settled(p: Promise<unknown>, ms = 20): Promise<boolean> {
 }
 
 describe('BatchPacer: the timeline reader goes no faster than the page applies', () => {
-  const limits = { inFlight: 2, appliedAhead: 1, waitMs: 5000, restRatio: 0, restMaxMs: 0 };
+  const limits = { inFlight: 2, appliedAhead: 1, waitMs: 5000 };
 
   it('lets the reader go on with one batch ahead of what the page applied, and holds it after that', async () => {
     const pacer = new BatchPacer(limits);
@@ -54,43 +54,5 @@ describe('BatchPacer: the timeline reader goes no faster than the page applies',
     assert.equal(await settled(pacer.posted(never)), true);
     assert.equal(await settled(pacer.posted(never)), true);
     assert.equal(await settled(pacer.posted(never)), false, 'a third batch waits while two are on their way');
-  });
-
-  describe('a history is background work: after each of its batches the reader rests about as long as the batch took', () => {
-    const resting = { ...limits, restRatio: 1, restMaxMs: 1000 };
-    /** The reader's second batch, after the page took `applyMs` to apply the first. */
-    async function secondBatchAfterSlowPage(pacer: BatchPacer, applyMs: number, history: boolean): Promise<{ second: Promise<void> }> {
-      await pacer.posted(Promise.resolve(true), history);
-      const second = pacer.posted(Promise.resolve(true), history);
-      await new Promise((r) => setTimeout(r, applyMs));
-      pacer.pageApplied(1);
-      return { second }; // (an async function's promise would wait for it)
-    }
-
-    it('holds the reader after the page applied, for about as long as the batch took', async () => {
-      const { second } = await secondBatchAfterSlowPage(new BatchPacer(resting), 150, true);
-      assert.equal(await settled(second, 40), false, 'the batch took 150 ms: the reader rests');
-      assert.equal(await settled(second, 600), true, 'and then goes on');
-    });
-
-    it('never for a live run\'s appends or a history\'s last batch (history false)', async () => {
-      const { second } = await secondBatchAfterSlowPage(new BatchPacer(resting), 150, false);
-      assert.equal(await settled(second), true);
-    });
-
-    it('rests at most restMaxMs', async () => {
-      const { second } = await secondBatchAfterSlowPage(new BatchPacer({ ...resting, restMaxMs: 30 }), 300, true);
-      assert.equal(await settled(second, 200), true, 'the batch took 300 ms, the rest is capped at 30');
-    });
-
-    it('a new snapshot ends the rest at once; the page\'s reports do not', async () => {
-      const pacer = new BatchPacer(resting);
-      const { second } = await secondBatchAfterSlowPage(pacer, 300, true);
-      await new Promise((r) => setTimeout(r, 20)); // resting now
-      pacer.pageApplied(2);
-      assert.equal(await settled(second, 40), false, 'a report does not cut the rest short');
-      pacer.reset();
-      assert.equal(await settled(second), true);
-    });
   });
 });
