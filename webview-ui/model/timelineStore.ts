@@ -15,8 +15,9 @@ import { RowTable } from './rowTable';
 import { TurnSeries } from './turnSeries';
 import { lowerBound } from './virtualWindow';
 
-/** Call ids whose tool name is kept (approval rows name their call by id). */
-const TOOL_NAMES_KEPT = 4096;
+/** Call ids whose tool name is kept (approval rows name their call by id): the latest 4,096 to
+ *  8,192 calls, in two generations. */
+export const TOOL_NAMES_KEPT = 4096;
 
 export interface Group {
   /** Row index of the group's first row (the model reply; row 0 for group 0). */
@@ -74,8 +75,12 @@ export class TimelineStore {
   readonly totals: Totals = { turns: 0, tokens: 0, errors: 0, outcome: null, startedAt: null, feature: null, model: null, sandbox: null };
   private filterState: Filter = NO_FILTER;
   private matches: (row: Row) => boolean = () => true;
-  /** Tool name by call id, for the approval rows that name only the id (the latest calls). */
-  private readonly toolNames = new Map<string, string>();
+  /** Tool name by call id, for the approval rows that name only the id: the latest calls, then the
+   *  generation before them. (Deleting a Map's oldest entry at every call instead left deleted
+   *  slots its next iterator had to skip: ~0.5 s of the page's CPU over a 1M-event history.) */
+  private toolNames = new Map<string, string>();
+  private olderToolNames = new Map<string, string>();
+  private readonly toolNameOf = (id: string): string | null => this.toolNames.get(id) ?? this.olderToolNames.get(id) ?? null;
   private readonly toolSet = new Set<string>();
   private lastSeq = -1;
   /** Groups whose head is shown (the size of the tree's first level). */
@@ -156,7 +161,7 @@ export class TimelineStore {
       group: g,
       turn: group.turn,
       head: group.head === index,
-      toolNameOf: (id) => this.toolNames.get(id) ?? null,
+      toolNameOf: this.toolNameOf,
     });
     this.events.push(e, whole);
     this.rows.push(row);
@@ -191,11 +196,13 @@ export class TimelineStore {
   }
 
   private rememberToolName(id: string, name: string): void {
-    this.toolNames.delete(id);
-    this.toolNames.set(id, name);
     // An approval follows its call within a turn: the latest calls are enough, and the page's
     // memory must not grow with the number of calls.
-    if (this.toolNames.size > TOOL_NAMES_KEPT) this.toolNames.delete(this.toolNames.keys().next().value as string);
+    if (this.toolNames.size >= TOOL_NAMES_KEPT && !this.toolNames.has(id)) {
+      this.olderToolNames = this.toolNames;
+      this.toolNames = new Map();
+    }
+    this.toolNames.set(id, name);
   }
 
   private count(e: KiteEvent, row: Row): void {

@@ -17,8 +17,6 @@ export const TimelineSourceSchema = z.object({
 });
 export type TimelineSource = z.infer<typeof TimelineSourceSchema>;
 
-/** Largest number of events per message; a big history arrives as a snapshot plus `append`s. */
-export const SNAPSHOT_CHUNK = 5000;
 /** Events per message the extension sends while a history loads. The reader's thread reads and
  *  packs them; the host's loop only relays each (~33 KB deflated at 1,000 rows) and the page applies
  *  it in ~7.5 ms (timeline bench), so the size is set by the page's frame, not the host. */

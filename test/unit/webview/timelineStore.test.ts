@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KiteEvent } from '../../../src/harness/protocol/events';
 import { NO_FILTER } from '../../../webview-ui/model/filters';
-import { TimelineStore } from '../../../webview-ui/model/timelineStore';
+import { TOOL_NAMES_KEPT, TimelineStore } from '../../../webview-ui/model/timelineStore';
 import { ev } from '../../helpers/events';
 
 const demo = readFileSync(join(__dirname, '../../fixtures/logs/demo-run.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as KiteEvent);
@@ -114,5 +114,25 @@ describe('timeline store', () => {
     const s = loaded([{ ...ev.model({ turn: 5 }), seq: 0 }, { ...ev.tool(), seq: 1 }]);
     assert.deepEqual(s.groups.map((g) => [g.turn, g.count]), [[5, 2]]);
     assert.equal(s.row(1)?.turn, 5);
+  });
+
+  it('names an approval\'s tool from its call for the latest calls (at least TOOL_NAMES_KEPT), and forgets older ones: memory bounded', () => {
+    const s = new TimelineStore();
+    const calls = 3 * TOOL_NAMES_KEPT + 10;
+    const events: KiteEvent[] = [];
+    for (let i = 0; i < calls; i++) events.push({ ...ev.intent({ id: `call_${i}`, name: i % 2 ? 'run_command' : 'write_file' }), seq: i, t: i });
+    s.append(events);
+    const approvalOf = (i: number, seq: number) => {
+      s.append([{ ...ev.approval({ id: `call_${i}` }), seq, t: seq }]);
+      return s.row(s.rowCount - 1);
+    };
+    let seq = calls;
+    for (const back of [1, 2, TOOL_NAMES_KEPT]) {
+      const i = calls - back;
+      assert.equal(approvalOf(i, seq++)?.tool, i % 2 ? 'run_command' : 'write_file', `the call ${back} calls back is named`);
+    }
+    const oldest = approvalOf(0, seq++);
+    assert.equal(oldest?.tool, null, 'the first call, 3 generations back, is forgotten');
+    assert.equal(oldest?.summary, 'call_0', 'its approval names the call by id');
   });
 });
