@@ -63,3 +63,20 @@ for (let i = 1; i <= runs; i++) {
 const under = results.filter((r) => r.over50 === 0).length;
 console.log(`scheduling: ${results[0].scheduling}`);
 console.log(`${under} of ${runs} loads of ${events.toLocaleString('en-US')} events without a task over 50 ms; longest per load: ${results.map((r) => r.longestMs).join(', ')} ms; the loop's own longest run at most ${Math.max(...results.map((r) => r.ownLongestMs ?? 0))} ms`);
+// What the stalls over 50 ms were, over all loads: "waiting" (the loop's thread runnable, no CPU
+// free), "asleep" (blocked: a lock, a thread-pool hand-off) or "ran" (mostly running).
+const causes = new Map();
+for (const r of results) {
+  let why = {};
+  try {
+    why = JSON.parse(r.why);
+  } catch {
+    /* an unreadable tally counts as none */
+  }
+  for (const [cause, n] of Object.entries(why)) {
+    if (!n) continue;
+    const c = causes.get(cause) ?? { stalls: 0, loads: 0 };
+    causes.set(cause, { stalls: c.stalls + n, loads: c.loads + 1 });
+  }
+}
+if (causes.size) console.log(`stalls over 50 ms by cause: ${[...causes].map(([cause, c]) => `${cause} ${c.stalls} (in ${c.loads} load${c.loads === 1 ? '' : 's'})`).join(', ')}`);
