@@ -32,10 +32,20 @@ function parseLoadReport(output) {
     stopS: num(/stopped on entry after ([\d.]+) s/),
     longestMs: num(/longest task ([\d.]+) ms/),
     over50: num(/, (\d+) over 50 ms \(/),
-    why: /over 50 ms \((\{[^)]*\})\)/.exec(line)?.[1] ?? '{}',
+    why: causesOf(/over 50 ms \((\{[^)]*\})\)/.exec(line)?.[1]),
     ownLongestMs: num(/the loop's thread itself ran in one ([\d.]+) ms/),
     scheduling: /scheduling: (.*)$/.exec(line)?.[1] ?? '?',
   };
+}
+
+/** The stalls over 50 ms by cause, e.g. {"waiting":2}: "waiting" (the loop's thread runnable, no CPU
+ *  free), "asleep" (blocked: a lock, a thread-pool hand-off) or "ran" (mostly running). */
+function causesOf(json) {
+  try {
+    return JSON.parse(json ?? '{}');
+  } catch {
+    return {}; // an unreadable tally counts as none
+  }
 }
 
 function oneLoad() {
@@ -58,22 +68,15 @@ for (let i = 1; i <= runs; i++) {
   }
   results.push(report);
   const r = report;
-  console.log(`load ${i}/${runs}: longest task ${r.longestMs} ms, ${r.over50} over 50 ms ${r.why}; the loop's own longest run ${r.ownLongestMs} ms; loaded in ${r.loadS} s; stopped on entry after ${r.stopS} s`);
+  console.log(`load ${i}/${runs}: longest task ${r.longestMs} ms, ${r.over50} over 50 ms ${JSON.stringify(r.why)}; the loop's own longest run ${r.ownLongestMs} ms; loaded in ${r.loadS} s; stopped on entry after ${r.stopS} s`);
 }
 const under = results.filter((r) => r.over50 === 0).length;
 console.log(`scheduling: ${results[0].scheduling}`);
 console.log(`${under} of ${runs} loads of ${events.toLocaleString('en-US')} events without a task over 50 ms; longest per load: ${results.map((r) => r.longestMs).join(', ')} ms; the loop's own longest run at most ${Math.max(...results.map((r) => r.ownLongestMs ?? 0))} ms`);
-// What the stalls over 50 ms were, over all loads: "waiting" (the loop's thread runnable, no CPU
-// free), "asleep" (blocked: a lock, a thread-pool hand-off) or "ran" (mostly running).
+// The stalls over 50 ms over all loads, by cause.
 const causes = new Map();
 for (const r of results) {
-  let why = {};
-  try {
-    why = JSON.parse(r.why);
-  } catch {
-    /* an unreadable tally counts as none */
-  }
-  for (const [cause, n] of Object.entries(why)) {
+  for (const [cause, n] of Object.entries(r.why)) {
     if (!n) continue;
     const c = causes.get(cause) ?? { stalls: 0, loads: 0 };
     causes.set(cause, { stalls: c.stalls + n, loads: c.loads + 1 });

@@ -112,7 +112,8 @@ export function backgroundProcess(env: NodeJS.ProcessEnv = process.env): void {
   // Already done (the adapter's launcher does it before the bundle, which asks again at launch):
   // SCHED_IDLE (policy 5, field 41) is the last step, so it says the rest is done too.
   if (Number(ownStatField(41)) === 5) return;
-  lowerThisThreadsPriority(backgroundNice(env));
-  lowerOwnSchedulingGroup(backgroundNice(env));
+  const nice = backgroundNice(env);
+  lowerThisThreadsPriority(nice);
+  lowerOwnSchedulingGroup(nice);
   idleScheduling('process', env);
 }
