@@ -116,16 +116,24 @@ export class LogRangeReader {
     this.skipKinds = opts.skipKinds?.size ? new KindBytes(opts.skipKinds) : null;
   }
 
-  /** Reads the lines in bytes [start, end) of the open log (end: Infinity for the rest of the file). */
+  /**
+   * Reads the lines in bytes [start, end) of the open log (end: Infinity for the rest of the file).
+   * Two buffers: the next chunk is read on the thread pool while this one is split and parsed, so
+   * the reads' waits overlap the parsing (they were ~10% of `kite timeline`'s wall time, issue 17).
+   */
   async read(fh: FileHandle, start: number, end: number): Promise<void> {
+    const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+    const readAt = (buf: Buffer, pos: number) => (pos < end ? fh.read(buf, 0, Math.min(CHUNK, end - pos), pos) : Promise.resolve({ bytesRead: 0 }));
+    let pending = readAt(bufs[0], start);
     try {
-      const buf = Buffer.allocUnsafe(CHUNK);
       let partial: Buffer[] = []; // pieces of a line longer than what is left of a chunk
-      for (let pos = start; pos < end; ) {
-        const { bytesRead } = await fh.read(buf, 0, Math.min(CHUNK, end - pos), pos);
+      for (let pos = start, which = 0; ; which ^= 1) {
+        const buf = bufs[which];
+        const { bytesRead } = await pending;
         if (bytesRead === 0) break;
         pos += bytesRead;
         this.bytes += bytesRead;
+        pending = readAt(bufs[which ^ 1], pos); // never into `buf`: its lines are handled below
         let from = 0;
         for (;;) {
           const nl = buf.indexOf(NL, from);
@@ -141,6 +149,7 @@ export class LogRangeReader {
       }
       if (partial.length) this.handle(Buffer.concat(partial), false);
     } catch (e) {
+      pending.catch(() => undefined); // a read still in flight when a line threw: its outcome no longer matters
       // Linux opens a directory fine and fails on the first read.
       if ((e as NodeJS.ErrnoException).code === 'EISDIR') throw new LogReadError('not_a_log', `${this.path} is a directory, not a log file`, this.path);
       throw e;

@@ -229,6 +229,14 @@ export function replyText(content: readonly { type: string; text?: string }[]): 
   return text === null ? '' : text.trim();
 }
 
+/** What a model event adds to the run's counts (turns, calls, tokens, cost): all `kite timeline`'s last line reads of it. */
+export function foldModelCounts(s: RunState, e: EventOf<'model'>): void {
+  s.turns = Math.max(s.turns, e.turn);
+  s.modelCalls++;
+  s.lastStop = e.stop;
+  addModelEvent(s, e);
+}
+
 export function applyEvent(s: RunState, e: KiteEvent): RunState {
   s.events++;
   s.lastSeq = e.seq;
@@ -268,10 +276,7 @@ export function applyEvent(s: RunState, e: KiteEvent): RunState {
       else if ((e.reason === 'steer' || e.reason === 'hook_context') && s.phase === 'awaiting_gate') s.phase = 'awaiting_model';
       break;
     case 'model': {
-      s.turns = Math.max(s.turns, e.turn);
-      s.modelCalls++;
-      s.lastStop = e.stop;
-      addModelEvent(s, e);
+      foldModelCounts(s, e);
       s.conversation?.addAssistant(e.content);
       const text = replyText(e.content);
       if (text) s.lastText = text;

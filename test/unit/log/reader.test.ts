@@ -90,6 +90,17 @@ describe('log reader', () => {
     assert.ok(tool.kind === 'tool' && tool.output === big);
   });
 
+  it('reads a log of many chunks line for line: the next chunk is read while this one is parsed, never into it', async () => {
+    // ~3.4 MB of distinct ~11 KB lines: every chunk edge falls mid-line, and a read-ahead into the
+    // buffer being split would show as a wrong or broken event.
+    const events = [ev.sessionStart({ seq: 0 }), ...Array.from({ length: 300 }, (_, i) => ev.tool({ seq: i + 1, output: `${i}:`.padEnd(11_000, String.fromCharCode(97 + (i % 26))) }))];
+    const p = join(dir, 'chunks.jsonl');
+    writeFileSync(p, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const r = await readLog(p);
+    assert.deepEqual(r.problems, []);
+    assert.deepEqual(r.events, events);
+  });
+
   it('accepts CRLF line endings and blank lines', async () => {
     const p = join(dir, 'crlf.jsonl');
     writeFileSync(p, [ev.sessionStart(), ev.user({ seq: 1 })].map((e) => JSON.stringify(e)).join('\r\n\r\n') + '\r\n');
