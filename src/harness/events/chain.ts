@@ -1,16 +1,11 @@
 // The log's hash chain: every event carries `prev`, the sha256 of the previous line's exact bytes
 // (without its line break), so an edited, removed or inserted line breaks the chain at the line
 // after it. Hashed on bytes, not decoded text: an edit that makes a line invalid UTF-8 still counts.
-import * as crypto from 'node:crypto';
 import type { LogProblem } from '../protocol/parse';
+import { sha256 } from '../tools/hash';
 
-// One-shot crypto.hash (Node ≥ 20.12) is about twice as fast as createHash per line, and every line
-// of every log read is hashed (issue 17); createHash where it is missing.
-const oneShot = (crypto as { hash?: (alg: string, data: Buffer, enc: 'hex') => string }).hash;
-
-export function lineHash(bytes: Buffer): string {
-  return oneShot ? oneShot('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
-}
+/** The hash of a line's exact bytes, without its line break: what the next event's `prev` is. */
+export const lineHash = (bytes: Buffer): string => sha256(bytes);
 
 const isBlank = (bytes: Buffer): boolean => bytes.toString('utf8').trim() === '';
 

@@ -44,12 +44,18 @@ export type HashText = (text: string) => string;
 /** JSON with object keys sorted at every level: the same value always hashes the same. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  // Loops that append, not map/join: every call's arguments of every log read pass here (issue 17).
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj)
-    .filter((k) => obj[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+  let out = '{';
+  for (const k of Object.keys(obj).sort()) {
+    if (obj[k] !== undefined) out += (out.length === 1 ? '' : ',') + JSON.stringify(k) + ':' + canonicalJson(obj[k]);
+  }
+  return `${out}}`;
 }
 
 /**
