@@ -7,9 +7,9 @@
 // (KITE_TIMELINE_THREADS=2) is timed only with KITE_BENCH_THREADS=2, as a separate figure.
 //   npx tsx test/bench/timelineCli.bench.ts [events]     (default 100,000 ≈ 100 MB)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { writeLargeLog } from '../helpers/largeLog';
 
 const N = Number(process.argv[2] ?? 100_000);
@@ -19,7 +19,7 @@ const PY = join(__dirname, 'pykite_timeline.py');
 const TWO_THREADS = process.env.KITE_BENCH_THREADS === '2';
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
-interface Sample { ms: number; cpuMs: number | null; rssKb: number | null; rows: number }
+interface Sample { ms: number; cpuMs: number | null; rssKb: number | null; rows: number; out: string }
 
 /**
  * One run of a command with stdout counted; CPU time (user + sys) and peak RSS from GNU time when
@@ -32,7 +32,7 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Sample
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
   const m = /KITE_RSS (\d+) ([\d.]+) ([\d.]+)/.exec(r.stderr);
-  return { ms, cpuMs: m ? (Number(m[2]) + Number(m[3])) * 1000 : null, rssKb: m ? Number(m[1]) : null, rows: r.stdout.split('\n').length };
+  return { ms, cpuMs: m ? (Number(m[2]) + Number(m[3])) * 1000 : null, rssKb: m ? Number(m[1]) : null, rows: r.stdout.split('\n').length, out: r.stdout };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -91,6 +91,17 @@ function main(): void {
       console.log(`ratio kite timeline (one thread, as users run it) / python: ${(k / p).toFixed(2)} wall${kc !== null && pc !== null ? `, ${(kc / pc).toFixed(2)} CPU` : ''} (target ≤ 0.50)`);
       if (TWO_THREADS) console.log(`ratio kite two threads (opt-in, not what \`kite timeline\` does by default) / python: ${(k2 / p).toFixed(2)} wall`);
     }
+    // The layout Kite writes today stores a call's arguments once (args_ref): a smaller file, and
+    // every reference checked by hashing what it names. The original Kite cannot read it: no ratio.
+    const today = join(dir, 'stored-once', basename(log));
+    mkdirSync(dirname(today));
+    const todayInfo = writeLargeLog(today, N, { argsStoredOnce: true });
+    const onToday: Sample[] = [];
+    for (let i = 0; i < ROUNDS; i++) onToday.push(timed(process.execPath, [CLI, 'timeline', today], cache));
+    if (onToday[0].out !== kite[0].out) throw new Error('kite timeline printed other rows for the same run with its arguments stored once');
+    const kt = median(onToday.map((s) => s.ms));
+    const ktc = cpu(onToday);
+    console.log(`kite timeline, the same run as Kite writes it today (arguments stored once, ${(todayInfo.bytes / 1e6).toFixed(0)} MB; the same rows): median ${kt.toFixed(0)} ms wall${ktc === null ? '' : `, ${ktc.toFixed(0)} ms CPU`} (${onToday.map((s) => s.ms.toFixed(0)).join('/')}; no ratio: the original Kite cannot read this layout)`);
     console.log(`load average at the end: ${load()}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

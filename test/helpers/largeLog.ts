@@ -3,11 +3,14 @@
 // about 1 KB per event on average, so 100,000 events ≈ 100 MB (1M events ≈ 1 GB: see
 // test/bench/genLog.ts). Tool outputs vary in size (a few hundred bytes to ~10 KB) like real ones;
 // lines carry the hash chain (`prev`) as Kite writes it, so readers pay for checking it. Written in
-// batches, never held whole in memory.
+// batches, never held whole in memory. A call's arguments are on every event of the call (the
+// original Kite's layout, which its reader needs) unless `argsStoredOnce`: then as Kite writes them
+// today, once in the model event and referenced after (protocol/argsRef.ts).
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { LOG_VERSION, type EventBody } from '../../src/harness/protocol/events';
+import { StoredArgs } from '../../src/harness/events/storedArgs';
+import { LOG_VERSION, type EventBody, type KiteEvent } from '../../src/harness/protocol/events';
 import { ev, strip, sha } from './events';
 
 const WORDS = 'the fee invoice ledger rounds half up decimal paisa total rate test module function returns value because overdue reminder export'.split(' ');
@@ -36,7 +39,8 @@ export interface LargeLogInfo {
   toolEvents: number;
 }
 
-export function writeLargeLog(path: string, nEvents: number): LargeLogInfo {
+export function writeLargeLog(path: string, nEvents: number, opts: { argsStoredOnce?: boolean } = {}): LargeLogInfo {
+  const stored = opts.argsStoredOnce ? new StoredArgs() : null;
   const run = basename(path).replace(/\.jsonl$/, '');
   const fd = openSync(path, 'w');
   let seq = 0;
@@ -51,7 +55,9 @@ export function writeLargeLog(path: string, nEvents: number): LargeLogInfo {
   const emit = (body: EventBody): void => {
     if (seq >= nEvents) return;
     t += 0.37;
-    const text = JSON.stringify({ v: LOG_VERSION, seq, run, t: Math.round(t * 100) / 100, prev, ...body });
+    const event = { v: LOG_VERSION, seq, run, t: Math.round(t * 100) / 100, prev, ...(stored ? stored.compact(body) : body) } as KiteEvent;
+    const text = JSON.stringify(event);
+    stored?.stored(body, event, false);
     prev = createHash('sha256').update(text).digest('hex');
     const line = text + '\n';
     seq++;
