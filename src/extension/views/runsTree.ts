@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { RunLogFolders } from '../runLogFolders';
 import { formatTokens, formatUsd } from '../runTracker';
 import { compareRunLogNames } from '../../harness/events/runLogOrder';
-import { readLogSummary, type RunLogSummary } from '../../harness/events/runLogSummary';
+import { OpenLogTotals, readLogSummary, type RunLogSummary } from '../../harness/events/runLogSummary';
 
 export interface RunNode {
   path: string;
@@ -34,6 +34,8 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   private timer: NodeJS.Timeout | undefined;
   /** Summaries by path, reused while size and mtime are unchanged (a refresh re-reads only the growing log). */
   private readonly cache = new Map<string, { size: number; mtimeMs: number; summary: RunLogSummary }>();
+  /** Unfinished runs' totals, folded on from where the last refresh stopped (a running log grows at every refresh). */
+  private readonly openTotals = new OpenLogTotals();
 
   constructor(
     private readonly root: () => string | undefined,
@@ -79,7 +81,7 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
         try {
           const st = await stat(path);
           const hit = this.cache.get(path);
-          const summary = hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs ? hit.summary : await readLogSummary(path);
+          const summary = hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs ? hit.summary : await readLogSummary(path, this.openTotals);
           this.cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, summary });
           return { path, summary, running: running.has(path) };
         } catch {
@@ -88,7 +90,9 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
         }
       }),
     );
-    return nodes.filter((n): n is RunNode => n !== null);
+    const listed = nodes.filter((n): n is RunNode => n !== null);
+    this.openTotals.retain(new Set(listed.filter((n) => n.summary.outcome === 'open').map((n) => n.path)));
+    return listed;
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {

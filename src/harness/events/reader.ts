@@ -122,8 +122,9 @@ export class LogRangeReader {
    * the reads' waits overlap the parsing (they were ~10% of `kite timeline`'s wall time, issue 17).
    */
   async read(fh: FileHandle, start: number, end: number): Promise<void> {
-    const bufs = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
-    const readAt = (buf: Buffer, pos: number) => (pos < end ? fh.read(buf, 0, Math.min(CHUNK, end - pos), pos) : Promise.resolve({ bytesRead: 0 }));
+    const size = Math.min(CHUNK, Math.max(1, end - start)); // a short range (what a live log appended) needs no full chunk
+    const bufs = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
+    const readAt = (buf: Buffer, pos: number) => (pos < end ? fh.read(buf, 0, Math.min(size, end - pos), pos) : Promise.resolve({ bytesRead: 0 }));
     let pending = readAt(bufs[0], start);
     try {
       let partial: Buffer[] = []; // pieces of a line longer than what is left of a chunk

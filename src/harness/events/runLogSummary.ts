@@ -1,13 +1,15 @@
 // A cheap summary of one run log for the Runs view: the first line (session_start) and the last
 // few kilobytes (session_end, whose totals are the fold's). Only a run that never ended and whose
-// log is longer than the tail is folded whole (the reducer), so its totals are the log's, as in
-// the status bar, the timeline and the debugger. No 'vscode' here: unit-tested in plain Node.
-import { open } from 'node:fs/promises';
+// log is longer than the tail is folded for its counts (as the reducer counts them), so its totals
+// are the log's, as in the status bar, the timeline and the debugger; once, and then from where
+// the last fold stopped (OpenLogTotals). No 'vscode' here: unit-tested in plain Node.
+import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { applyEvent, initialRunState } from '../protocol/reducer';
+import { initialRunState, type RunState } from '../protocol/reducer';
 import { tokensOf } from '../protocol/totals';
-import { streamLog } from './reader';
+import { LogRangeReader } from './reader';
+import { foldForTail } from './timelineTail';
 
 export const TAIL_BYTES = 64 * 1024;
 
@@ -121,11 +123,14 @@ export function summarizeLog(file: string, head: string, tail: string, tailIsWho
   return out;
 }
 
-/** Reads the first line and the last TAIL_BYTES of a log. */
-export async function readLogSummary(file: string): Promise<RunLogSummary> {
-  const fh = await open(file, 'r');
+/**
+ * Reads the first line and the last TAIL_BYTES of a log. An unfinished run longer than that is
+ * folded for its totals; `open` keeps those folds between calls (a view that asks again and again).
+ */
+export async function readLogSummary(file: string, open: OpenLogTotals = new OpenLogTotals()): Promise<RunLogSummary> {
+  const fh = await openFile(file, 'r');
   try {
-    const { size } = await fh.stat();
+    const { size, ino } = await fh.stat();
     const headBuf = Buffer.alloc(Math.min(size, 256 * 1024));
     await fh.read(headBuf, 0, headBuf.length, 0);
     const headText = headBuf.toString('utf8');
@@ -135,15 +140,82 @@ export async function readLogSummary(file: string): Promise<RunLogSummary> {
     const tailBuf = Buffer.alloc(size - from);
     await fh.read(tailBuf, 0, tailBuf.length, from);
     const summary = summarizeLog(file, head, tailBuf.toString('utf8'), from === 0);
-    return summary.outcome === 'open' && from > 0 ? { ...summary, ...(await foldedTotals(file)) } : summary;
+    return summary.outcome === 'open' && from > 0 ? { ...summary, ...(await open.totals(file, fh, size, ino)) } : summary;
   } finally {
     await fh.close();
   }
 }
 
-/** An unfinished run's totals and waiting approvals, from the fold of the whole log. */
-async function foldedTotals(file: string): Promise<Pick<RunLogSummary, 'turns' | 'tokens' | 'costUsd' | 'pendingApprovals'>> {
-  const s = initialRunState({ conversation: false });
-  await streamLog(file, (e) => applyEvent(s, e));
-  return { turns: s.turns, tokens: s.tokens.total, costUsd: s.cost_usd, pendingApprovals: Object.keys(s.pendingApprovals) };
+type OpenTotals = Pick<RunLogSummary, 'turns' | 'tokens' | 'costUsd' | 'pendingApprovals'>;
+
+/** One unfinished log folded up to `pos` (the start of a line): the reader keeps line numbers, chain and references. */
+interface OpenFold {
+  ino: number;
+  pos: number;
+  reader: LogRangeReader;
+  state: RunState;
+  pending: Set<string>;
+}
+
+/**
+ * The totals of unfinished runs (turns, tokens and cost as the reducer counts them, approvals
+ * asked and not answered), each log folded once and then only from where its last fold stopped.
+ * A running log grows a line per event and the Runs view asks again at every change: folding it
+ * whole each time held the extension host's loop ~0.4 s per refresh at 10,000 events, several
+ * times a second (issue 17). Complete lines only: a line being written is folded once it ends.
+ * A log replaced or cut shorter is folded again from its start.
+ */
+export class OpenLogTotals {
+  private readonly folds = new Map<string, OpenFold>();
+  /** Bytes folded over all calls (what a refresh costs: the bench and tests read it). */
+  bytesFolded = 0;
+
+  async totals(file: string, fh: FileHandle, size: number, ino: number): Promise<OpenTotals> {
+    let f = this.folds.get(file);
+    if (!f || f.ino !== ino || size < f.pos) {
+      f = newFold(file, ino);
+      this.folds.set(file, f);
+    }
+    const end = await afterLastNewline(fh, f.pos, size);
+    if (end > f.pos) {
+      await f.reader.read(fh, f.pos, end);
+      this.bytesFolded += end - f.pos;
+      f.pos = end;
+    }
+    return { turns: f.state.turns, tokens: f.state.tokens.total, costUsd: f.state.cost_usd, pendingApprovals: [...f.pending] };
+  }
+
+  /** Forgets the folds of logs not in `files` (ended, deleted, no longer listed). */
+  retain(files: ReadonlySet<string>): void {
+    for (const file of this.folds.keys()) if (!files.has(file)) this.folds.delete(file);
+  }
+}
+
+function newFold(file: string, ino: number): OpenFold {
+  // The counts only (events/timelineTail.ts): no call table, conversation or files to keep.
+  const state = initialRunState({ conversation: false, contextTally: false });
+  const pending = new Set<string>();
+  const reader = new LogRangeReader(
+    file,
+    (e) => {
+      foldForTail(state, e);
+      if (e.kind === 'approval_request') pending.add(e.id);
+      else if (e.kind === 'approval' || e.kind === 'tool') pending.delete(e.id); // as the reducer does
+    },
+    { validation: 'structural' },
+  );
+  return { ino, pos: 0, reader, state, pending };
+}
+
+/** Where the last complete line in [from, size) ends (after its newline), or `from` when none does. */
+async function afterLastNewline(fh: FileHandle, from: number, size: number): Promise<number> {
+  const buf = Buffer.allocUnsafe(Math.min(TAIL_BYTES, Math.max(0, size - from)));
+  for (let end = size; end > from; ) {
+    const start = Math.max(from, end - buf.length);
+    const { bytesRead } = await fh.read(buf, 0, end - start, start);
+    const nl = buf.subarray(0, bytesRead).lastIndexOf(0x0a);
+    if (nl !== -1) return start + nl + 1;
+    end = start;
+  }
+  return from;
 }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logTotals } from '../../../src/harness/events/logTotals';
 import { observationTokens } from '../../../src/harness/protocol/contextTally';
-import { readLogSummary, summarizeLog, TAIL_BYTES } from '../../../src/harness/events/runLogSummary';
+import { OpenLogTotals, readLogSummary, summarizeLog, TAIL_BYTES } from '../../../src/harness/events/runLogSummary';
 import { foldEvents } from '../../../src/harness/protocol/reducer';
 import { readLog } from '../../../src/harness/events/reader';
 import { writeLargeLog } from '../../helpers/largeLog';
@@ -21,6 +21,13 @@ describe('events/runLogSummary (Runs view)', () => {
   after(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
+  /** The lines of a generated run of `events` events without its end (a run still going), and where to write it. */
+  const unfinishedRun = (events: number) => {
+    const dir = tmp();
+    const file = join(dir, '20261129-090000-F8.jsonl');
+    writeLargeLog(file, events);
+    return { dir, file, lines: readFileSync(file, 'utf8').trim().split('\n').filter((l) => !l.includes('"kind":"session_end"')) };
+  };
 
   it('reads outcome, turns, tokens, cost and commit from a finished log', async () => {
     const s = await readLogSummary(join(logs, 'demo-run.jsonl'));
@@ -102,6 +109,57 @@ describe('events/runLogSummary (Runs view)', () => {
     assert.equal(s.outcome, 'open');
     assert.deepEqual([s.turns, s.tokens, s.costUsd], [fold.turns, fold.tokens.total, fold.cost_usd]);
     assert.deepEqual(await logTotals(file), { turns: fold.turns, tokens: fold.tokens.total, cost_usd: fold.cost_usd, observation_tokens: observationTokens(fold.context) });
+  });
+
+  it('a running log is folded on from where the last refresh stopped: complete lines only, the totals of the whole fold', async () => {
+    const { dir, file, lines } = unfinishedRun(3_000);
+    // The reducer's totals of the first n lines: what the Runs view must show for them.
+    const expected = async (n: number) => {
+      writeFileSync(join(dir, 'whole.jsonl'), lines.slice(0, n).join('\n') + '\n');
+      const fold = foldEvents((await readLog(join(dir, 'whole.jsonl'))).events, { conversation: false });
+      return [fold.turns, fold.tokens.total, fold.cost_usd, Object.keys(fold.pendingApprovals)];
+    };
+    const shown = (x: { turns: number; tokens: number; costUsd: number; pendingApprovals: string[] }) => [x.turns, x.tokens, x.costUsd, x.pendingApprovals];
+    const open = new OpenLogTotals();
+    writeFileSync(file, lines.slice(0, 2_000).join('\n') + '\n');
+    const first = readFileSync(file).length;
+    assert.ok(first > 10 * TAIL_BYTES);
+    assert.deepEqual(shown(await readLogSummary(file, open)), await expected(2_000));
+    assert.equal(open.bytesFolded, first);
+    // The run goes on: 37 more events, and half of the next one written so far.
+    const more = lines.slice(2_000, 2_037).join('\n') + '\n';
+    const half = lines[2_037].slice(0, 40);
+    appendFileSync(file, more + half);
+    const s = await readLogSummary(file, open);
+    assert.deepEqual(shown(s), await expected(2_037));
+    assert.ok(s.pendingApprovals.length + s.turns > 0);
+    assert.equal(open.bytesFolded, first + Buffer.byteLength(more), 'only what was appended is read, not the log again');
+    appendFileSync(file, lines[2_037].slice(40) + '\n');
+    assert.deepEqual(shown(await readLogSummary(file, open)), await expected(2_038));
+    assert.equal(open.bytesFolded, first + Buffer.byteLength(more) + Buffer.byteLength(lines[2_037]) + 1);
+  });
+
+  it('a running log replaced by another file, or cut shorter, is folded again from its start', async () => {
+    const { dir, file, lines } = unfinishedRun(2_000);
+    const totalsOf = async (path: string) => {
+      const fold = foldEvents((await readLog(path)).events, { conversation: false });
+      return [fold.turns, fold.tokens.total, fold.cost_usd];
+    };
+    const open = new OpenLogTotals();
+    writeFileSync(file, lines.join('\n') + '\n');
+    const s1 = await readLogSummary(file, open);
+    assert.deepEqual([s1.turns, s1.tokens, s1.costUsd], await totalsOf(file));
+    // Cut shorter in place (same file).
+    writeFileSync(file, lines.slice(0, 1_200).join('\n') + '\n');
+    const s2 = await readLogSummary(file, open);
+    assert.deepEqual([s2.turns, s2.tokens, s2.costUsd], await totalsOf(file));
+    // Replaced: another file moved over it, longer than the one folded.
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, lines.slice(0, 1_900).join('\n') + '\n');
+    renameSync(other, file);
+    const s3 = await readLogSummary(file, open);
+    assert.deepEqual([s3.turns, s3.tokens, s3.costUsd], await totalsOf(file));
+    assert.ok(s3.turns > s2.turns);
   });
 
   it('a short unfinished log counts every token kind, as the reducer does', async () => {

@@ -1,0 +1,52 @@
+// What one refresh of the Runs view costs the extension host while a run streams into the
+// workspace's log folder: the view re-summarises the growing log at every change (coalesced to
+// one refresh per 250 ms, ~12 new events at 50 events/s). An unfinished log longer than the tail
+// is folded for its totals: whole each time (readLogSummary without a cache), or on from where the
+// last refresh stopped (OpenLogTotals, what the view keeps). Issue 17: the host is never blocked
+// while a run streams. Prints figures (median of ROUNDS); asserts only that both agree.
+//   npx tsx test/bench/runsRefresh.bench.ts [events=10000,50000]
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OpenLogTotals, readLogSummary } from '../../src/harness/events/runLogSummary';
+import { writeLargeLog } from '../helpers/largeLog';
+
+const SIZES = (process.argv[2] ?? '10000,50000').split(',').map(Number);
+const ROUNDS = Number(process.env.KITE_BENCH_ROUNDS ?? 7);
+const PER_REFRESH = 12; // events a run at 50 events/s appends between two refreshes 250 ms apart
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'kite-runs-bench-'));
+  try {
+    console.log(`load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+    for (const n of SIZES) {
+      const full = join(dir, `full-${n}.jsonl`);
+      writeLargeLog(full, n + ROUNDS * PER_REFRESH + 1);
+      const lines = readFileSync(full, 'utf8').trim().split('\n').filter((l) => !l.includes('"kind":"session_end"'));
+      const log = join(dir, `20261206-120000-F${n}.jsonl`);
+      writeFileSync(log, lines.slice(0, n).join('\n') + '\n');
+      const open = new OpenLogTotals();
+      await readLogSummary(log, open); // the view's first look: a whole fold either way
+      const whole: number[] = [];
+      const onward: number[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        appendFileSync(log, lines.slice(n + r * PER_REFRESH, n + (r + 1) * PER_REFRESH).join('\n') + '\n');
+        let t = performance.now();
+        const a = await readLogSummary(log);
+        whole.push(performance.now() - t);
+        t = performance.now();
+        const b = await readLogSummary(log, open);
+        onward.push(performance.now() - t);
+        if (a.turns !== b.turns || a.tokens !== b.tokens || a.costUsd !== b.costUsd) throw new Error(`the two folds disagree: ${JSON.stringify([a, b])}`);
+      }
+      const mb = (readFileSync(log).length / 1e6).toFixed(0);
+      console.log(`Runs view refresh, a running log of ${n.toLocaleString('en-US')} events (${mb} MB), ${PER_REFRESH} new: folded whole ${median(whole).toFixed(1)} ms, folded on ${median(onward).toFixed(2)} ms (median of ${ROUNDS}; the refresh repeats every 250 ms while the run streams)`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
