@@ -17,11 +17,14 @@ import * as vscode from 'vscode';
 import type { KiteApi } from '../../src/extension/extension';
 import { LongTaskMonitor, type Stall } from '../../src/extension/longTaskMonitor';
 import { startCpuProfile, writeHeapSnapshot, type CpuProfiler } from './cpuProfile';
-import { KITE_ID } from './extensionHelpers';
+import { testEnv } from './env';
+import { KITE_ID, resetWorkspace } from './extensionHelpers';
 import { streamRun, writeBigLog, type StreamingRun } from './loadProcesses';
 import { waitFor } from './waitFor';
 import { TRANSCRIPT_WINDOW_LINES } from '../../src/harness/replay/debugSession';
 
+/** The streaming run's id (its log: .kite/runs/<id>.jsonl in the test workspace). */
+const LIVE_RUN = '20260301-111500-LIVE';
 /** About 50 MB: loads well within a minute on a busy two-core machine. */
 const EVENTS = Number(process.env.KITE_IT_TIMELINE_EVENTS ?? 20_000);
 /** Budgets grow with the log (a busy two-core machine writes 1M events in ~1-2 min, loads them in a few). */
@@ -62,6 +65,7 @@ interface DapMessage {
 describe('timeline load in VS Code: the extension host stays responsive', function () {
   this.timeout(WRITE_MS + LOAD_MS + 120_000);
   const dir = mkdtempSync(join(tmpdir(), 'kite-timeline-load-'));
+  const liveDir = join(testEnv().workspace, '.kite', 'runs');
   const messages: DapMessage[] = [];
   const dapMessage = new vscode.EventEmitter<void>();
   const tracker = vscode.debug.registerDebugAdapterTrackerFactory('kite', {
@@ -78,9 +82,11 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
     (await vscode.extensions.getExtension<KiteApi>(KITE_ID)!.activate()).timeline.follow(null);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     rmSync(dir, { recursive: true, force: true });
+    rmSync(join(liveDir, `${LIVE_RUN}.jsonl`), { force: true }); // other suites tell new runs by the logs there
   });
 
   it(`opens a ${EVENTS.toLocaleString('en-US')}-event log while a run streams at 50 events/s and the debugger launches on it, and reports the longest task`, async () => {
+    await resetWorkspace(); // the sample's own config: its log folder is .kite/runs
     const api = await vscode.extensions.getExtension<KiteApi>(KITE_ID)!.activate();
     const t = api.timeline;
     const big = join(dir, '20260301-101500-BIG.jsonl');
@@ -94,7 +100,9 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
     let run: StreamingRun | null = null;
     let reported = false;
     try {
-      run = await streamRun(dir, '20260301-111500-LIVE');
+      // Into the workspace's log folder, as a run of Kite's (or `kite run` in a terminal) writes:
+      // the Runs view and the status bar follow it too while the big log loads.
+      run = await streamRun(liveDir, LIVE_RUN);
       const live = run.path;
       await vscode.commands.executeCommand('kite.timeline.follow', live);
       await waitFor('the Kite view to show the streaming run', () => (t.viewState()?.log === live ? true : undefined), [t.onDidApply], 60_000);
