@@ -167,10 +167,21 @@ interface OpenFold {
  */
 export class OpenLogTotals {
   private readonly folds = new Map<string, OpenFold>();
+  /** The call in progress per log: two refreshes at once must not fold the same lines twice. */
+  private readonly busy = new Map<string, Promise<unknown>>();
   /** Bytes folded over all calls (what a refresh costs: the bench and tests read it). */
   bytesFolded = 0;
 
-  async totals(file: string, fh: FileHandle, size: number, ino: number): Promise<OpenTotals> {
+  /** The totals of the unfinished log `file`, open as `fh`, `size` bytes long now, on inode `ino`. */
+  totals(file: string, fh: FileHandle, size: number, ino: number): Promise<OpenTotals> {
+    const mine = (this.busy.get(file) ?? Promise.resolve()).then(() => this.foldOn(file, fh, size, ino));
+    const settled = mine.catch(() => undefined);
+    this.busy.set(file, settled);
+    void settled.then(() => this.busy.get(file) === settled && this.busy.delete(file));
+    return mine;
+  }
+
+  private async foldOn(file: string, fh: FileHandle, size: number, ino: number): Promise<OpenTotals> {
     let f = this.folds.get(file);
     if (!f || f.ino !== ino || size < f.pos) {
       f = newFold(file, ino);

@@ -136,7 +136,14 @@ describe('events/runLogSummary (Runs view)', () => {
     assert.equal(open.bytesFolded, first + Buffer.byteLength(more), 'only what was appended is read, not the log again');
     appendFileSync(file, lines[2_037].slice(40) + '\n');
     assert.deepEqual(shown(await readLogSummary(file, open)), await expected(2_038));
-    assert.equal(open.bytesFolded, first + Buffer.byteLength(more) + Buffer.byteLength(lines[2_037]) + 1);
+    const folded = first + Buffer.byteLength(more) + Buffer.byteLength(lines[2_037]) + 1;
+    assert.equal(open.bytesFolded, folded);
+    // Two refreshes at once (the view and a command listing runs): each line is folded once.
+    const last = lines.slice(2_038, 2_100).join('\n') + '\n';
+    appendFileSync(file, last);
+    const both = await Promise.all([readLogSummary(file, open), readLogSummary(file, open)]);
+    for (const b of both) assert.deepEqual(shown(b), await expected(2_100));
+    assert.equal(open.bytesFolded, folded + Buffer.byteLength(last));
   });
 
   it('a running log replaced by another file, or cut shorter, is folded again from its start', async () => {
