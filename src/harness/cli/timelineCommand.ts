@@ -4,7 +4,7 @@
 // threads when asked (events/timelineSplit.ts): same rows, same messages, same exit code.
 import { resolveRunLog } from '../events/logFiles';
 import { LogRangeReader, openLogFile } from '../events/reader';
-import { ROWLESS_KINDS, TimelineFormatter } from '../events/timeline';
+import { SKIPPED_BY_TIMELINE, TimelineFormatter } from '../events/timeline';
 import { foldForTail, timelineTail } from '../events/timelineTail';
 import { planSplit, SPLIT_MIN_BYTES, startSplitWorker } from '../events/timelineSplit';
 import { initialRunState } from '../protocol/reducer';
@@ -51,7 +51,7 @@ export async function timelineMain(argv: string[], out: Out = stdio, opts: Timel
       rows.push(row);
       chars += row.length + 1;
       if (chars >= CHUNK_CHARS) flush();
-    }, { validation: 'structural', skipKinds: ROWLESS_KINDS });
+    }, { validation: 'structural', skip: SKIPPED_BY_TIMELINE });
     const fh = await openLogFile(path);
     try {
       // Two threads only when asked (KITE_TIMELINE_THREADS=2): on this project's busy 2-core machine

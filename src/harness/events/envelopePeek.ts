@@ -92,17 +92,46 @@ export function prevHex(line: Buffer, at: number): string | null {
   return line.toString('latin1', at, at + 64);
 }
 
-/** A set of kinds matched against bytes: `at` names the kind spelled at `i` and closed by `",`, or null. */
+/** What must follow a kind for its line to be wanted: a check of the bytes from `i`, just after the kind's `",`. */
+export type BodyCheck = (line: Uint8Array, i: number) => boolean;
+
+/**
+ * A set of kinds matched against bytes: `at` names the kind spelled at `i` and closed by `",`, or
+ * null. A kind given a BodyCheck is wanted only when its body passes it (its other lines: null).
+ */
 export class KindBytes {
   private readonly names: string[];
   private readonly spelled: Uint8Array[];
-  constructor(names: Iterable<string>) {
-    this.names = [...names];
+  private readonly checks: (BodyCheck | undefined)[];
+  constructor(names: Iterable<string>, when: Readonly<Record<string, BodyCheck>> = {}) {
+    this.names = [...new Set([...names, ...Object.keys(when)])];
     this.spelled = this.names.map((name) => bytes(`${name}",`));
+    this.checks = this.names.map((name) => when[name]);
   }
   at(line: Uint8Array, i: number): string | null {
     const c = line[i];
-    for (let k = 0; k < this.spelled.length; k++) if (this.spelled[k][0] === c && literal(line, i, this.spelled[k]) !== -1) return this.names[k];
+    for (let k = 0; k < this.spelled.length; k++) {
+      if (this.spelled[k][0] !== c) continue;
+      const body = literal(line, i, this.spelled[k]);
+      if (body === -1) continue;
+      const check = this.checks[k];
+      return check === undefined || check(line, body) ? this.names[k] : null;
+    }
     return null;
   }
 }
+
+const ID = bytes('"id":"');
+const APPROVES = bytes('","decision":"approve",');
+
+/**
+ * An approval that approves, as Kite's writer lays it out (`"id":"…","decision":"approve",` right
+ * after the kind; the id with no escape in it). A denial or an edit, or any other layout: false.
+ */
+export const approvesCall: BodyCheck = (line, i) => {
+  let j = literal(line, i, ID);
+  if (j === -1) return false;
+  const idStart = j;
+  while (j < line.length && isRunChar(line[j])) j++;
+  return j > idStart && literal(line, j, APPROVES) !== -1;
+};

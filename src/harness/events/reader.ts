@@ -57,11 +57,12 @@ export interface StreamOptions {
   /** `structural` for views and reports that act on nothing (protocol/parse.ts); default `full`. */
   validation?: Validation;
   /**
-   * Kinds the caller does nothing with (`kite timeline`'s rowless kinds): a line of one of them in
-   * Kite's own layout is checked for its envelope only (events/envelopePeek.ts) — it counts, links
-   * the hash chain, and is not parsed or handed on. Lines in any other layout are read as usual.
+   * Lines the caller does nothing with (`kite timeline`'s rowless ones), by kind and, for some, what
+   * follows it: a line of one of them in Kite's own layout is checked for its envelope only
+   * (events/envelopePeek.ts) — it counts, links the hash chain, and is not parsed or handed on.
+   * Lines in any other layout are read as usual.
    */
-  skipKinds?: ReadonlySet<string>;
+  skip?: KindBytes;
 }
 
 /** Opens a log for reading; a missing file or a folder is a LogReadError naming the path. */
@@ -104,7 +105,7 @@ export class LogRangeReader {
   private lastBadBytes: number | null = null;
   private bytes = 0;
   private readonly refs = new ArgsRefResolver(sha256);
-  private readonly skipKinds: KindBytes | null;
+  private readonly skip: KindBytes | null;
 
   constructor(
     private readonly path: string,
@@ -113,7 +114,7 @@ export class LogRangeReader {
     private readonly chain = new ChainChecker(),
   ) {
     this.parser = new LogLineParser(runIdOf(path), opts.validation);
-    this.skipKinds = opts.skipKinds?.size ? new KindBytes(opts.skipKinds) : null;
+    this.skip = opts.skip ?? null;
   }
 
   /**
@@ -169,7 +170,7 @@ export class LogRangeReader {
   private handle(raw: Buffer, terminated: boolean): void {
     const { problems, chain } = this;
     const lineNo = ++this.lineNo;
-    if (terminated && this.skipKinds !== null && this.skipped(raw, lineNo)) return;
+    if (terminated && this.skip !== null && this.skipped(raw, lineNo)) return;
     const text = raw.toString(); // utf8; without arguments Node skips its encoding lookup (every line of every log)
     if (text.trim() === '') return;
     if (terminated) this.completeLines++;
@@ -203,7 +204,7 @@ export class LogRangeReader {
 
   /** A line of a skipped kind, in Kite's layout: its envelope checked, its chain link kept. */
   private skipped(raw: Buffer, lineNo: number): boolean {
-    const peek = peekEnvelope(raw, this.skipKinds!);
+    const peek = peekEnvelope(raw, this.skip!);
     if (peek === null) return false;
     const { chain } = this;
     let prev: string | null = null;

@@ -8,6 +8,7 @@ import { describeSandbox } from '../protocol/sandboxInfo';
 import type { EventKind, KiteEvent } from '../protocol/events';
 import { checkExitText } from '../protocol/checkExit';
 import { thousands } from '../protocol/thousands';
+import { approvesCall, KindBytes } from './envelopePeek';
 
 const ARGS_WIDTH = 60;
 
@@ -50,6 +51,13 @@ export interface TimelineOptions {
  * them): `kite timeline` reads their lines for the envelope only (events/envelopePeek.ts).
  */
 export const ROWLESS_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['approval_request', 'intent', 'model_retry', 'proposed']);
+
+/**
+ * The lines `kite timeline` reads for their envelope only: the rowless kinds, and an approval that
+ * approves — it has no row and the formatter remembers nothing of it (a denial and an edit have a
+ * row, and a denial names the call's refusal later; an edit's arguments are referred to after it).
+ */
+export const SKIPPED_BY_TIMELINE = new KindBytes(ROWLESS_KINDS, { approval: approvesCall });
 
 const paint = (on: boolean, code: number, s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KindBytes, peekEnvelope, prevHex } from '../../../src/harness/events/envelopePeek';
+import { approvesCall, KindBytes, peekEnvelope, prevHex } from '../../../src/harness/events/envelopePeek';
 import { EventWriter } from '../../../src/harness/events/writer';
 import { EVENT_KINDS } from '../../../src/harness/protocol/events';
 import { buildRun, ev, strip } from '../../helpers/events';
@@ -84,6 +84,34 @@ describe('envelope peek: the kind and prev of a line without parsing it', () => 
     assert.deepEqual(peek(base.replace('"t":0,', '"t":1.5e+21,')), { kind: 'intent', prev: null });
     const long = base.replace('"run":"R"', `"run":"${'r'.repeat(300)}"`);
     assert.deepEqual(peek(long), { kind: 'intent', prev: null });
+  });
+
+  it('an approval is wanted only when it approves (approvesCall): a denial and an edit, or another layout, are parsed', () => {
+    const approvals = new KindBytes(WANTED, { approval: approvesCall });
+    const dir = tempDir();
+    const w = EventWriter.create(dir, '20260301-101500-F4');
+    w.append(strip(ev.sessionStart()));
+    w.append(strip(ev.approval({ id: 'toolu_01Ab-9', decision: 'approve' })));
+    w.append(strip(ev.approval({ id: 'c2', decision: 'deny', reason: 'not that file' })));
+    w.append(strip(ev.approval({ id: 'c3', decision: 'edit', reason: null, edited_args: { path: 'b.py', content: 'x = 2\n' } })));
+    w.append(strip(ev.approval({ id: 'c4', decision: 'approve', always: true })));
+    const lines = readFileSync(w.path, 'utf8').split('\n').filter(Boolean);
+    const kinds = lines.map((l) => peekEnvelope(Buffer.from(l), approvals)?.kind ?? null);
+    assert.deepEqual(kinds, [null, 'approval', null, null, 'approval']);
+    const approve = lines[1];
+    const variants: Record<string, string> = {
+      'an id with an escape': approve.replace('"id":"toolu_01Ab-9"', '"id":"to\\"lu"'),
+      'an empty id': approve.replace('"id":"toolu_01Ab-9"', '"id":""'),
+      'the decision not right after the id': approve.replace('"id":"toolu_01Ab-9","decision":"approve"', '"id":"toolu_01Ab-9","reason":null,"decision":"approve"'),
+      'a decision that only starts like approve': approve.replace('"decision":"approve"', '"decision":"approved"'),
+      'the id after the decision': approve.replace('"id":"toolu_01Ab-9","decision":"approve",', '"decision":"approve","id":"toolu_01Ab-9",'),
+    };
+    for (const [what, v] of Object.entries(variants)) {
+      assert.notEqual(v, approve, `${what}: the variant differs`);
+      assert.equal(peekEnvelope(Buffer.from(v), approvals), null, what);
+    }
+    // Rowless kinds keep their own rule (no check of their body).
+    assert.equal(peekEnvelope(Buffer.from(writtenLines().find((l) => l.includes('"kind":"intent"'))!), approvals)?.kind, 'intent');
   });
 
   it('the bench generator\'s realistic mix (3,000 events) peeks as it parses', () => {
