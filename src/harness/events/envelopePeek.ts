@@ -123,15 +123,37 @@ export class KindBytes {
 
 const ID = bytes('"id":"');
 const APPROVES = bytes('","decision":"approve",');
+const NAME = bytes('","name":"');
+const DECISION = bytes('","decision":"');
+const ALLOW = bytes('allow",');
+const ASK = bytes('ask",');
+
+/** Index after `key` (`"id":"`, `","name":"`) and a non-empty string of plain characters (no escape), at `i`; -1 when not there. */
+function plainString(line: Uint8Array, i: number, key: Uint8Array): number {
+  let j = literal(line, i, key);
+  if (j === -1) return -1;
+  const start = j;
+  while (j < line.length && isRunChar(line[j])) j++;
+  return j > start ? j : -1;
+}
 
 /**
  * An approval that approves, as Kite's writer lays it out (`"id":"…","decision":"approve",` right
  * after the kind; the id with no escape in it). A denial or an edit, or any other layout: false.
  */
 export const approvesCall: BodyCheck = (line, i) => {
-  let j = literal(line, i, ID);
-  if (j === -1) return false;
-  const idStart = j;
-  while (j < line.length && isRunChar(line[j])) j++;
-  return j > idStart && literal(line, j, APPROVES) !== -1;
+  const j = plainString(line, i, ID);
+  return j !== -1 && literal(line, j, APPROVES) !== -1;
+};
+
+/**
+ * A policy decision that allows or asks, as Kite's writer lays it out (`"id":"…","name":"…",
+ * "decision":"allow"` or `"ask"` right after the kind; no escape in the id or the name). A denial,
+ * or any other layout: false.
+ */
+export const allowsOrAsks: BodyCheck = (line, i) => {
+  let j = plainString(line, i, ID);
+  j = j === -1 ? -1 : plainString(line, j, NAME);
+  j = j === -1 ? -1 : literal(line, j, DECISION);
+  return j !== -1 && (literal(line, j, ALLOW) !== -1 || literal(line, j, ASK) !== -1);
 };

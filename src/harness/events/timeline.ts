@@ -8,7 +8,7 @@ import { describeSandbox } from '../protocol/sandboxInfo';
 import type { EventKind, KiteEvent } from '../protocol/events';
 import { checkExitText } from '../protocol/checkExit';
 import { thousands } from '../protocol/thousands';
-import { approvesCall, KindBytes } from './envelopePeek';
+import { allowsOrAsks, approvesCall, KindBytes } from './envelopePeek';
 
 const ARGS_WIDTH = 60;
 
@@ -53,18 +53,18 @@ export interface TimelineOptions {
 export const ROWLESS_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['approval_request', 'intent', 'model_retry', 'proposed']);
 
 /**
- * The lines `kite timeline` reads for their envelope only: the rowless kinds, and an approval that
- * approves — it has no row and the formatter remembers nothing of it (a denial and an edit have a
- * row, and a denial names the call's refusal later; an edit's arguments are referred to after it).
+ * The lines `kite timeline` reads for their envelope only: the rowless kinds, an approval that
+ * approves and a policy decision that allows or asks — no row, and the formatter remembers nothing
+ * of them (a denial names the call's refusal on its row; an edit's arguments are referred to later).
  */
-export const SKIPPED_BY_TIMELINE = new KindBytes(ROWLESS_KINDS, { approval: approvesCall });
+export const SKIPPED_BY_TIMELINE = new KindBytes(ROWLESS_KINDS, { approval: approvesCall, policy: allowsOrAsks });
 
 const paint = (on: boolean, code: number, s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
 
-/** Turns events into timeline rows one at a time (live output) — remembers policy rules by call. */
+/** Turns events into timeline rows one at a time (live output) — remembers who refused each call in flight. */
 export class TimelineFormatter {
-  private readonly policyById = new Map<string, string>();
-  private readonly deniedByPerson = new Set<string>();
+  /** Who refused a call not yet ended, by its id: the policy rule that denied it, the person, a hook. */
+  private readonly refusedBy = new Map<string, string>();
   private maxGateFailures: number | null = null;
   constructor(private readonly opts: TimelineOptions = {}) {}
 
@@ -85,11 +85,12 @@ export class TimelineFormatter {
         return said ? `${row}\n${' '.repeat(12)}${paint(c, 2, `“${said}”`)}` : row;
       }
       case 'policy':
-        this.policyById.set(e.id, e.rule);
+        if (e.decision === 'deny') this.refusedBy.set(e.id, e.rule);
         return null;
       case 'tool': {
-        // A person's "no" is not a policy rule: say who refused.
-        const rule = this.deniedByPerson.has(e.id) ? 'denied by the person' : this.policyById.get(e.id);
+        // Who refused it: a rule that denied it, the person, a hook (a rule that allowed it is no reason).
+        const rule = this.refusedBy.get(e.id);
+        this.refusedBy.delete(e.id); // a call ends once: what is kept stays the calls in flight
         const flag = e.error_code === 'denied' ? 'DENY' : e.is_error ? 'ERROR' : 'ok';
         const why = e.error_code === 'denied' && rule ? `  [${rule}]` : e.is_error && e.error_code ? `  [${e.error_code}]` : '';
         const exit = e.exit_code !== undefined && e.exit_code !== null && e.exit_code !== 0 ? ` → exit ${e.exit_code}` : '';
@@ -121,7 +122,7 @@ export class TimelineFormatter {
         if (e.code === 'steer_blocked') return `${secs(e.t)}  ${paint(c, 33, 'not delivered')}: ${clip(e.message, 200)}`;
         return e.code === 'repetition' || e.code === 'max_tokens' ? `${secs(e.t)}    ${paint(c, 33, 'warn ')} ${clip(e.message, 80)}` : null;
       case 'approval':
-        if (e.decision === 'deny') this.deniedByPerson.add(e.id);
+        if (e.decision === 'deny') this.refusedBy.set(e.id, 'denied by the person');
         return e.decision === 'approve' ? null : `${secs(e.t)}    ${e.decision === 'deny' ? 'user deny' : 'user edit'}${e.reason ? `: ${clip(e.reason)}` : ''}`;
       case 'progress': {
         // The closing progress event lists the QUEUE proposals the run added as features.
@@ -145,6 +146,7 @@ export class TimelineFormatter {
       case 'restore':
         return `${secs(e.t)}  ${paint(c, 33, 'RESTORE')} ${e.files.length} file(s) put back to after seq ${e.to_seq}${e.kept.length ? `; kept as they were: ${clip(e.kept.map((k) => k.path).join(', '), 100)}` : ''}`;
       case 'hook':
+        if (e.decision === 'block' && e.id !== null) this.refusedBy.set(e.id, `blocked by the ${hookLabel(e)} hook`);
         if (e.decision === 'block') return `${secs(e.t)}    ${paint(c, 33, 'HOOK ')} ${hookLabel(e)} blocked: ${clip(e.reason, 100)}  [${clip(e.command, 40)}]`;
         // What a SessionStart / PromptSubmit hook told the model is part of the story too.
         return e.context ? `${secs(e.t)}    ${paint(c, 36, 'HOOK ')} ${hookLabel(e)} said: ${clip(e.context, 100)}  [${clip(e.command, 40)}]` : null;

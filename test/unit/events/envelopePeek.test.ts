@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvesCall, KindBytes, peekEnvelope, prevHex } from '../../../src/harness/events/envelopePeek';
+import { allowsOrAsks, approvesCall, KindBytes, peekEnvelope, prevHex } from '../../../src/harness/events/envelopePeek';
 import { EventWriter } from '../../../src/harness/events/writer';
 import { EVENT_KINDS } from '../../../src/harness/protocol/events';
 import { buildRun, ev, strip } from '../../helpers/events';
@@ -112,6 +112,28 @@ describe('envelope peek: the kind and prev of a line without parsing it', () => 
     }
     // Rowless kinds keep their own rule (no check of their body).
     assert.equal(peekEnvelope(Buffer.from(writtenLines().find((l) => l.includes('"kind":"intent"'))!), approvals)?.kind, 'intent');
+  });
+
+  it('a policy decision is wanted only when it allows or asks (allowsOrAsks): a denial, or another layout, is parsed', () => {
+    const policies = new KindBytes([], { policy: allowsOrAsks });
+    const dir = tempDir();
+    const w = EventWriter.create(dir, '20260301-101500-F4');
+    w.append(strip(ev.sessionStart()));
+    for (const decision of ['allow', 'ask', 'deny'] as const) w.append(strip(ev.policy({ id: `c-${decision}`, name: 'mcp__fs__read_file', decision, rule: `${decision}:x` })));
+    const lines = readFileSync(w.path, 'utf8').split('\n').filter(Boolean);
+    assert.deepEqual(lines.map((l) => peekEnvelope(Buffer.from(l), policies)?.kind ?? null), [null, 'policy', 'policy', null]);
+    const allow = lines[1];
+    const variants: Record<string, string> = {
+      'a name with an escape': allow.replace('"name":"mcp__fs__read_file"', '"name":"a\\u0041"'),
+      'a name not ASCII': allow.replace('"name":"mcp__fs__read_file"', '"name":"lire_fiché"'),
+      'an empty name': allow.replace('"name":"mcp__fs__read_file"', '"name":""'),
+      'the name after the decision': allow.replace('"name":"mcp__fs__read_file","decision":"allow"', '"decision":"allow","name":"mcp__fs__read_file"'),
+      'a decision that only starts like allow': allow.replace('"decision":"allow"', '"decision":"allowed"'),
+    };
+    for (const [what, v] of Object.entries(variants)) {
+      assert.notEqual(v, allow, `${what}: the variant differs`);
+      assert.equal(peekEnvelope(Buffer.from(v), policies), null, what);
+    }
   });
 
   it('the bench generator\'s realistic mix (3,000 events) peeks as it parses', () => {

@@ -31,6 +31,28 @@ describe('timeline text', () => {
     ]);
   });
 
+  it('a DENY row names who refused the call: the policy rule that denied it, the person, or the hook that blocked it (never the rule that allowed it)', () => {
+    const tool = (t: number, id: string) => ev(t, { kind: 'tool', id, name: 'run', args: { command: 'make' }, ms: 0, is_error: true, output: 'refused', error_code: 'denied' });
+    const policy = (id: string, decision: 'allow' | 'ask' | 'deny', rule: string) => ev(1, { kind: 'policy', id, name: 'run', decision, rule, reason: 'r' });
+    const rows = formatTimeline([
+      policy('a', 'deny', 'deny:make'),
+      tool(1.1, 'a'),
+      policy('b', 'ask', 'ask:commands'),
+      ev(1.2, { kind: 'approval', id: 'b', decision: 'deny', reason: null, diff: null, always: false }),
+      tool(1.3, 'b'),
+      policy('c', 'allow', 'allow:make'),
+      ev(1.4, { kind: 'hook', event: 'PreToolUse', matcher: 'run', command: './guard.sh', id: 'c', decision: 'block', reason: 'not on Fridays', ms: 3 }),
+      tool(1.5, 'c'),
+    ]).split('\n');
+    assert.deepEqual(rows, [
+      '    1.1s    DENY  run make  [deny:make]',
+      '    1.2s    user deny',
+      '    1.3s    DENY  run make  [denied by the person]',
+      '    1.4s    HOOK  PreToolUse [run] blocked: not on Fridays  [./guard.sh]',
+      '    1.5s    DENY  run make  [blocked by the PreToolUse [run] hook]',
+    ]);
+  });
+
   it('a check whose binary is missing (exit 127) says "command not found" on its gate row', () => {
     const rows = formatTimeline([
       ev(1, { kind: 'gate', attempt: 1, passed: false, feedback: 'f', checks: [{ command: 'cargo test', exit_code: 127, ms: 1, timed_out: false, output_tail: 'sh: cargo: not found', source: 'check' }] }),
