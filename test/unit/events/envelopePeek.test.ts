@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allowsOrAsks, approvesCall, KindBytes, peekEnvelope, prevHex } from '../../../src/harness/events/envelopePeek';
 import { EventWriter } from '../../../src/harness/events/writer';
-import { EVENT_KINDS } from '../../../src/harness/protocol/events';
+import { EVENT_KINDS, type KiteEvent } from '../../../src/harness/protocol/events';
 import { buildRun, ev, strip } from '../../helpers/events';
 import { writeLargeLog } from '../../helpers/largeLog';
 import { tempDir } from '../loop/kit';
@@ -30,6 +30,21 @@ function writtenLines(): string[] {
   w.append(strip(ev.modelRetry()));
   for (let i = 0; i < 3; i++) w.append(strip(ev.intent({ id: `late${i}` })));
   return readFileSync(w.path, 'utf8').split('\n').filter(Boolean);
+}
+
+/** The lines the writer writes for a session_start followed by `events`. */
+function writtenAfterStart(events: KiteEvent[]): string[] {
+  const w = EventWriter.create(tempDir(), '20260301-101500-F4');
+  for (const e of [ev.sessionStart(), ...events]) w.append(strip(e));
+  return readFileSync(w.path, 'utf8').split('\n').filter(Boolean);
+}
+
+/** Each variant of `line` (named by what changed) is left to the parser. */
+function assertParsed(line: string, kinds: KindBytes, variants: Record<string, string>): void {
+  for (const [what, v] of Object.entries(variants)) {
+    assert.notEqual(v, line, `${what}: the variant differs`);
+    assert.equal(peekEnvelope(Buffer.from(v), kinds), null, what);
+  }
 }
 
 describe('envelope peek: the kind and prev of a line without parsing it', () => {
@@ -88,52 +103,37 @@ describe('envelope peek: the kind and prev of a line without parsing it', () => 
 
   it('an approval is wanted only when it approves (approvesCall): a denial and an edit, or another layout, are parsed', () => {
     const approvals = new KindBytes(WANTED, { approval: approvesCall });
-    const dir = tempDir();
-    const w = EventWriter.create(dir, '20260301-101500-F4');
-    w.append(strip(ev.sessionStart()));
-    w.append(strip(ev.approval({ id: 'toolu_01Ab-9', decision: 'approve' })));
-    w.append(strip(ev.approval({ id: 'c2', decision: 'deny', reason: 'not that file' })));
-    w.append(strip(ev.approval({ id: 'c3', decision: 'edit', reason: null, edited_args: { path: 'b.py', content: 'x = 2\n' } })));
-    w.append(strip(ev.approval({ id: 'c4', decision: 'approve', always: true })));
-    const lines = readFileSync(w.path, 'utf8').split('\n').filter(Boolean);
-    const kinds = lines.map((l) => peekEnvelope(Buffer.from(l), approvals)?.kind ?? null);
-    assert.deepEqual(kinds, [null, 'approval', null, null, 'approval']);
+    const lines = writtenAfterStart([
+      ev.approval({ id: 'toolu_01Ab-9', decision: 'approve' }),
+      ev.approval({ id: 'c2', decision: 'deny', reason: 'not that file' }),
+      ev.approval({ id: 'c3', decision: 'edit', reason: null, edited_args: { path: 'b.py', content: 'x = 2\n' } }),
+      ev.approval({ id: 'c4', decision: 'approve', always: true }),
+    ]);
+    assert.deepEqual(lines.map((l) => peekEnvelope(Buffer.from(l), approvals)?.kind ?? null), [null, 'approval', null, null, 'approval']);
     const approve = lines[1];
-    const variants: Record<string, string> = {
+    assertParsed(approve, approvals, {
       'an id with an escape': approve.replace('"id":"toolu_01Ab-9"', '"id":"to\\"lu"'),
       'an empty id': approve.replace('"id":"toolu_01Ab-9"', '"id":""'),
       'the decision not right after the id': approve.replace('"id":"toolu_01Ab-9","decision":"approve"', '"id":"toolu_01Ab-9","reason":null,"decision":"approve"'),
       'a decision that only starts like approve': approve.replace('"decision":"approve"', '"decision":"approved"'),
       'the id after the decision': approve.replace('"id":"toolu_01Ab-9","decision":"approve",', '"decision":"approve","id":"toolu_01Ab-9",'),
-    };
-    for (const [what, v] of Object.entries(variants)) {
-      assert.notEqual(v, approve, `${what}: the variant differs`);
-      assert.equal(peekEnvelope(Buffer.from(v), approvals), null, what);
-    }
+    });
     // Rowless kinds keep their own rule (no check of their body).
     assert.equal(peekEnvelope(Buffer.from(writtenLines().find((l) => l.includes('"kind":"intent"'))!), approvals)?.kind, 'intent');
   });
 
   it('a policy decision is wanted only when it allows or asks (allowsOrAsks): a denial, or another layout, is parsed', () => {
     const policies = new KindBytes([], { policy: allowsOrAsks });
-    const dir = tempDir();
-    const w = EventWriter.create(dir, '20260301-101500-F4');
-    w.append(strip(ev.sessionStart()));
-    for (const decision of ['allow', 'ask', 'deny'] as const) w.append(strip(ev.policy({ id: `c-${decision}`, name: 'mcp__fs__read_file', decision, rule: `${decision}:x` })));
-    const lines = readFileSync(w.path, 'utf8').split('\n').filter(Boolean);
+    const lines = writtenAfterStart((['allow', 'ask', 'deny'] as const).map((decision) => ev.policy({ id: `c-${decision}`, name: 'mcp__fs__read_file', decision, rule: `${decision}:x` })));
     assert.deepEqual(lines.map((l) => peekEnvelope(Buffer.from(l), policies)?.kind ?? null), [null, 'policy', 'policy', null]);
     const allow = lines[1];
-    const variants: Record<string, string> = {
+    assertParsed(allow, policies, {
       'a name with an escape': allow.replace('"name":"mcp__fs__read_file"', '"name":"a\\u0041"'),
       'a name not ASCII': allow.replace('"name":"mcp__fs__read_file"', '"name":"lire_fiché"'),
       'an empty name': allow.replace('"name":"mcp__fs__read_file"', '"name":""'),
       'the name after the decision': allow.replace('"name":"mcp__fs__read_file","decision":"allow"', '"decision":"allow","name":"mcp__fs__read_file"'),
       'a decision that only starts like allow': allow.replace('"decision":"allow"', '"decision":"allowed"'),
-    };
-    for (const [what, v] of Object.entries(variants)) {
-      assert.notEqual(v, allow, `${what}: the variant differs`);
-      assert.equal(peekEnvelope(Buffer.from(v), policies), null, what);
-    }
+    });
   });
 
   it('the bench generator\'s realistic mix (3,000 events) peeks as it parses', () => {
