@@ -1,12 +1,14 @@
 // A look at a line's envelope without decoding or parsing it: the kind and `prev` of a line laid out
 // as Kite's writer lays it out (events/writer.ts: `{"v":1,"seq":N,"run":"…","t":N,"prev":…,"kind":"…",`
 // then the body). Why: `kite timeline` has no row for a third of a big log's bytes (proposed,
-// approval_request, intent, model_retry: events/timeline.ts ROWLESS_KINDS), and decoding and JSON.parse of those lines was a tenth of its time
+// approval_request, intent, model_retry; approvals that approve and policy decisions that allow or
+// ask: events/timeline.ts SKIPPED_BY_TIMELINE), and decoding and JSON.parse of those lines was a tenth of its time
 // (issue 17). Read byte by byte: a regex would need the line decoded first, which costs as much as
 // what is saved. A line in any other layout is null and the caller parses it as usual.
-// What this vouches for is the envelope only: the body after the kind is not looked at (a key
-// repeated there would win in JSON.parse, but only a line rewritten by hand can hold one, and an
-// edit breaks the hash chain at the next line, which the reader checks on every line all the same).
+// What this vouches for is the envelope only, and for some kinds the first keys of the body (their
+// BodyCheck); the rest of the body is not looked at (a key repeated there would win in JSON.parse,
+// but only a line rewritten by hand can hold one, and an edit breaks the hash chain at the next
+// line, which the reader checks on every line all the same).
 import { LOG_VERSION } from '../protocol/events';
 
 export interface PeekedEnvelope {
@@ -27,8 +29,8 @@ const CLOSE = 0x7d;
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66);
-/** Printable ASCII except `"` and `\`: a run id as the writer stores it (no escapes to decode). */
-const isRunChar = (c: number) => c >= 0x20 && c <= 0x7e && c !== QUOTE && c !== 0x5c;
+/** Printable ASCII except `"` and `\`: a string with no escape to decode (a run id, a call id, a tool name as the writer stores them). */
+const isPlainChar = (c: number) => c >= 0x20 && c <= 0x7e && c !== QUOTE && c !== 0x5c;
 
 /** Index after `lit` at `i`, or -1. */
 function literal(line: Uint8Array, i: number, lit: Uint8Array): number {
@@ -66,7 +68,7 @@ export function peekEnvelope(line: Buffer, kinds: KindBytes): PeekedEnvelope | n
   i = line[i] === 0x30 ? i + 1 : digits(line, i); // seq: no leading zero, as JSON writes it
   i = literal(line, i, RUN);
   if (i === -1) return null;
-  while (i < n && isRunChar(line[i])) i++;
+  while (i < n && isPlainChar(line[i])) i++;
   i = number(line, literal(line, i, T));
   i = literal(line, i, PREV);
   if (i === -1) return null;
@@ -133,7 +135,7 @@ function plainString(line: Uint8Array, i: number, key: Uint8Array): number {
   let j = literal(line, i, key);
   if (j === -1) return -1;
   const start = j;
-  while (j < line.length && isRunChar(line[j])) j++;
+  while (j < line.length && isPlainChar(line[j])) j++;
   return j > start ? j : -1;
 }
 

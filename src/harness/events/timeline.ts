@@ -48,7 +48,7 @@ export interface TimelineOptions {
 
 /**
  * Kinds that never have a row of their own (the formatter returns null and remembers nothing of
- * them): `kite timeline` reads their lines for the envelope only (events/envelopePeek.ts).
+ * them): `kite timeline` reads their lines for the envelope only (SKIPPED_BY_TIMELINE below).
  */
 export const ROWLESS_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['approval_request', 'intent', 'model_retry', 'proposed']);
 
