@@ -39,6 +39,53 @@ export interface LargeLogInfo {
   toolEvents: number;
 }
 
+/** One turn of the run: its events in order, and whether it made a tool call. */
+export interface LargeRunTurn {
+  turn: number;
+  bodies: EventBody[];
+  toolCall: boolean;
+}
+
+/** The run's opening events (session_start, progress, the briefing). */
+export function largeRunOpening(): EventBody[] {
+  return [strip(ev.sessionStart({ limits: { turns: null, tokens: null, usd: null, wall_s: null } })), strip(ev.progress()), strip(ev.user({ text: prose(900, 7) }))];
+}
+
+/** The run's turns, endlessly: every 25th turn ends with a gate (every other one failing, with its
+ *  feedback), the others call read_file, write_file or run (approvals for writes and commands). The
+ *  log writer and the streaming run of the load test (test/helpers/streamLog.ts) share this mix. */
+export function* largeRunTurns(): Generator<LargeRunTurn> {
+  let attempt = 0;
+  for (let turn = 1; ; turn++) {
+    const bodies: EventBody[] = [];
+    const kind = turn % 3; // 0 read, 1 write, 2 run
+    const id = `toolu_${turn.toString(36).padStart(8, '0')}`;
+    const path = `src/module_${turn % 97}.ts`;
+    const content = prose(1350, turn);
+    if (turn % 25 === 0) {
+      bodies.push(strip(ev.model({ turn, stop: 'end_turn', content: [{ type: 'text', text: prose(300, turn) }], input_tokens: 900 + turn, output_tokens: 60, cache_read_input_tokens: 4000 })));
+      attempt++;
+      const passed = turn % 50 === 0;
+      bodies.push(strip(ev.gate({ attempt, passed, feedback: passed ? '' : prose(600, turn + 1) })));
+      if (!passed) bodies.push(strip(ev.user({ reason: 'gate_feedback', text: prose(600, turn + 1) })));
+      yield { turn, bodies, toolCall: false };
+      continue;
+    }
+    const name = kind === 0 ? 'read_file' : kind === 1 ? 'write_file' : 'run';
+    const args = kind === 0 ? { path } : kind === 1 ? { path, content } : { command: `npm test -- --grep case${turn}` };
+    bodies.push(strip(ev.model({ turn, stop: 'tool_use', content: [{ type: 'text', text: prose(450, turn + 3) }, { type: 'tool_use', id, name, input: args }], input_tokens: 800 + (turn % 400), output_tokens: 120 + (turn % 90), cache_read_input_tokens: 3000 + turn })));
+    bodies.push(strip(ev.proposed({ turn, id, name, args })));
+    bodies.push(strip(ev.policy({ id, name, decision: kind === 0 ? 'allow' : 'ask', rule: kind === 0 ? 'allow:reads' : kind === 1 ? 'ask:writes' : 'ask:commands' })));
+    if (kind !== 0) {
+      bodies.push(strip(ev.approvalRequest({ id, name, args, effect: kind === 1 ? 'write' : 'exec', path: kind === 1 ? path : null, command: kind === 2 ? args.command ?? null : null, cwd: kind === 2 ? '/home/dev/app' : null })));
+      bodies.push(strip(ev.approval({ id })));
+      bodies.push(strip(ev.intent({ id, name, args, effect: kind === 1 ? 'write' : 'exec', path: kind === 1 ? path : null, pre_hash: null, post_hash: kind === 1 ? sha(content) : null })));
+    }
+    bodies.push(strip(ev.tool({ id, name, args, ms: 2 + (turn % 700), output: kind === 0 ? prose(outputSize(turn, 3300), turn + 5) : kind === 1 ? `Wrote ${path}.` : prose(outputSize(turn, 1500), turn + 9), ...(kind === 1 ? { path, post_hash: sha(content) } : {}), ...(kind === 2 ? { exit_code: turn % 7 === 0 ? 1 : 0 } : {}) })));
+    yield { turn, bodies, toolCall: true };
+  }
+}
+
 export function writeLargeLog(path: string, nEvents: number, opts: { argsStoredOnce?: boolean } = {}): LargeLogInfo {
   const stored = opts.argsStoredOnce ? new StoredArgs() : null;
   const run = basename(path).replace(/\.jsonl$/, '');
@@ -50,7 +97,6 @@ export function writeLargeLog(path: string, nEvents: number, opts: { argsStoredO
   let turn = 0;
   let modelEvents = 0;
   let toolEvents = 0;
-  let attempt = 0;
   let prev: string | null = null;
   const emit = (body: EventBody): void => {
     if (seq >= nEvents) return;
@@ -70,36 +116,14 @@ export function writeLargeLog(path: string, nEvents: number, opts: { argsStoredO
     batch = [];
   };
   try {
-    emit(strip(ev.sessionStart({ limits: { turns: null, tokens: null, usd: null, wall_s: null } })));
-    emit(strip(ev.progress()));
-    emit(strip(ev.user({ text: prose(900, 7) })));
+    for (const body of largeRunOpening()) emit(body);
+    const turns = largeRunTurns();
     while (seq < nEvents - 1) {
-      turn++;
+      const next = turns.next().value as LargeRunTurn;
+      turn = next.turn;
       modelEvents++;
-      const kind = turn % 3; // 0 read, 1 write, 2 run
-      const id = `toolu_${turn.toString(36).padStart(8, '0')}`;
-      const path = `src/module_${turn % 97}.ts`;
-      const content = prose(1350, turn);
-      if (turn % 25 === 0) {
-        emit(strip(ev.model({ turn, stop: 'end_turn', content: [{ type: 'text', text: prose(300, turn) }], input_tokens: 900 + turn, output_tokens: 60, cache_read_input_tokens: 4000 })));
-        attempt++;
-        const passed = turn % 50 === 0;
-        emit(strip(ev.gate({ attempt, passed, feedback: passed ? '' : prose(600, turn + 1) })));
-        if (!passed) emit(strip(ev.user({ reason: 'gate_feedback', text: prose(600, turn + 1) })));
-        continue;
-      }
-      const name = kind === 0 ? 'read_file' : kind === 1 ? 'write_file' : 'run';
-      const args = kind === 0 ? { path } : kind === 1 ? { path, content } : { command: `npm test -- --grep case${turn}` };
-      emit(strip(ev.model({ turn, stop: 'tool_use', content: [{ type: 'text', text: prose(450, turn + 3) }, { type: 'tool_use', id, name, input: args }], input_tokens: 800 + (turn % 400), output_tokens: 120 + (turn % 90), cache_read_input_tokens: 3000 + turn })));
-      emit(strip(ev.proposed({ turn, id, name, args })));
-      emit(strip(ev.policy({ id, name, decision: kind === 0 ? 'allow' : 'ask', rule: kind === 0 ? 'allow:reads' : kind === 1 ? 'ask:writes' : 'ask:commands' })));
-      if (kind !== 0) {
-        emit(strip(ev.approvalRequest({ id, name, args, effect: kind === 1 ? 'write' : 'exec', path: kind === 1 ? path : null, command: kind === 2 ? args.command ?? null : null, cwd: kind === 2 ? '/home/dev/app' : null })));
-        emit(strip(ev.approval({ id })));
-        emit(strip(ev.intent({ id, name, args, effect: kind === 1 ? 'write' : 'exec', path: kind === 1 ? path : null, pre_hash: null, post_hash: kind === 1 ? sha(content) : null })));
-      }
-      toolEvents++;
-      emit(strip(ev.tool({ id, name, args, ms: 2 + (turn % 700), output: kind === 0 ? prose(outputSize(turn, 3300), turn + 5) : kind === 1 ? `Wrote ${path}.` : prose(outputSize(turn, 1500), turn + 9), ...(kind === 1 ? { path, post_hash: sha(content) } : {}), ...(kind === 2 ? { exit_code: turn % 7 === 0 ? 1 : 0 } : {}) })));
+      if (next.toolCall) toolEvents++;
+      for (const body of next.bodies) emit(body);
     }
     emit(strip(ev.sessionEnd({ turns: turn, status: 'gate_failed' })));
     flush();

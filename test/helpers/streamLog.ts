@@ -1,9 +1,13 @@
-// A run streaming into its log as the harness process does it (never the extension host): a
-// session_start, then one user event every 20 ms (50 events/s) until SIGTERM or stdin closes.
-// Prints the log's path once it exists, and the number of events written when it stops.
+// A run streaming into its log as the harness process does it (never the extension host): the
+// opening events, then one event every 20 ms (50 events/s) until SIGTERM or stdin closes. The
+// events are a real run's mix, as the big log's (test/helpers/largeLog.ts: model turns, calls with
+// approvals and outputs of varied size, gates; ~1 KB each), written by Kite's own EventWriter, so
+// what follows the run (the Runs view, the status bar, the Kite view) pays what it pays for a real
+// one. Prints the log's path once it exists, and the number of events written when it stops.
 //   node streamLog.js DIR RUN_ID      (bundled by scripts/build-tests.mjs for the integration tests)
 import { EventWriter } from '../../src/harness/events/writer';
-import { ev, strip } from './events';
+import type { EventBody } from '../../src/harness/protocol/events';
+import { largeRunOpening, largeRunTurns } from './largeLog';
 
 const [dir, runId] = process.argv.slice(2);
 if (!dir || !runId) {
@@ -11,11 +15,14 @@ if (!dir || !runId) {
   process.exit(2);
 }
 const writer = EventWriter.create(dir, runId);
-writer.append(strip(ev.sessionStart({ limits: { turns: null, tokens: null, usd: null, wall_s: null } })));
+const pending: EventBody[] = largeRunOpening();
+const turns = largeRunTurns();
+writer.append(pending.shift()!);
 let written = 1;
 console.log(`log ${writer.path}`);
 const timer = setInterval(() => {
-  writer.append(strip(ev.user({ text: `streamed event ${written}` })));
+  if (!pending.length) pending.push(...turns.next().value!.bodies);
+  writer.append(pending.shift()!);
   written++;
 }, 20);
 const stop = (): void => {
