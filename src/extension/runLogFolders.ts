@@ -23,12 +23,17 @@ async function fileKey(path: string): Promise<string> {
   return s ? `${s.ino}:${s.size}:${s.mtimeMs}` : 'none';
 }
 
+/** What changed: one log grew (the folder's listing is the same), or the listing may have changed
+ *  (a log created or deleted, a log folder moved). */
+export type RunLogChange = { grew: string } | { listing: true };
+const LISTING: RunLogChange = { listing: true };
+
 export class RunLogFolders implements vscode.Disposable {
   private readonly created = new vscode.EventEmitter<vscode.Uri>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<RunLogChange>();
   /** A new log appeared in a workspace's log folder, or a run Kite drives started writing one. */
   readonly onDidCreateLog = this.created.event;
-  /** A log was created, grew or was deleted, or a log folder moved (config edit, folders added). */
+  /** A log grew, or was created or deleted, or a log folder moved (config edit, folders added). */
   readonly onDidChange = this.changed.event;
   private readonly dirs = new Map<string, { key: string; dir: string }>();
   /** Logs announced already (by the watcher or by logStarted): each is announced once. */
@@ -46,7 +51,7 @@ export class RunLogFolders implements vscode.Disposable {
     // the next one. Creates and deletes only (VS Code hands an extension every workspace event and
     // matches the glob here; the check per event is a string comparison).
     const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-    const fire = (): void => this.changed.fire();
+    const fire = (): void => this.changed.fire(LISTING);
     this.disposables = [
       this.created,
       this.changed,
@@ -55,9 +60,9 @@ export class RunLogFolders implements vscode.Disposable {
       folders,
       folders.onDidCreate((u) => this.onFolder(u, true)),
       folders.onDidDelete((u) => this.onFolder(u, false)),
-      logs.onDidCreate((u) => void this.onLog(u, true)),
-      logs.onDidChange((u) => void this.onLog(u, false)),
-      logs.onDidDelete((u) => void this.onLog(u, false)),
+      logs.onDidCreate((u) => void this.onLog(u, 'created')),
+      logs.onDidChange((u) => void this.onLog(u, 'grew')),
+      logs.onDidDelete((u) => void this.onLog(u, 'deleted')),
       configs.onDidCreate(fire),
       configs.onDidChange(fire),
       configs.onDidDelete(fire),
@@ -103,7 +108,7 @@ export class RunLogFolders implements vscode.Disposable {
    */
   logStarted(path: string): void {
     this.announce(vscode.Uri.file(path));
-    this.changed.fire();
+    this.changed.fire(LISTING);
   }
 
   private announce(uri: vscode.Uri): void {
@@ -118,7 +123,7 @@ export class RunLogFolders implements vscode.Disposable {
     const p = uri.fsPath;
     const hit = [...this.dirs.values()].find(({ dir }) => dir === p || dir.startsWith(p + sep));
     if (!hit) return;
-    this.changed.fire();
+    this.changed.fire(LISTING);
     if (created) void this.announceLogsIn(hit.dir);
   }
 
@@ -127,11 +132,11 @@ export class RunLogFolders implements vscode.Disposable {
     for (const n of names.filter((x) => x.endsWith('.jsonl')).sort()) this.announce(vscode.Uri.file(join(dir, n)));
   }
 
-  private async onLog(uri: vscode.Uri, created: boolean): Promise<void> {
+  private async onLog(uri: vscode.Uri, what: 'created' | 'grew' | 'deleted'): Promise<void> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder || dirname(uri.fsPath) !== (await this.dirOf(folder.uri.fsPath))) return;
-    if (created) this.announce(uri);
-    this.changed.fire();
+    if (what === 'created') this.announce(uri);
+    this.changed.fire(what === 'grew' ? { grew: uri.fsPath } : LISTING);
   }
 
   dispose(): void {

@@ -49,8 +49,11 @@ export interface KiteParts {
   onDidChangeRuns: vscode.Event<void>;
   /** What the Runs view lists: each log with the totals it shows (test hook). */
   runsView(): Promise<{ path: string; turns: number; tokens: number; costUsd: number }[]>;
-  /** The Runs view was told to redraw (VS Code then asks it for its rows again). */
-  onDidChangeRunsView: vscode.Event<void>;
+  /** The Runs view was told to redraw: one run's row (its log's path), or every row (undefined). */
+  onDidChangeRunsView: vscode.Event<string | undefined>;
+  /** How often the Runs view listed its folder, and drew one log's row (test hooks). */
+  runsViewListings(): number;
+  runsViewRowsDrawn(path: string): number;
   onDidEndRun: vscode.Event<RunEnded>;
   onDidRestartServer: vscode.Event<ServerDeath>;
   features(): Promise<{ id: string; status: string }[]>;
@@ -209,7 +212,9 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     activeRuns: () => tracker.all(),
     onDidChangeRuns: tracker.onDidChange,
     runsView: async () => (await runs.getChildren()).map((n) => ({ path: n.path, turns: n.summary.turns, tokens: n.summary.tokens, costUsd: n.summary.costUsd })),
-    onDidChangeRunsView: runs.onDidChangeTreeData,
+    onDidChangeRunsView: (listener, thisArg, disposables) => runs.onDidChangeTreeData((n) => listener.call(thisArg, n?.path), null, disposables),
+    runsViewListings: () => runs.listings,
+    runsViewRowsDrawn: (path) => runs.rowsDrawn.get(path) ?? 0,
     onDidEndRun: tracker.onDidEnd,
     onDidRestartServer: client.onDidRestart,
     features: async () => (await features.features()).map((f) => ({ id: f.id, status: f.status })),

@@ -22,7 +22,8 @@ export class OnboardingContext implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('kite') ? void this.update() : undefined)),
       keys.onDidChange(() => void this.update()),
-      runs.onDidChangeTreeData(() => void this.update()),
+      // A redraw of one run's row (a run streaming: four times a second) cannot change kite.hasRuns.
+      runs.onDidChangeTreeData((node) => (node ? undefined : void this.update())),
       // Re-read on every change: a hidden Features view reads nothing, and after Kite: Initialize the
       // walkthrough's Initialize step must still tick (onContext:kite.hasProgressFile).
       onWorkspaceChange(() => void this.update()),

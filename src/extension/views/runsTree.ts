@@ -1,19 +1,13 @@
 // The Runs view: the logs in the workspace's log folder (log_dir, default .kite/runs), newest first,
 // with outcome, turns, tokens and cost read cheaply from each log's head and tail. Open (timeline),
 // resume (a run that never ended), replay.
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import type { RunLogFolders } from '../runLogFolders';
+import type { RunLogChange, RunLogFolders } from '../runLogFolders';
 import { formatTokens, formatUsd } from '../runTracker';
-import { compareRunLogNames } from '../../harness/events/runLogOrder';
-import { OpenLogTotals, readLogSummary, type RunLogSummary } from '../../harness/events/runLogSummary';
+import { RunsListing, type RunNode } from './runsListing';
 
-export interface RunNode {
-  path: string;
-  summary: RunLogSummary;
-  running: boolean;
-}
+export type { RunNode } from './runsListing';
 
 const OUTCOME_ICONS: Record<string, [string, string | undefined]> = {
   done: ['pass-filled', 'testing.iconPassed'],
@@ -28,25 +22,46 @@ const OUTCOME_ICONS: Record<string, [string, string | undefined]> = {
 };
 
 export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  /** A node: redraw that one; nothing: list the folder again. */
+  private readonly changed = new vscode.EventEmitter<RunNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private timer: NodeJS.Timeout | undefined;
-  /** Summaries by path, reused while size and mtime are unchanged (a refresh re-reads only the growing log). */
-  private readonly cache = new Map<string, { size: number; mtimeMs: number; summary: RunLogSummary }>();
-  /** Unfinished runs' totals, folded on from where the last refresh stopped (a running log grows at every refresh). */
-  private readonly openTotals = new OpenLogTotals();
+  private readonly listing = new RunsListing();
+  /** The folder of the last listing (logs elsewhere are not in the view). */
+  private listedDir: string | undefined;
+  /** Changes since the last refresh: logs that grew, and whether the listing may have changed. */
+  private readonly grown = new Set<string>();
+  private listingDue = false;
 
   constructor(
     private readonly root: () => string | undefined,
     private readonly runningLogs: () => ReadonlySet<string>,
     private readonly folders: RunLogFolders,
   ) {
-    this.disposables.push(folders.onDidChange(() => this.refreshSoon()));
+    this.disposables.push(folders.onDidChange((c) => this.onLogsChanged(c)));
   }
 
+  /** Lists the folder again (a run started or ended, or a person asked). */
   refresh(): void {
-    this.changed.fire();
+    this.changed.fire(undefined);
+  }
+
+  /** How many times the view listed its folder, and drew each log's row (VS Code asks for a row
+   *  only for an element it holds: tests read these). */
+  get listings(): number {
+    return this.listing.listings;
+  }
+  readonly rowsDrawn = new Map<string, number>();
+
+  private onLogsChanged(c: RunLogChange): void {
+    if ('grew' in c) {
+      if (this.listedDir !== undefined && dirname(c.grew) !== this.listedDir) return; // not a log this view shows
+      this.grown.add(c.grew);
+    } else {
+      this.listingDue = true;
+    }
+    this.refreshSoon();
   }
 
   /** Logs grow one line per event; coalesce bursts into one refresh. */
@@ -54,8 +69,22 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.refresh();
+      void this.refreshChanged();
     }, 250);
+  }
+
+  /** Redraws the nodes of the logs that grew, or the whole view when the listing may have changed. */
+  private async refreshChanged(): Promise<void> {
+    const grown = [...this.grown];
+    this.grown.clear();
+    if (this.listingDue || this.listedDir === undefined) {
+      this.listingDue = false;
+      return this.refresh();
+    }
+    const running = this.runningLogs();
+    const nodes = await Promise.all(grown.map((path) => this.listing.update(path, running)));
+    if (nodes.some((n) => n === null)) return this.refresh(); // not listed last time, or gone
+    for (const n of nodes) this.changed.fire(n!);
   }
 
   async getChildren(parent?: RunNode): Promise<RunNode[]> {
@@ -67,35 +96,12 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     const root = this.root();
     if (!root) return [];
     const dir = await this.folders.dirOf(root);
-    let names: string[];
-    try {
-      names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl'));
-    } catch {
-      return [];
-    }
-    names.sort((a, b) => compareRunLogNames(b, a)); // newest first
-    const running = this.runningLogs();
-    const nodes = await Promise.all(
-      names.slice(0, 200).map(async (n) => {
-        const path = join(dir, n);
-        try {
-          const st = await stat(path);
-          const hit = this.cache.get(path);
-          const summary = hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs ? hit.summary : await readLogSummary(path, this.openTotals);
-          this.cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, summary });
-          return { path, summary, running: running.has(path) };
-        } catch {
-          this.cache.delete(path);
-          return null; // deleted meanwhile
-        }
-      }),
-    );
-    const listed = nodes.filter((n): n is RunNode => n !== null);
-    this.openTotals.retain(new Set(listed.filter((n) => n.summary.outcome === 'open').map((n) => n.path)));
-    return listed;
+    this.listedDir = dir;
+    return this.listing.list(dir, this.runningLogs());
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {
+    this.rowsDrawn.set(n.path, (this.rowsDrawn.get(n.path) ?? 0) + 1);
     const s = n.summary;
     const state = n.running ? vscode.l10n.t('running') : s.outcome === 'open' ? (s.pendingApprovals.length ? vscode.l10n.t('waiting for approval (interrupted)') : vscode.l10n.t('interrupted')) : s.outcome.replace(/_/g, ' ');
     const item = new vscode.TreeItem(`${s.feature} — ${state}`);

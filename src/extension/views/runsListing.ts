@@ -1,0 +1,88 @@
+// What the Runs view lists, without VS Code: the logs of one folder, newest first, each summarised
+// from its head and tail (an unfinished one folded on, events/runLogSummary.ts). A node is the same
+// object for the same log from one listing to the next, so the view can redraw ONE node — the log a
+// run is streaming into — by handing VS Code that object back (it matches elements by identity).
+// While a run streams, re-listing the folder at every change costs a readdir, a stat per log and a
+// whole tree's items sent to the window four times a second; one node costs a stat and its tail.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { compareRunLogNames } from '../../harness/events/runLogOrder';
+import { OpenLogTotals, readLogSummary, type RunLogSummary } from '../../harness/events/runLogSummary';
+
+export interface RunNode {
+  path: string;
+  summary: RunLogSummary;
+  running: boolean;
+}
+
+/** At most this many logs are listed (the newest). */
+export const RUNS_LISTED = 200;
+
+export class RunsListing {
+  /** The nodes of the last listing, by path. */
+  private readonly nodes = new Map<string, RunNode>();
+  /** Summaries by path, reused while size and mtime are unchanged (a refresh re-reads only the growing log). */
+  private readonly cache = new Map<string, { size: number; mtimeMs: number; summary: RunLogSummary }>();
+  /** Unfinished runs' totals, folded on from where the last refresh stopped (a running log grows at every refresh). */
+  private readonly openTotals = new OpenLogTotals();
+  /** How many times a folder was listed (the bench and tests read it). */
+  listings = 0;
+
+  /** The logs of `dir`, newest first; `running` says which a run of Kite's is writing now. */
+  async list(dir: string, running: ReadonlySet<string>): Promise<RunNode[]> {
+    this.listings++;
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl'));
+    } catch {
+      names = [];
+    }
+    names.sort((a, b) => compareRunLogNames(b, a)); // newest first
+    const read = await Promise.all(names.slice(0, RUNS_LISTED).map((n) => this.summaryOf(join(dir, n))));
+    const listed: RunNode[] = [];
+    const seen = new Set<string>();
+    names.slice(0, RUNS_LISTED).forEach((n, i) => {
+      const summary = read[i];
+      if (!summary) return; // deleted meanwhile
+      const path = join(dir, n);
+      const node = this.nodes.get(path) ?? { path, summary, running: false };
+      node.summary = summary;
+      node.running = running.has(path);
+      listed.push(node);
+      seen.add(path);
+    });
+    for (const path of this.nodes.keys()) if (!seen.has(path)) this.nodes.delete(path);
+    for (const path of this.cache.keys()) if (!seen.has(path)) this.cache.delete(path);
+    for (const node of listed) this.nodes.set(node.path, node);
+    this.openTotals.retain(new Set(listed.filter((n) => n.summary.outcome === 'open').map((n) => n.path)));
+    return listed;
+  }
+
+  /**
+   * The node of a log that grew, its summary read again (the same object, changed in place), or
+   * null when the last listing did not have it or it is gone: then the folder must be listed.
+   */
+  async update(path: string, running: ReadonlySet<string>): Promise<RunNode | null> {
+    const node = this.nodes.get(path);
+    if (!node) return null;
+    const summary = await this.summaryOf(path);
+    if (!summary) return null;
+    node.summary = summary;
+    node.running = running.has(path);
+    return node;
+  }
+
+  /** A log's summary, read again only when its size or mtime changed; null when it is gone. */
+  private async summaryOf(path: string): Promise<RunLogSummary | null> {
+    try {
+      const st = await stat(path);
+      const hit = this.cache.get(path);
+      const summary = hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs ? hit.summary : await readLogSummary(path, this.openTotals);
+      this.cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, summary });
+      return summary;
+    } catch {
+      this.cache.delete(path);
+      return null;
+    }
+  }
+}
