@@ -33,6 +33,8 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   /** Changes since the last refresh: logs that grew, and whether the listing may have changed. */
   private readonly grown = new Set<string>();
   private listingDue = false;
+  /** How many times VS Code asked for each listed log's row: it asks only for an element it holds (tests read it). */
+  readonly rowsDrawn = new Map<string, number>();
 
   constructor(
     private readonly root: () => string | undefined,
@@ -47,12 +49,10 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     this.changed.fire(undefined);
   }
 
-  /** How many times the view listed its folder, and drew each log's row (VS Code asks for a row
-   *  only for an element it holds: tests read these). */
+  /** How many times the view listed its folder (tests read it). */
   get listings(): number {
     return this.listing.listings;
   }
-  readonly rowsDrawn = new Map<string, number>();
 
   private onLogsChanged(c: RunLogChange): void {
     if ('grew' in c) {
@@ -97,7 +97,10 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     if (!root) return [];
     const dir = await this.folders.dirOf(root);
     this.listedDir = dir;
-    return this.listing.list(dir, this.runningLogs());
+    const nodes = await this.listing.list(dir, this.runningLogs());
+    const listed = new Set(nodes.map((n) => n.path));
+    for (const path of this.rowsDrawn.keys()) if (!listed.has(path)) this.rowsDrawn.delete(path);
+    return nodes;
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {
