@@ -158,6 +158,14 @@ export class LogRangeReader {
     }
   }
 
+  /** Lines read so far, and the problems found in them (in line order; finish() returns the same). */
+  get linesRead(): number {
+    return this.lineNo;
+  }
+  get problemsSoFar(): readonly LogProblem[] {
+    return this.problems;
+  }
+
   /** After the last range: the result, or the not_a_log error when no line was an event. */
   finish(): StreamResult {
     const { problems, path } = this;

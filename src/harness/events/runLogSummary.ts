@@ -163,7 +163,8 @@ interface OpenFold {
  * A running log grows a line per event and the Runs view asks again at every change: folding it
  * whole each time cost the extension host's loop 81 ms a refresh at 10,000 events and 328 ms at
  * 50,000, several times a second (issue 17). Complete lines only: a line being written is folded once it ends.
- * A log replaced or cut shorter is folded again from its start.
+ * A log replaced or cut shorter is folded again from its start, and so is one rewritten in place:
+ * its first new line then does not go on from the last one folded (a chain break, or not a line).
  */
 export class OpenLogTotals {
   private readonly folds = new Map<string, OpenFold>();
@@ -189,8 +190,18 @@ export class OpenLogTotals {
     }
     const end = await afterLastNewline(fh, f.pos, size);
     if (end > f.pos) {
+      const firstLine = f.reader.linesRead + 1;
+      const known = f.reader.problemsSoFar.length;
       await f.reader.read(fh, f.pos, end);
       this.bytesFolded += end - f.pos;
+      if (f.pos > 0 && f.reader.problemsSoFar.slice(known).some((p) => p.line === firstLine)) {
+        // The first new line does not go on from what was folded (not a line, or its chain link
+        // names another line): the log was rewritten in place. Fold it again from its start.
+        f = newFold(file, ino);
+        this.folds.set(file, f);
+        await f.reader.read(fh, 0, end);
+        this.bytesFolded += end;
+      }
       f.pos = end;
     }
     return { turns: f.state.turns, tokens: f.state.tokens.total, costUsd: f.state.cost_usd, pendingApprovals: [...f.pending] };

@@ -146,7 +146,7 @@ describe('events/runLogSummary (Runs view)', () => {
     assert.equal(open.bytesFolded, folded + Buffer.byteLength(last));
   });
 
-  it('a running log replaced by another file, or cut shorter, is folded again from its start', async () => {
+  it('a running log replaced by another file, cut shorter or rewritten in place, is folded again from its start', async () => {
     const { dir, file, lines } = unfinishedRun(2_000);
     const totalsOf = async (path: string) => {
       const fold = foldEvents((await readLog(path)).events, { conversation: false });
@@ -167,6 +167,11 @@ describe('events/runLogSummary (Runs view)', () => {
     const s3 = await readLogSummary(file, open);
     assert.deepEqual([s3.turns, s3.tokens, s3.costUsd], await totalsOf(file));
     assert.ok(s3.turns > s2.turns);
+    // Rewritten in place (same file), longer, with other lines where the fold had stopped: the first
+    // line past that point does not go on from what was folded (here it starts mid-line).
+    writeFileSync(file, [lines[0], ...lines.slice(1_000, 2_000), ...lines.slice(1, 1_000), ...lines.slice(1, 300)].join('\n') + '\n');
+    const s4 = await readLogSummary(file, open);
+    assert.deepEqual([s4.turns, s4.tokens, s4.costUsd], await totalsOf(file));
   });
 
   it('a short unfinished log counts every token kind, as the reducer does', async () => {
