@@ -20,7 +20,6 @@ import { ApiKeyStore } from './secrets';
 import { Notices, type Notice } from './notices';
 import { ApprovalsTree } from './views/approvalsTree';
 import { FeaturesTree } from './views/featuresTree';
-import { readLogSummary } from '../harness/events/runLogSummary';
 import { RunsTree } from './views/runsTree';
 import { logIsBeingWritten } from '../harness/events/logLock';
 import { workspaceRoot } from './agentCommands';
@@ -254,11 +253,8 @@ async function closeStaleApprovalTabs(): Promise<void> {
 
 /** A window reload kills the server with its runs: runs left waiting for an approval are offered again. */
 async function offerResumeAfterReload(agent: AgentCommands, runs: RunsTree): Promise<void> {
-  const waiting = [];
-  for (const n of await runs.list()) {
-    if (n.summary.outcome !== 'open') continue;
-    const fresh = await readLogSummary(n.path).catch(() => null);
-    if (fresh && fresh.pendingApprovals.length > 0) waiting.push(n.path);
-  }
+  // The listing's summaries are the logs as they are now (read again when size or mtime changed),
+  // their waiting approvals from one fold of each unfinished log, which the Runs view then reuses.
+  const waiting = (await runs.list()).filter((n) => n.summary.outcome === 'open' && n.summary.pendingApprovals.length > 0).map((n) => n.path);
   if (waiting.length) await agent.offerResume(waiting, 'Kite was waiting for your approval when the window closed.');
 }

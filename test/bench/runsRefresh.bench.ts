@@ -49,17 +49,18 @@ async function main(): Promise<void> {
       console.log(`Runs view refresh, a running log of ${n.toLocaleString('en-US')} events (${mb} MB), ${PER_REFRESH} new: folded whole ${median(whole).toFixed(1)} ms, folded on ${median(onward).toFixed(2)} ms (median of ${ROUNDS}; the refresh repeats every 250 ms while the run streams)`);
     }
     await wholeView(dir);
+    await windowOpened(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** A folder of RUNS_LISTED logs (finished runs of ~300 events, one streaming run of 10,000). */
+/** A folder of RUNS_LISTED logs (finished runs of 301 events, one streaming run of 10,000). */
 async function wholeView(dir: string): Promise<void> {
   const folder = join(dir, 'runs');
   mkdirSync(folder);
   const finished = join(dir, 'finished.jsonl');
-  writeLargeLog(finished, 300);
+  writeLargeLog(finished, 301); // 301 events end with the run's session_end
   for (let i = 1; i < RUNS_LISTED; i++) copyFileSync(finished, join(folder, `20261101-${String(100000 + i)}-F${i}.jsonl`));
   const full = join(dir, 'streaming-full.jsonl');
   writeLargeLog(full, 10_000 + ROUNDS * PER_REFRESH * 2 + 1);
@@ -88,6 +89,30 @@ async function wholeView(dir: string): Promise<void> {
     if (all.length !== RUNS_LISTED || !one || one !== all[0]) throw new Error('the listing and the update disagree on the streaming run');
   }
   console.log(`Runs view refresh, ${RUNS_LISTED} logs in the folder, one running (10,000 events, ${PER_REFRESH} new): folder listed ${median(listed).toFixed(2)} ms (and VS Code asks for all ${RUNS_LISTED} rows), the run's row alone ${median(updated).toFixed(2)} ms (median of ${ROUNDS})`);
+}
+
+/** A window opened on a folder with interrupted runs: the first listing folds each unfinished log
+ *  (no session_end to read its totals from) once; the view, the onboarding context and the resume
+ *  offer share it. */
+async function windowOpened(dir: string): Promise<void> {
+  const folder = join(dir, 'opened');
+  mkdirSync(folder);
+  const finished = join(dir, 'finished.jsonl'); // written by wholeView
+  const open = join(dir, 'interrupted.jsonl');
+  writeLargeLog(open, 10_000 + 1); // no session_end: 10,001 events end mid-turn
+  for (let i = 0; i < RUNS_LISTED; i++) copyFileSync(i % 10 === 0 ? open : finished, join(folder, `20261102-${String(100000 + i)}-F${i}.jsonl`));
+  const times: number[] = [];
+  let turns = 0;
+  for (let r = 0; r < 3; r++) {
+    const t = performance.now();
+    const nodes = await new RunsListing().list(folder, new Set());
+    times.push(performance.now() - t);
+    const unfinished = nodes.filter((n) => n.summary.outcome === 'open');
+    if (unfinished.length !== RUNS_LISTED / 10) throw new Error(`${unfinished.length} unfinished runs listed, not ${RUNS_LISTED / 10}`);
+    turns = unfinished.reduce((sum, n) => sum + n.summary.turns, 0);
+  }
+  const mb = (readFileSync(open).length * (RUNS_LISTED / 10)) / 1e6;
+  console.log(`Runs view, first listing of ${RUNS_LISTED} logs of which ${RUNS_LISTED / 10} interrupted (10,000 events each, ${mb.toFixed(0)} MB to fold for their totals; ${turns} turns): ${median(times).toFixed(0)} ms (median of 3)`);
 }
 
 void main();

@@ -46,9 +46,10 @@ export class OnboardingContext implements vscode.Disposable {
   }
 
   async update(): Promise<void> {
-    const [needsKey, runs] = await Promise.all([this.needsApiKey(), this.runs.list().catch(() => []), this.readProgress().catch(() => undefined)]);
+    // Whether there is a run log at all: no log is read (an unfinished one would be folded whole).
+    const [needsKey, hasRuns] = await Promise.all([this.needsApiKey(), this.runs.hasRuns().catch(() => false), this.readProgress().catch(() => undefined)]);
     await vscode.commands.executeCommand('setContext', 'kite.needsApiKey', needsKey);
-    await vscode.commands.executeCommand('setContext', 'kite.hasRuns', runs.length > 0);
+    await vscode.commands.executeCommand('setContext', 'kite.hasRuns', hasRuns);
   }
 
   dispose(): void {

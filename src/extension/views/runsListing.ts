@@ -18,6 +18,11 @@ export interface RunNode {
 /** At most this many logs are listed (the newest). */
 export const RUNS_LISTED = 200;
 
+/** Whether `dir` holds a run log (no summary read: what the context key kite.hasRuns needs). */
+export async function hasRunLogs(dir: string): Promise<boolean> {
+  return (await readdir(dir).catch(() => [] as string[])).some((n) => n.endsWith('.jsonl'));
+}
+
 export class RunsListing {
   /** The nodes of the last listing, by path. */
   private readonly nodes = new Map<string, RunNode>();

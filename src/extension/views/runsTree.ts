@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunLogChange, RunLogFolders } from '../runLogFolders';
 import { formatTokens, formatUsd } from '../runTracker';
-import { RunsListing, type RunNode } from './runsListing';
+import { hasRunLogs, RunsListing, type RunNode } from './runsListing';
 
 export type { RunNode } from './runsListing';
 
@@ -101,6 +101,12 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     const listed = new Set(nodes.map((n) => n.path));
     for (const path of this.rowsDrawn.keys()) if (!listed.has(path)) this.rowsDrawn.delete(path);
     return nodes;
+  }
+
+  /** Whether the view has a run to list, without reading any log. */
+  async hasRuns(): Promise<boolean> {
+    const root = this.root();
+    return root ? hasRunLogs(await this.folders.dirOf(root)) : false;
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {

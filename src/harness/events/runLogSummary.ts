@@ -6,10 +6,12 @@
 import { open as openFile, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
+import { EVENT_KINDS, type EventKind } from '../protocol/events';
 import { initialRunState, type RunState } from '../protocol/reducer';
 import { tokensOf } from '../protocol/totals';
 import { LogRangeReader } from './reader';
-import { foldForTail } from './timelineTail';
+import { KindBytes } from './envelopePeek';
+import { foldForTail, TAIL_KINDS } from './timelineTail';
 
 export const TAIL_BYTES = 64 * 1024;
 
@@ -213,10 +215,17 @@ export class OpenLogTotals {
   }
 }
 
+/** What the fold of an unfinished log reads: the counts' kinds, and the approvals asked and answered. */
+const COUNTED: ReadonlySet<EventKind> = new Set<EventKind>([...TAIL_KINDS, 'approval_request', 'approval', 'tool']);
+const NOT_COUNTED = EVENT_KINDS.filter((k) => !COUNTED.has(k));
+
 function newFold(file: string, ino: number): OpenFold {
   // The counts only (events/timelineTail.ts): no call table, conversation or files to keep.
   const state = initialRunState({ conversation: false, contextTally: false });
   const pending = new Set<string>();
+  // Lines of the other kinds, and a call's result while no approval waits (the longest lines: their
+  // output), are read for their envelope only (events/envelopePeek.ts): counted and chained, not parsed.
+  const skip = new KindBytes(NOT_COUNTED, { tool: () => pending.size === 0 });
   const reader = new LogRangeReader(
     file,
     (e) => {
@@ -224,7 +233,7 @@ function newFold(file: string, ino: number): OpenFold {
       if (e.kind === 'approval_request') pending.add(e.id);
       else if (e.kind === 'approval' || e.kind === 'tool') pending.delete(e.id); // as the reducer does
     },
-    { validation: 'structural' },
+    { validation: 'structural', skip },
   );
   return { ino, pos: 0, reader, state, pending };
 }
