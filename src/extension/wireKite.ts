@@ -47,7 +47,7 @@ export interface KiteParts {
   /** The status bar's runs changed (an event, new totals). */
   onDidChangeRuns: vscode.Event<void>;
   /** What the Runs view lists: each log with the totals it shows (test hook). */
-  runsView(): Promise<{ path: string; turns: number; tokens: number; costUsd: number }[]>;
+  runsView(): Promise<{ path: string; turns: number; tokens: number; costUsd: number; counting: boolean }[]>;
   /** The Runs view was told to redraw: one run's row (its log's path), or every row (undefined). */
   onDidChangeRunsView: vscode.Event<string | undefined>;
   /** How often the Runs view listed its folder, and drew one log's row (test hooks). */
@@ -210,7 +210,7 @@ export function wireKite(context: vscode.ExtensionContext, log: vscode.LogOutput
     onDidHoldApproval: approvals.writes.onDidHold,
     activeRuns: () => tracker.all(),
     onDidChangeRuns: tracker.onDidChange,
-    runsView: async () => (await runs.getChildren()).map((n) => ({ path: n.path, turns: n.summary.turns, tokens: n.summary.tokens, costUsd: n.summary.costUsd })),
+    runsView: async () => (await runs.getChildren()).map((n) => ({ path: n.path, turns: n.summary.turns, tokens: n.summary.tokens, costUsd: n.summary.costUsd, counting: n.summary.counting === true })),
     onDidChangeRunsView: (listener, thisArg, disposables) => runs.onDidChangeTreeData((n) => listener.call(thisArg, n?.path), null, disposables),
     runsViewListings: () => runs.listings,
     runsViewRowsDrawn: (path) => runs.rowsDrawn.get(path) ?? 0,

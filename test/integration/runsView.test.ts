@@ -5,16 +5,17 @@
 // comes or goes. The run streams from its own process, as the harness writes (a real run's mix of
 // events, ~1 KB each, 50 a second).
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { readLogSummary } from '../../src/harness/events/runLogSummary';
 import type { KiteParts } from '../../src/extension/wireKite';
 import { kite, resetWorkspace, waitForAsync } from './extensionHelpers';
-import { streamRun, type StreamingRun } from './loadProcesses';
+import { streamRun, writeBigLog, type StreamingRun } from './loadProcesses';
 import { waitFor } from './waitFor';
 
 const RUN = '20261206-130000-STREAM';
+const BIG_RUN = '20261206-120000-BIG';
 
 describe('the Runs view while a run streams', function () {
   this.timeout(120_000);
@@ -33,7 +34,7 @@ describe('the Runs view while a run streams', function () {
     clearInterval(ticking);
     tick.dispose();
     await run?.stop().catch(() => undefined);
-    rmSync(join(runsDir, `${RUN}.jsonl`), { force: true }); // other suites tell new runs by the logs there
+    for (const r of [RUN, BIG_RUN]) rmSync(join(runsDir, `${r}.jsonl`), { force: true }); // other suites tell new runs by the logs there
   });
 
   it("redraws the streaming run's row alone, with the totals of the whole log, and lists the folder only when a log comes", async () => {
@@ -68,5 +69,29 @@ describe('the Runs view while a run streams', function () {
     } finally {
       sub.dispose();
     }
+  });
+
+  it('lists a big interrupted run at once, counting its totals, and shows them once counted', async () => {
+    // Written beside the log folder, then moved in at once: the view's first look at it is below.
+    const staging = mkdtempSync(join(runsDir, '..', 'staging-'));
+    const written = join(staging, `${BIG_RUN}.jsonl`);
+    await writeBigLog(written, 20_001); // ~21 MB, no session_end: a run killed mid-turn
+    const whole = await readLogSummary(written);
+    assert.equal(whole.outcome, 'open');
+    const log = join(runsDir, `${BIG_RUN}.jsonl`);
+    renameSync(written, log);
+    rmSync(staging, { recursive: true, force: true });
+    const first = (await k.runsView()).find((r) => r.path === log);
+    assert.ok(first, 'the big run is listed');
+    assert.equal(first.counting, true, 'listed before its log is folded');
+    // Counted: the view is told to redraw (the row, or every row when the log's arrival is handled
+    // in the same refresh) and then lists the whole log's totals.
+    await waitForAsync(
+      `the big run's row with the whole log's totals (${whole.turns} turns)`,
+      () => k.runsView(),
+      (rows) => rows.some((r) => r.path === log && !r.counting && r.turns === whole.turns && r.tokens === whole.tokens && r.costUsd === whole.costUsd),
+      [k.onDidChangeRunsView],
+      30_000,
+    );
   });
 });

@@ -18,6 +18,10 @@ export interface RunNode {
 /** At most this many logs are listed (the newest). */
 export const RUNS_LISTED = 200;
 
+/** From this size an unfinished log is listed at once and its totals counted after (~60 ms of folding
+ *  here; a 1 GB log takes seconds, and the view showed no row until every log was counted). */
+export const COUNT_LATER_FROM_BYTES = 16 << 20;
+
 /** Whether `dir` holds a run log (no summary read: what the context key kite.hasRuns needs). */
 export async function hasRunLogs(dir: string): Promise<boolean> {
   return (await readdir(dir).catch(() => [] as string[])).some((n) => n.endsWith('.jsonl'));
@@ -32,9 +36,18 @@ export class RunsListing {
   private readonly openTotals = new OpenLogTotals();
   /** How many times a folder was listed (the bench and tests read it). */
   listings = 0;
+  /** Big unfinished logs whose totals are being counted after their listing. */
+  private readonly counting = new Set<string>();
 
-  /** The logs of `dir`, newest first; `running` says which a run of Kite's is writing now. */
-  async list(dir: string, running: ReadonlySet<string>): Promise<RunNode[]> {
+  /**
+   * `countLater`, for a view's listings (list(…, true)): a big unfinished log (from `fromBytes`) is
+   * listed at once from its head and tail (`summary.counting`) and `counted(path)` is called once
+   * its fold is done (then update(path) gives its totals). Other listings are whole when they return.
+   */
+  constructor(private readonly countLater: { fromBytes: number; counted: (path: string) => void } | null = null) {}
+
+  /** The logs of `dir`, newest first; `running` says which a run of Kite's is writing now; `countLater`: see the constructor. */
+  async list(dir: string, running: ReadonlySet<string>, countLater = false): Promise<RunNode[]> {
     this.listings++;
     let names: string[];
     try {
@@ -43,7 +56,7 @@ export class RunsListing {
       names = [];
     }
     names.sort((a, b) => compareRunLogNames(b, a)); // newest first
-    const read = await Promise.all(names.slice(0, RUNS_LISTED).map((n) => this.summaryOf(join(dir, n))));
+    const read = await Promise.all(names.slice(0, RUNS_LISTED).map((n) => this.summaryOf(join(dir, n), countLater ? this.countLater : null)));
     const listed: RunNode[] = [];
     const seen = new Set<string>();
     names.slice(0, RUNS_LISTED).forEach((n, i) => {
@@ -70,7 +83,7 @@ export class RunsListing {
   async update(path: string, running: ReadonlySet<string>): Promise<RunNode | null> {
     const node = this.nodes.get(path);
     if (!node) return null;
-    const summary = await this.summaryOf(path);
+    const summary = await this.summaryOf(path, null);
     if (!summary) return null;
     node.summary = summary;
     node.running = running.has(path);
@@ -78,16 +91,31 @@ export class RunsListing {
   }
 
   /** A log's summary, read again only when its size or mtime changed; null when it is gone. */
-  private async summaryOf(path: string): Promise<RunLogSummary | null> {
+  private async summaryOf(path: string, later: RunsListing['countLater']): Promise<RunLogSummary | null> {
     try {
       const st = await stat(path);
       const hit = this.cache.get(path);
-      const summary = hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs ? hit.summary : await readLogSummary(path, this.openTotals);
+      if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit.summary;
+      if (later && st.size >= later.fromBytes && (this.counting.has(path) || !this.openTotals.has(path))) {
+        const quick = await readLogSummary(path, null);
+        if (!quick.counting) this.cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, summary: quick });
+        else if (!this.counting.has(path)) this.countInBackground(path, later.counted);
+        return quick;
+      }
+      const summary = await readLogSummary(path, this.openTotals);
       this.cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, summary });
       return summary;
     } catch {
       this.cache.delete(path);
       return null;
     }
+  }
+
+  private countInBackground(path: string, counted: (path: string) => void): void {
+    this.counting.add(path);
+    void this.summaryOf(path, null).finally(() => {
+      this.counting.delete(path);
+      counted(path);
+    });
   }
 }

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { RunLogChange, RunLogFolders } from '../runLogFolders';
 import { formatTokens, formatUsd } from '../runTracker';
-import { hasRunLogs, RunsListing, type RunNode } from './runsListing';
+import { COUNT_LATER_FROM_BYTES, hasRunLogs, RunsListing, type RunNode } from './runsListing';
 
 export type { RunNode } from './runsListing';
 
@@ -27,7 +27,8 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
   readonly onDidChangeTreeData = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private timer: NodeJS.Timeout | undefined;
-  private readonly listing = new RunsListing();
+  /** A big unfinished log is listed at once; once counted, its row is redrawn as a log that grew. */
+  private readonly listing = new RunsListing({ fromBytes: COUNT_LATER_FROM_BYTES, counted: (path) => this.onLogsChanged({ grew: path }) });
   /** The folder of the last listing (logs elsewhere are not in the view). */
   private listedDir: string | undefined;
   /** Changes since the last refresh: logs that grew, and whether the listing may have changed. */
@@ -87,17 +88,19 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     for (const n of nodes) this.changed.fire(n!);
   }
 
+  /** The view's rows: a big unfinished log at once, its totals when counted. */
   async getChildren(parent?: RunNode): Promise<RunNode[]> {
     if (parent) return [];
-    return this.list();
+    return this.list(true);
   }
 
-  async list(): Promise<RunNode[]> {
+  /** The runs, each summary whole unless `countLater` (the view's own listing). */
+  async list(countLater = false): Promise<RunNode[]> {
     const root = this.root();
     if (!root) return [];
     const dir = await this.folders.dirOf(root);
     this.listedDir = dir;
-    const nodes = await this.listing.list(dir, this.runningLogs());
+    const nodes = await this.listing.list(dir, this.runningLogs(), countLater);
     const listed = new Set(nodes.map((n) => n.path));
     for (const path of this.rowsDrawn.keys()) if (!listed.has(path)) this.rowsDrawn.delete(path);
     return nodes;
@@ -118,7 +121,7 @@ export class RunsTree implements vscode.TreeDataProvider<RunNode>, vscode.Dispos
     const [icon, color] = n.running ? ['sync~spin', 'charts.blue'] : s.outcome === 'open' ? ['debug-disconnect', 'list.warningForeground'] : (OUTCOME_ICONS[s.outcome] ?? ['circle-outline', undefined]);
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const turns = s.turns === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', s.turns);
-    item.description = `${turns} · ${vscode.l10n.t('{0} tok', formatTokens(s.tokens))} · ${formatUsd(s.costUsd)}${s.commit ? ` · ${s.commit.slice(0, 7)}` : ''}`;
+    item.description = s.counting ? vscode.l10n.t('counting turns and tokens…') : `${turns} · ${vscode.l10n.t('{0} tok', formatTokens(s.tokens))} · ${formatUsd(s.costUsd)}${s.commit ? ` · ${s.commit.slice(0, 7)}` : ''}`;
     const tip = new vscode.MarkdownString(`**${s.run}**\n\n${s.title}\n\n${vscode.l10n.t('model {0}', `\`${s.model}\``)}${s.startedAt ? vscode.l10n.t(', started {0}', s.startedAt) : ''}`);
     if (s.summary) tip.appendMarkdown(`\n\n> ${s.summary.slice(0, 400)}`);
     item.tooltip = tip;

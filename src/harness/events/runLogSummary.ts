@@ -30,6 +30,8 @@ export interface RunLogSummary {
   /** Ids of approvals requested and never answered (an interrupted run waiting on a person). */
   pendingApprovals: string[];
   summary: string;
+  /** An unfinished log read from its head and tail only: its totals are still being counted. */
+  counting?: true;
 }
 
 const Loose = z.looseObject({ kind: z.string() });
@@ -128,8 +130,10 @@ export function summarizeLog(file: string, head: string, tail: string, tailIsWho
 /**
  * Reads the first line and the last TAIL_BYTES of a log. An unfinished run longer than that is
  * folded for its totals; `open` keeps those folds between calls (a view that asks again and again).
+ * `open` null: not folded, the summary says its totals are `counting` (the view shows a big log at
+ * once and its totals when the fold is done).
  */
-export async function readLogSummary(file: string, open: OpenLogTotals = new OpenLogTotals()): Promise<RunLogSummary> {
+export async function readLogSummary(file: string, open: OpenLogTotals | null = new OpenLogTotals()): Promise<RunLogSummary> {
   const fh = await openFile(file, 'r');
   try {
     const { size, ino } = await fh.stat();
@@ -142,7 +146,8 @@ export async function readLogSummary(file: string, open: OpenLogTotals = new Ope
     const tailBuf = Buffer.alloc(size - from);
     await fh.read(tailBuf, 0, tailBuf.length, from);
     const summary = summarizeLog(file, head, tailBuf.toString('utf8'), from === 0);
-    return summary.outcome === 'open' && from > 0 ? { ...summary, ...(await open.totals(file, fh, size, ino)) } : summary;
+    if (summary.outcome !== 'open' || from === 0) return summary;
+    return open ? { ...summary, ...(await open.totals(file, fh, size, ino)) } : { ...summary, counting: true };
   } finally {
     await fh.close();
   }
@@ -207,6 +212,11 @@ export class OpenLogTotals {
       f.pos = end;
     }
     return { turns: f.state.turns, tokens: f.state.tokens.total, costUsd: f.state.cost_usd, pendingApprovals: [...f.pending] };
+  }
+
+  /** Whether `file` has been folded (or is being folded) since it was last listed. */
+  has(file: string): boolean {
+    return this.folds.has(file) || this.busy.has(file);
   }
 
   /** Forgets the folds of logs not in `files` (ended, deleted, no longer listed). */

@@ -48,6 +48,27 @@ describe('extension/views/runsListing (the Runs view without VS Code)', () => {
     assert.equal(listing.listings, 1, 'the folder was listed once');
   });
 
+  it("a view's listing shows a big unfinished log at once, counting, and says when its totals are counted", async () => {
+    writeFileSync(live(), lines.join('\n') + '\n'); // 399 events, no end: ~400 KB
+    let counted: (path: string) => void = () => undefined;
+    const done = new Promise<string>((resolve) => (counted = resolve));
+    const listing = new RunsListing({ fromBytes: 100_000, counted: (path) => counted(path) });
+    const [node, finished] = await listing.list(dir, new Set(), true);
+    assert.equal(node.path, live());
+    assert.equal(node.summary.counting, true, 'listed before its fold');
+    assert.equal(finished.summary.counting, undefined, 'a finished log is read whole (its end holds the totals)');
+    assert.equal(await done, live());
+    const whole = await readLogSummary(live());
+    const updated = await listing.update(live(), new Set());
+    assert.equal(updated, node);
+    assert.equal(node.summary.counting, undefined);
+    assert.deepEqual([node.summary.turns, node.summary.tokens, node.summary.costUsd], [whole.turns, whole.tokens, whole.costUsd]);
+    // Any other listing (a command's) waits for every total.
+    const [again] = await new RunsListing({ fromBytes: 100_000, counted: () => undefined }).list(dir, new Set());
+    assert.equal(again.summary.counting, undefined);
+    assert.equal(again.summary.turns, whole.turns);
+  });
+
   it('says the folder must be listed for a log it did not list, or one deleted since', async () => {
     const listing = new RunsListing();
     assert.equal(await listing.update(live(), new Set()), null, 'nothing listed yet');
