@@ -102,7 +102,9 @@ export function summarizeLog(file: string, head: string, tail: string, tailIsWho
         if (r.success) pending.add(r.data.id);
         break;
       }
-      case 'approval': {
+      case 'approval':
+      case 'tool': {
+        // A call's result answers its request too (a call cancelled or refused while it waited), as the reducer has it.
         const r = Id.safeParse(e);
         if (r.success) pending.delete(r.data.id);
         break;

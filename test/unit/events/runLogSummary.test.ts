@@ -176,28 +176,31 @@ describe('events/runLogSummary (Runs view)', () => {
     assert.deepEqual([s4.turns, s4.tokens, s4.costUsd], await totalsOf(file));
   });
 
-  it("an unfinished log's approvals still waiting are the reducer's: a call's result answers its request, other results pass unread", async () => {
-    const dir = tmp();
-    const w = EventWriter.create(dir, '20261206-140000-F2');
-    w.append(strip(ev.sessionStart({ limits: { turns: null, tokens: null, usd: null, wall_s: null } })));
-    const call = (turn: number, id: string, asked: boolean, answered: 'approval' | 'tool' | 'never') => {
-      w.append(strip(ev.model({ turn, stop: 'tool_use', content: [{ type: 'tool_use', id, name: 'run', input: { command: `make t${turn}` } }] })));
-      if (asked) w.append(strip(ev.approvalRequest({ id, name: 'run', args: { command: `make t${turn}` }, effect: 'exec', command: `make t${turn}`, cwd: '/w' })));
-      if (answered === 'approval') w.append(strip(ev.approval({ id })));
-      if (answered !== 'never') w.append(strip(ev.tool({ id, name: 'run', args: { command: `make t${turn}` }, output: 'ok '.repeat(400), error_code: answered === 'tool' ? 'cancelled' : null, is_error: answered === 'tool' })));
-    };
-    call(1, 'toolu_waits', true, 'never'); // asked at the start, never answered: still waiting
-    for (let t = 2; t < 60; t++) call(t, `toolu_${t}`, t % 3 === 0, t % 3 === 0 ? 'approval' : 'tool');
-    call(60, 'toolu_ended', true, 'tool'); // answered by its result alone (cancelled)
-    call(61, 'toolu_last', true, 'never');
-    const file = join(dir, '20261206-140000-F2.jsonl');
-    assert.ok(readFileSync(file).length > TAIL_BYTES, 'longer than the tail: the fold is used');
-    const fold = foldEvents((await readLog(file)).events, { conversation: false });
-    const s = await readLogSummary(file);
-    assert.deepEqual([...s.pendingApprovals].sort(), Object.keys(fold.pendingApprovals).sort());
-    assert.deepEqual([...s.pendingApprovals].sort(), ['toolu_last', 'toolu_waits']);
-    assert.deepEqual([s.turns, s.tokens, s.costUsd], [fold.turns, fold.tokens.total, fold.cost_usd]);
-  });
+  for (const short of [false, true]) {
+    it(`an unfinished ${short ? 'short ' : ''}log's approvals still waiting are the reducer's: a call's result answers its request${short ? '' : ', other results pass unread'}`, async () => {
+      const dir = tmp();
+      const w = EventWriter.create(dir, '20261206-140000-F2');
+      w.append(strip(ev.sessionStart({ limits: { turns: null, tokens: null, usd: null, wall_s: null } })));
+      const call = (turn: number, id: string, asked: boolean, answered: 'approval' | 'tool' | 'never') => {
+        w.append(strip(ev.model({ turn, stop: 'tool_use', content: [{ type: 'tool_use', id, name: 'run', input: { command: `make t${turn}` } }] })));
+        if (asked) w.append(strip(ev.approvalRequest({ id, name: 'run', args: { command: `make t${turn}` }, effect: 'exec', command: `make t${turn}`, cwd: '/w' })));
+        if (answered === 'approval') w.append(strip(ev.approval({ id })));
+        if (answered !== 'never') w.append(strip(ev.tool({ id, name: 'run', args: { command: `make t${turn}` }, output: 'ok '.repeat(400), error_code: answered === 'tool' ? 'cancelled' : null, is_error: answered === 'tool' })));
+      };
+      call(1, 'toolu_waits', true, 'never'); // asked at the start, never answered: still waiting
+      for (let t = 2; t < (short ? 6 : 60); t++) call(t, `toolu_${t}`, t % 3 === 0, t % 3 === 0 ? 'approval' : 'tool');
+      call(60, 'toolu_ended', true, 'tool'); // answered by its result alone (cancelled)
+      call(61, 'toolu_last', true, 'never');
+      const file = join(dir, '20261206-140000-F2.jsonl');
+      if (short) assert.ok(readFileSync(file).length < TAIL_BYTES, 'shorter than the tail: read from its text alone');
+      else assert.ok(readFileSync(file).length > TAIL_BYTES, 'longer than the tail: the fold is used');
+      const fold = foldEvents((await readLog(file)).events, { conversation: false });
+      const s = await readLogSummary(file);
+      assert.deepEqual([...s.pendingApprovals].sort(), Object.keys(fold.pendingApprovals).sort());
+      assert.deepEqual([...s.pendingApprovals].sort(), ['toolu_last', 'toolu_waits']);
+      assert.deepEqual([s.turns, s.tokens, s.costUsd], [fold.turns, fold.tokens.total, fold.cost_usd]);
+    });
+  }
 
   it('a short unfinished log counts every token kind, as the reducer does', async () => {
     const file = join(tmp(), '20261129-090000-F4.jsonl');
