@@ -48,19 +48,19 @@ async function main(): Promise<void> {
       const mb = (readFileSync(log).length / 1e6).toFixed(0);
       console.log(`Runs view refresh, a running log of ${n.toLocaleString('en-US')} events (${mb} MB), ${PER_REFRESH} new: folded whole ${median(whole).toFixed(1)} ms, folded on ${median(onward).toFixed(2)} ms (median of ${ROUNDS}; the refresh repeats every 250 ms while the run streams)`);
     }
-    await wholeView(dir);
-    await windowOpened(dir);
+    const finished = join(dir, 'finished.jsonl');
+    writeLargeLog(finished, 301); // 301 events end with the run's session_end
+    await wholeView(dir, finished);
+    await windowOpened(dir, finished);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** A folder of RUNS_LISTED logs (finished runs of 301 events, one streaming run of 10,000). */
-async function wholeView(dir: string): Promise<void> {
+/** A folder of RUNS_LISTED logs (copies of `finished`, one streaming run of 10,000 events). */
+async function wholeView(dir: string, finished: string): Promise<void> {
   const folder = join(dir, 'runs');
   mkdirSync(folder);
-  const finished = join(dir, 'finished.jsonl');
-  writeLargeLog(finished, 301); // 301 events end with the run's session_end
   for (let i = 1; i < RUNS_LISTED; i++) copyFileSync(finished, join(folder, `20261101-${String(100000 + i)}-F${i}.jsonl`));
   const full = join(dir, 'streaming-full.jsonl');
   writeLargeLog(full, 10_000 + ROUNDS * PER_REFRESH * 2 + 1);
@@ -94,10 +94,9 @@ async function wholeView(dir: string): Promise<void> {
 /** A window opened on a folder with interrupted runs: the first listing folds each unfinished log
  *  (no session_end to read its totals from) once; the view, the onboarding context and the resume
  *  offer share it. */
-async function windowOpened(dir: string): Promise<void> {
+async function windowOpened(dir: string, finished: string): Promise<void> {
   const folder = join(dir, 'opened');
   mkdirSync(folder);
-  const finished = join(dir, 'finished.jsonl'); // written by wholeView
   const open = join(dir, 'interrupted.jsonl');
   writeLargeLog(open, 10_000 + 1); // no session_end: 10,001 events end mid-turn
   for (let i = 0; i < RUNS_LISTED; i++) copyFileSync(i % 10 === 0 ? open : finished, join(folder, `20261102-${String(100000 + i)}-F${i}.jsonl`));

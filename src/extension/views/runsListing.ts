@@ -22,9 +22,14 @@ export const RUNS_LISTED = 200;
  *  here; a 1 GB log takes seconds, and the view showed no row until every log was counted). */
 export const COUNT_LATER_FROM_BYTES = 16 << 20;
 
+/** The names of the run logs in `dir` (none when it is missing). */
+async function runLogNames(dir: string): Promise<string[]> {
+  return (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl'));
+}
+
 /** Whether `dir` holds a run log (no summary read: what the context key kite.hasRuns needs). */
 export async function hasRunLogs(dir: string): Promise<boolean> {
-  return (await readdir(dir).catch(() => [] as string[])).some((n) => n.endsWith('.jsonl'));
+  return (await runLogNames(dir)).length > 0;
 }
 
 export class RunsListing {
@@ -49,29 +54,22 @@ export class RunsListing {
   /** The logs of `dir`, newest first; `running` says which a run of Kite's is writing now; `countLater`: see the constructor. */
   async list(dir: string, running: ReadonlySet<string>, countLater = false): Promise<RunNode[]> {
     this.listings++;
-    let names: string[];
-    try {
-      names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl'));
-    } catch {
-      names = [];
-    }
+    const names = await runLogNames(dir);
     names.sort((a, b) => compareRunLogNames(b, a)); // newest first
-    const read = await Promise.all(names.slice(0, RUNS_LISTED).map((n) => this.summaryOf(join(dir, n), countLater ? this.countLater : null)));
+    const paths = names.slice(0, RUNS_LISTED).map((n) => join(dir, n));
+    const read = await Promise.all(paths.map((path) => this.summaryOf(path, countLater ? this.countLater : null)));
     const listed: RunNode[] = [];
-    const seen = new Set<string>();
-    names.slice(0, RUNS_LISTED).forEach((n, i) => {
+    paths.forEach((path, i) => {
       const summary = read[i];
       if (!summary) return; // deleted meanwhile
-      const path = join(dir, n);
       const node = this.nodes.get(path) ?? { path, summary, running: false };
       node.summary = summary;
       node.running = running.has(path);
       listed.push(node);
-      seen.add(path);
     });
-    for (const path of this.nodes.keys()) if (!seen.has(path)) this.nodes.delete(path);
-    for (const path of this.cache.keys()) if (!seen.has(path)) this.cache.delete(path);
+    this.nodes.clear();
     for (const node of listed) this.nodes.set(node.path, node);
+    for (const path of this.cache.keys()) if (!this.nodes.has(path)) this.cache.delete(path);
     this.openTotals.retain(new Set(listed.filter((n) => n.summary.outcome === 'open').map((n) => n.path)));
     return listed;
   }

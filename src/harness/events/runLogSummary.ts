@@ -97,16 +97,11 @@ export function summarizeLog(file: string, head: string, tail: string, tailIsWho
         out.costUsd += m.cost_usd ?? 0;
         break;
       }
-      case 'approval_request': {
-        const r = Id.safeParse(e);
-        if (r.success) pending.add(r.data.id);
-        break;
-      }
+      case 'approval_request':
       case 'approval':
       case 'tool': {
-        // A call's result answers its request too (a call cancelled or refused while it waited), as the reducer has it.
         const r = Id.safeParse(e);
-        if (r.success) pending.delete(r.data.id);
+        if (r.success) trackPending(pending, e.kind, r.data.id);
         break;
       }
       case 'session_end': {
@@ -153,6 +148,13 @@ export async function readLogSummary(file: string, open: OpenLogTotals | null = 
   } finally {
     await fh.close();
   }
+}
+
+/** Approvals asked and not answered, as the reducer keeps them: a request adds its call; an approval
+ *  or the call's result (a call cancelled or refused while it waited) answers it. */
+function trackPending(pending: Set<string>, kind: 'approval_request' | 'approval' | 'tool', id: string): void {
+  if (kind === 'approval_request') pending.add(id);
+  else pending.delete(id);
 }
 
 type OpenTotals = Pick<RunLogSummary, 'turns' | 'tokens' | 'costUsd' | 'pendingApprovals'>;
@@ -242,8 +244,7 @@ function newFold(file: string, ino: number): OpenFold {
     file,
     (e) => {
       foldForTail(state, e);
-      if (e.kind === 'approval_request') pending.add(e.id);
-      else if (e.kind === 'approval' || e.kind === 'tool') pending.delete(e.id); // as the reducer does
+      if (e.kind === 'approval_request' || e.kind === 'approval' || e.kind === 'tool') trackPending(pending, e.kind, e.id);
     },
     { validation: 'structural', skip },
   );
