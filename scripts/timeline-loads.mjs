@@ -5,12 +5,12 @@
 // prints each load's figures and how many stayed under 50 ms. Each load is a fresh VS Code
 // (scripts/vscode-e2e/run.sh, stage A, timelineLoad.test only), ~90 s at 1M events here.
 //   node scripts/timeline-loads.mjs [N=5] [events=1000000] [--both]
-// Environment passes through, e.g. KITE_IT_ONE_SCHED_GROUP=1 (one scheduling group, as desktop VS
-// Code) or KITE_LONG_TASK_LOG=/tmp/lt.json. --both (Linux, root): N loads in each of the two ways
-// the window can be scheduled here, interleaved — the browser in a group of its own (the e2e
-// default: Playwright starts it in a session of its own) and the browser with the VS Code server in
-// one group (as desktop VS Code's window and extension host share one session) — and the figures
-// of each. Exit code 0 when every load ran, whatever the figures.
+// Environment passes through, e.g. KITE_IT_ONE_SCHED_GROUP=0 (the browser in a scheduling group of
+// its own, as Playwright starts it; run.sh's default is one group, as desktop VS Code) or
+// KITE_LONG_TASK_LOG=/tmp/lt.json. --both (Linux, root): N loads in each of the two ways the window
+// can be scheduled here, interleaved — the browser in a group of its own and the browser with the
+// VS Code server in one group (as desktop VS Code's window and extension host share one session) —
+// and the figures of each. Exit code 0 when every load ran, whatever the figures.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

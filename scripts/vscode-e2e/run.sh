@@ -22,11 +22,13 @@
 #   KITE_IT_VERBOSE=1       also print the workbench's noise (gallery, auth, ...)
 #   KITE_IT_SERVER_ARGS=... more arguments for the VS Code server, e.g. --disable-websocket-compression
 #                           (what the extension host's link to the window costs without deflate, as on desktop)
-#   KITE_IT_ONE_SCHED_GROUP=1  (Linux, root) the browser and the VS Code server in one cpu cgroup, so the
-#                           kernel shares the CPU between their threads as it does for desktop VS Code's
-#                           window and extension host (one session, one autogroup). By default Playwright
-#                           starts Chromium in a session of its own, and the kernel first splits the CPU
-#                           between the browser's group and the server's (README: Big logs)
+#   KITE_IT_ONE_SCHED_GROUP=1  (default; Linux, root) the browser and the VS Code server in one cpu cgroup,
+#                           so the kernel shares the CPU between their threads as it does for desktop VS
+#                           Code's window and extension host (one app, one session: one scheduling group).
+#                           Without it, Playwright's Chromium leads a session of its own, and with autogroup
+#                           the kernel first splits the CPU between the browser's group and the server's:
+#                           an arrangement no user's VS Code runs in (README: Big logs). 0 measures that
+#                           arrangement; without root or a cpu controller the run says so and goes on in it
 # Artifacts (screenshots, server logs) go to test-results/integration/ (git-ignored).
 set -uo pipefail
 
@@ -83,9 +85,9 @@ one_sched_group() { # this script, and so all it starts from here on, into a cgr
   local g
   if [ -d /sys/fs/cgroup/cpu ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ]; then g="/sys/fs/cgroup/cpu/kite-e2e-$$" # v1
   elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then g="/sys/fs/cgroup/kite-e2e-$$" # v2
-  else say "KITE_IT_ONE_SCHED_GROUP: no cpu cgroup controller here; the browser keeps its own group"; return 0; fi
+  else say "one scheduling group: no cpu cgroup controller here; the browser keeps its own group"; return 0; fi
   if mkdir -p "$g" 2>/dev/null && echo $$ > "$g/cgroup.procs" 2>/dev/null; then SCHED_GROUP="$g"; say "browser and VS Code server in one scheduling group: $g"
-  else rmdir "$g" 2>/dev/null; say "KITE_IT_ONE_SCHED_GROUP: cannot use $g (not root?); the browser keeps its own group"; fi
+  else rmdir "$g" 2>/dev/null; say "one scheduling group: cannot use $g (not root?); the browser keeps its own group"; fi
 }
 leave_sched_group() {
   [ -n "$SCHED_GROUP" ] || return 0
@@ -102,7 +104,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[ "${KITE_IT_ONE_SCHED_GROUP:-0}" = 1 ] && one_sched_group
+[ "${KITE_IT_ONE_SCHED_GROUP:-1}" = 1 ] && one_sched_group
 
 # ---- 0. tools (idempotent; ~1 s when already installed) -----------------------------------------
 if ! bash "$HERE/setup.sh" < /dev/null; then record "setup.sh" fail; summarize; exit 1; fi

@@ -33,9 +33,10 @@ const WRITE_MS = 60_000 + 240_000 * PER_M;
 const LOAD_MS = 240_000 + 600_000 * PER_M;
 
 /** How the kernel shares the CPU between the window's browser and the VS Code server: the figure
- *  depends on it (README, Big logs: two groups when Playwright starts Chromium in its own session). */
+ *  depends on it (README, Big logs: two groups when Playwright starts Chromium in its own session
+ *  and nothing puts it back with the server, as run.sh does by default). */
 function scheduling(): string {
-  // (scripts/vscode-e2e/run.sh's cgroup for KITE_IT_ONE_SCHED_GROUP=1)
+  // (scripts/vscode-e2e/run.sh's cgroup: KITE_IT_ONE_SCHED_GROUP, 1 unless set to 0)
   if (readText('/proc/self/cgroup').includes('/kite-e2e-')) return 'the browser and the server in one cpu cgroup';
   const autogroup = readText('/proc/sys/kernel/sched_autogroup_enabled').trim();
   return autogroup === '1' ? 'the browser in a scheduling group of its own (autogroup)' : autogroup === '0' ? 'autogroup off, one group' : 'not known here';
