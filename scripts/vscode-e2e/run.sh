@@ -86,6 +86,8 @@ one_sched_group() { # this script, and so all it starts from here on, into a cgr
   if [ -d /sys/fs/cgroup/cpu ] && [ ! -f /sys/fs/cgroup/cgroup.controllers ]; then g="/sys/fs/cgroup/cpu/kite-e2e-$$" # v1
   elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then g="/sys/fs/cgroup/kite-e2e-$$" # v2
   else say "one scheduling group: no cpu cgroup controller here; the browser keeps its own group"; return 0; fi
+  local stale # groups of runs that were killed before their cleanup (their run.sh is gone): empty, removable
+  for stale in "$(dirname "$g")"/kite-e2e-*; do [ -d "$stale" ] && ! kill -0 "${stale##*-}" 2>/dev/null && rmdir "$stale" 2>/dev/null; done
   if mkdir -p "$g" 2>/dev/null && echo $$ > "$g/cgroup.procs" 2>/dev/null; then SCHED_GROUP="$g"; say "browser and VS Code server in one scheduling group: $g"
   else rmdir "$g" 2>/dev/null; say "one scheduling group: cannot use $g (not root?); the browser keeps its own group"; fi
 }
