@@ -36,6 +36,8 @@ export const builds = [
   // The replay adapter's process: a small launcher (debugAdapter.js) that starts its bundle (debugAdapterMain.js).
   { ...node, entryPoints: { debugAdapter: 'src/harness/replay/debugAdapterLauncher.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { debugAdapterMain: 'src/harness/replay/debugAdapterMain.ts' }, outdir: 'dist' },
+  // The worker thread that starts the replay adapter's process off the extension host's loop (replay/adapterSpawn.ts).
+  { ...node, entryPoints: { adapterSpawn: 'src/harness/replay/adapterSpawnWorker.ts' }, outdir: 'dist' },
   // The timeline's reader for a big log, on a worker thread of the extension host (events/timelineFeedThread.ts).
   { ...node, entryPoints: { timelineFeed: 'src/harness/events/timelineFeedWorker.ts' }, outdir: 'dist' },
   {

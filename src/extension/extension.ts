@@ -50,7 +50,7 @@ export function activate(context: vscode.ExtensionContext): KiteApi {
   );
   // Registered at once (light: the webview session code loads when a timeline first opens).
   const timeline = registerTimeline(context, folders, log);
-  const transcripts = registerReplayDebugger(context, folders); // the adapter itself loads on the first debug session
+  const transcripts = registerReplayDebugger(context, folders, log); // the adapter itself loads on the first debug session
   // The model's reply as it streams, into the timeline of its run.
   void ready.then((parts) => context.subscriptions.push(parts.onDidStream((n) => timeline.stream(n))), () => undefined);
   registerRestore(context, folders, () => timeline.followed(), log);

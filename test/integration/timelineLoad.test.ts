@@ -21,7 +21,7 @@ import { testEnv } from './env';
 import { KITE_ID, resetWorkspace } from './extensionHelpers';
 import { streamRun, writeBigLog, type StreamingRun } from './loadProcesses';
 import { waitFor } from './waitFor';
-import { windowScheduling } from './windowScheduling';
+import { adapterProcessesOfThisHost, windowScheduling } from './hostProcesses';
 import { TRANSCRIPT_WINDOW_LINES } from '../../src/harness/replay/debugSession';
 
 /** The streaming run's id (its log: .kite/runs/<id>.jsonl in the test workspace). */
@@ -111,6 +111,11 @@ describe('timeline load in VS Code: the extension host stays responsive', functi
       // The transcript came from the session's adapter, which holds the log's index: never indexed twice.
       assert.equal(api.transcripts.readHere, readHere, `the extension host read the big log for a transcript document: ${api.transcripts.whyReadHere.join(' | ')}`);
       const stopS = (await stopped) / 1000;
+      // The adapter was started off the host's loop (replay/adapterSpawn.ts) and VS Code reached it
+      // on its socket: not spawned by VS Code on the loop, the fallback.
+      const adapters = adapterProcessesOfThisHost();
+      assert.equal(adapters.length, 1, `one replay adapter process of this extension host: ${JSON.stringify(adapters)}`);
+      assert.ok(adapters[0].servesSocket, 'the adapter serves its socket (started off the loop), not stdio');
       // The first transcript window is served as soon as its lines are indexed, its header saying
       // "reading the log: N events so far"; once the log is indexed the adapter says the text
       // changed and VS Code shows the final header, which counts every event. (At CI's 20,000

@@ -1,7 +1,9 @@
 // The replay debugger in VS Code: debug type `kite`, the transcript documents, launch.json support
 // and "Replay Run in Debugger". Recorded replays of ordinary logs run the adapter inline (reading
 // a log is all it does); live replays run the agent loop, which never runs in the extension host,
-// and very large logs take seconds to index, so both get the stand-alone adapter as a process.
+// and very large logs take seconds to index, so both get the stand-alone adapter as a process —
+// started by a worker thread and reached on a private socket (harness/replay/adapterSpawn.ts), so
+// the host's loop never waits for the spawn.
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { ReplayConfigurationProvider } from './replayConfigurationProvider';
@@ -12,12 +14,15 @@ import { WriteDocuments, writeDocUri } from './writeDocuments';
 import { ReplaySessions } from './replaySessions';
 import { adapterCommand, adapterEnvironment, adapterRunsOutOfProcess } from '../../harness/replay/adapterPlacement';
 import { WRITE_DOC_SCHEME } from '../../harness/replay/writeSnapshot';
+import { startAdapterProcess, type StartedAdapter } from '../../harness/replay/adapterSpawn';
 
-export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders): TranscriptDocuments {
+export function registerReplayDebugger(context: vscode.ExtensionContext, folders: RunLogFolders, log?: vscode.LogOutputChannel): TranscriptDocuments {
   const adapterJs = context.asAbsolutePath('dist/debugAdapter.js');
+  const adapters = new Set<StartedAdapter>();
   const sessions = new ReplaySessions((log) => transcripts.refresh(log));
   const transcripts = new TranscriptDocuments(sessions);
   context.subscriptions.push(
+    { dispose: () => adapters.forEach((a) => a.kill()) },
     sessions,
     transcripts,
     vscode.workspace.registerTextDocumentContentProvider(TRANSCRIPT_SCHEME, transcripts),
@@ -27,7 +32,18 @@ export function registerReplayDebugger(context: vscode.ExtensionContext, folders
       createDebugAdapterDescriptor: async (session) => {
         if (adapterRunsOutOfProcess(session.configuration.mode, session.configuration.log)) {
           const { command, args } = adapterCommand(process.execPath, adapterJs);
-          return new vscode.DebugAdapterExecutable(command, args, { env: adapterEnvironment(session.configuration.mode) });
+          const env = adapterEnvironment(session.configuration.mode);
+          // Started by a worker thread, served on a private socket: VS Code would spawn an
+          // executable on the host's loop, which waits there until the child has exec'd.
+          try {
+            const adapter = await startAdapterProcess({ command, args, env: { ...process.env, ...env } });
+            adapters.add(adapter);
+            void adapter.exited.then(() => adapters.delete(adapter));
+            return new vscode.DebugAdapterNamedPipeServer(adapter.pipe);
+          } catch (e) {
+            log?.warn(`replay: the debug adapter could not be started off the extension host's loop (${e instanceof Error ? e.message : String(e)}); VS Code starts it instead`);
+            return new vscode.DebugAdapterExecutable(command, args, { env });
+          }
         }
         const { KiteDebugSession } = await import('../../harness/replay/debugSession');
         return new vscode.DebugAdapterInlineImplementation(new KiteDebugSession({ transcriptUri: (log, window) => transcriptUri(log, window).toString(), writeUri: (log, seq, path) => writeDocUri(log, seq, path).toString() }));

@@ -19,6 +19,14 @@ export const TRANSCRIPT_URIS_ENV = 'KITE_DAP_TRANSCRIPT_URIS';
  *  launcher (debugAdapterLauncher.ts) makes the process background work before the bundle loads. */
 export const RECORDED_REPLAY_ENV = 'KITE_DAP_RECORDED';
 
+/** Set by the extension (adapterSpawn.ts): the adapter serves one client on this Unix socket (a
+ *  named pipe on Windows) instead of stdio, and says `ready` on stdout once it listens. */
+export const DAP_PIPE_ENV = 'KITE_DAP_PIPE';
+
+/** The private directory of an adapter's socket (in the temporary directory) starts so; the adapter
+ *  removes it when it ends (the extension host may be gone by then). */
+export const SOCKET_DIR_PREFIX = 'kite-dap-sock-';
+
 /** The environment the extension adds for the adapter process of a launch in `mode`. */
 export function adapterEnvironment(mode: unknown): Record<string, string> {
   // ELECTRON_RUN_AS_NODE: on desktop the extension host's binary is Electron.
@@ -29,13 +37,14 @@ export function adapterEnvironment(mode: unknown): Record<string, string> {
 export const SETSID = '/usr/bin/setsid';
 
 /**
- * The command VS Code runs for the adapter process: on Linux, through setsid, so the adapter leads
+ * The command that starts the adapter process (adapterSpawn.ts runs it from a worker thread; VS Code
+ * runs it itself if that fails): on Linux, through setsid, so the adapter leads
  * a session of its own. With autogroup scheduling on (most desktop distributions) the CPU is shared
  * between sessions first: in the extension host's session, a recorded replay indexing a 1M-event
  * log spent that session's share, and the host's loop waited 60-110 ms for a CPU however low the
  * adapter's nice (measured in the 1M-event load test); in its own session it lowers its own group
- * (backgroundPriority.ts). setsid does not fork when its caller is not a process group leader (VS
- * Code spawns it so), so the process VS Code started, talks to and stops is the adapter itself.
+ * (backgroundPriority.ts). setsid does not fork when its caller is not a process group leader (the
+ * spawner and VS Code start it so), so the process started, talked to and stopped is the adapter.
  */
 export function adapterCommand(execPath: string, adapterJs: string, platform = process.platform): { command: string; args: string[] } {
   if (platform === 'linux' && existsSync(SETSID)) return { command: SETSID, args: [execPath, adapterJs] };

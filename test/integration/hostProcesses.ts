@@ -1,9 +1,11 @@
-// How the kernel shares the CPU between the window's browser and this extension host, read from
-// /proc rather than inferred: the load test's figure depends on it (README, Big logs). The browser
+// What /proc says about the processes around this extension host, for the load test: how the
+// kernel shares the CPU between the window's browser and this host (the figure depends on it,
+// README: Big logs), and how the replay adapter was started. The browser
 // is found as the Chromium whose profile is in this run's TMPDIR (Playwright makes it there; the
 // server, and so this host, share run.sh's TMPDIR), with every process it started.
 import { readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { DAP_PIPE_ENV } from '../../src/harness/replay/adapterPlacement';
 
 export interface WindowScheduling {
   /** One line for the report. */
@@ -80,4 +82,12 @@ function readText(path: string): string {
   } catch {
     return '';
   }
+}
+
+/** The replay adapter processes this extension host started, and whether each serves a socket
+ *  (DAP_PIPE_ENV in its environment: started off the host's loop) rather than stdio. */
+export function adapterProcessesOfThisHost(): { pid: number; servesSocket: boolean }[] {
+  return processes()
+    .filter((p) => p.ppid === process.pid && p.cmdline.includes('debugAdapter.js'))
+    .map((p) => ({ pid: p.pid, servesSocket: readText(`/proc/${p.pid}/environ`).split('\0').some((v) => v.startsWith(`${DAP_PIPE_ENV}=`)) }));
 }
