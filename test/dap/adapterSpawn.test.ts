@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
-import { adapterCommand, adapterEnvironment, DAP_PIPE_ENV } from '../../src/harness/replay/adapterPlacement';
-import { SOCKET_DIR_PREFIX, startAdapterProcess, type StartedAdapter } from '../../src/harness/replay/adapterSpawn';
+import { adapterCommand, adapterEnvironment, DAP_PIPE_ENV, SOCKET_DIR_PREFIX } from '../../src/harness/replay/adapterPlacement';
+import { startAdapterProcess, type StartedAdapter } from '../../src/harness/replay/adapterSpawn';
 import { adapterBundle, DEMO_LOG, launch } from './helpers';
 
 let dapSeq = 1;

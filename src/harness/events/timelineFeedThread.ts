@@ -3,12 +3,12 @@
 // must not run on the extension host's event loop, issue 17), inline for a small one (a worker
 // costs a thread and a bundle load, more than reading a small log takes). Both behave the same
 // to the view: reports in order, a batch's promise paces the reader, requests answered by seq.
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { KiteEvent } from '../protocol/events';
 import type { FeedJob, FeedReport, FeedRequest } from '../protocol/timelineFeedMessages';
 import { TimelineFeed, type FeedSink } from './timelineFeed';
+import { workerScript, type WorkerScript } from '../workerScript';
 
 export const FEED_WORKER_MIN_BYTES = 4 << 20;
 
@@ -23,7 +23,7 @@ export interface FeedHandle {
 /** Starts reading `job.log`; reports go to `sink` (also when the reader fails). */
 export function openTimelineFeed(job: FeedJob, sink: FeedSink, opts: { workerMinBytes?: number } = {}): FeedHandle {
   const min = opts.workerMinBytes ?? FEED_WORKER_MIN_BYTES;
-  const entry = workerEntry();
+  const entry = workerScript(__filename, __dirname, 'timelineFeedWorker.ts', 'timelineFeed.js');
   if (entry !== null && sizeOf(job.log) >= min) return new FeedWorker(entry, job, sink);
   const feed = new TimelineFeed(job, sink);
   void feed.start();
@@ -38,14 +38,6 @@ function sizeOf(path: string): number {
   }
 }
 
-/** The worker's script: its own bundle next to this one (dist/timelineFeed.js); from sources (tests
- *  under tsx) its entry file through tsx. null: neither (inline then). */
-function workerEntry(): { script: string; eval: boolean } | null {
-  if (__filename.endsWith('.ts')) return { script: `require('tsx/cjs'); require(${JSON.stringify(join(__dirname, 'timelineFeedWorker.ts'))});`, eval: true };
-  const bundle = join(__dirname, 'timelineFeed.js');
-  return existsSync(bundle) ? { script: bundle, eval: false } : null;
-}
-
 class FeedWorker implements FeedHandle {
   readonly threaded = true;
   private readonly worker: Worker;
@@ -56,7 +48,7 @@ class FeedWorker implements FeedHandle {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
-    entry: { script: string; eval: boolean },
+    entry: WorkerScript,
     job: FeedJob,
     private readonly sink: FeedSink,
   ) {

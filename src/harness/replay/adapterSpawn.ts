@@ -2,14 +2,13 @@
 // loop: a worker thread spawns it (adapterSpawnWorker.ts), the adapter serves DAP on a socket in a
 // private directory (runDebugAdapter.ts, DAP_PIPE_ENV), and VS Code connects to that socket
 // (DebugAdapterNamedPipeServer). No `vscode` here.
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { DAP_PIPE_ENV, SOCKET_DIR_PREFIX } from './adapterPlacement';
-
-export { SOCKET_DIR_PREFIX };
+import { workerScript } from '../workerScript';
 
 export interface AdapterSpawnJob {
   command: string;
@@ -36,15 +35,15 @@ const READY_MS = 30_000;
  * Starts `command args` with `env` plus DAP_PIPE_ENV and resolves once it listens. Rejects with
  * the adapter's own words (its stderr) when it exits first, or after READY_MS.
  */
-export function startAdapterProcess(job: AdapterSpawnJob, workerScript = spawnWorkerEntry()): Promise<StartedAdapter> {
-  if (!workerScript) return Promise.reject(new Error('the adapter spawner is not built (dist/adapterSpawn.js)'));
+export function startAdapterProcess(job: AdapterSpawnJob, spawner = workerScript(__filename, __dirname, 'adapterSpawnWorker.ts', 'adapterSpawn.js')): Promise<StartedAdapter> {
+  if (!spawner) return Promise.reject(new Error('the adapter spawner is not built (dist/adapterSpawn.js)'));
   // mkdtemp makes the directory 0700: no other user can reach the socket in it.
   const dir = process.platform === 'win32' ? null : mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX));
   const pipe = dir ? join(dir, 'dap.sock') : `\\\\.\\pipe\\kite-dap-${randomBytes(12).toString('hex')}`;
   const cleanup = () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   };
-  const worker = new Worker(workerScript.script, { eval: workerScript.eval, workerData: { ...job, env: { ...job.env, [DAP_PIPE_ENV]: pipe } } satisfies AdapterSpawnJob, stdout: true, stderr: true });
+  const worker = new Worker(spawner.script, { eval: spawner.eval, workerData: { ...job, env: { ...job.env, [DAP_PIPE_ENV]: pipe } } satisfies AdapterSpawnJob, stdout: true, stderr: true });
   let exitedResolve!: () => void;
   const exited = new Promise<void>((r) => (exitedResolve = r));
   return new Promise<StartedAdapter>((resolve, reject) => {
@@ -81,12 +80,4 @@ export function startAdapterProcess(job: AdapterSpawnJob, workerScript = spawnWo
       reject(new Error(`the adapter spawner failed: ${e.message}`));
     });
   });
-}
-
-/** The worker's script: its bundle next to this one (dist/adapterSpawn.js); from sources (tests
- *  under tsx) its entry file through tsx. null: neither. */
-function spawnWorkerEntry(): { script: string; eval: boolean } | null {
-  if (__filename.endsWith('.ts')) return { script: `require('tsx/cjs'); require(${JSON.stringify(join(__dirname, 'adapterSpawnWorker.ts'))});`, eval: true };
-  const bundle = join(__dirname, 'adapterSpawn.js');
-  return existsSync(bundle) ? { script: bundle, eval: false } : null;
 }
